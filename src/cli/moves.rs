@@ -1,0 +1,24 @@
+//! `damas moves`: the legal moves of a position, one per line.
+
+use crate::cli::{position_arg, CliError};
+use crate::notation::{legal_move_strings, Notation};
+
+/// Arguments of `damas moves`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Position (algebraic or numeric FEN); the start position by default.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// How to write the moves.
+    #[arg(long, value_enum, default_value_t = Notation::Algebraic)]
+    pub notation: Notation,
+}
+
+/// Print the legal moves.
+pub fn run(args: &Args) -> Result<(), CliError> {
+    let pos = position_arg(args.fen.as_deref())?;
+    for m in legal_move_strings(&pos, args.notation) {
+        println!("{m}");
+    }
+    Ok(())
+}

@@ -1,0 +1,21 @@
+//! damas — a Brazilian-checkers engine.
+//!
+//! The rules core: [`Position`] (three 32-bit masks and the side to move), [`movegen`]
+//! for the Brazilian rules, [`fen`] and [`notation`] for reading and writing, and
+//! [`perft`] to count move-tree leaves.
+
+pub mod bitboard;
+pub mod fen;
+pub mod moves;
+pub mod movegen;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod square;
+
+pub use bitboard::{Bitboard, Dir};
+pub use fen::{parse_fen, to_fen, FenError};
+pub use moves::{Move, MoveList};
+pub use position::{Color, Kind, Piece, Position};
+pub use square::Square;
+pub mod cli;

@@ -1,0 +1,132 @@
+//! The move type and a fixed-capacity move list.
+
+use std::fmt;
+use std::ops::Deref;
+
+use crate::bitboard::Bitboard;
+use crate::square::Square;
+
+/// A move, identified (as FMJD rules do) by its start, end and the set of captured
+/// squares. Two capture paths with the same identity are the same move; the path is
+/// reconstructed for display by [`crate::notation`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    captured: Bitboard,
+    from: Square,
+    to: Square,
+}
+
+impl Move {
+    /// A move from `from` to `to` capturing `captured` (empty for a quiet move).
+    pub const fn new(from: Square, to: Square, captured: Bitboard) -> Move {
+        Move { captured, from, to }
+    }
+
+    /// Start square.
+    pub const fn from(self) -> Square {
+        self.from
+    }
+
+    /// End square.
+    pub const fn to(self) -> Square {
+        self.to
+    }
+
+    /// Captured squares (empty for a quiet move).
+    pub const fn captured(self) -> Bitboard {
+        self.captured
+    }
+
+    /// Whether the move captures.
+    pub const fn is_capture(self) -> bool {
+        self.captured.any()
+    }
+
+    /// The move seen from the other side of the board (for rotated positions).
+    pub const fn rotate(self) -> Move {
+        Move { captured: self.captured.rotate(), from: self.from.rotate(), to: self.to.rotate() }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_capture() {
+            write!(f, "{}x{}", self.from, self.to)?;
+            for s in self.captured {
+                write!(f, ":{s}")?;
+            }
+            Ok(())
+        } else {
+            write!(f, "{}-{}", self.from, self.to)
+        }
+    }
+}
+
+/// Capacity of a [`MoveList`]. Legal positions stay far below it (12 flying kings
+/// have at most 12·13 quiet moves); captures beyond it would be dropped.
+pub const MAX_MOVES: usize = 256;
+
+/// A list of moves on the stack.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub const fn new() -> MoveList {
+        MoveList { moves: [Move::new(Square::ALL[0], Square::ALL[0], Bitboard::EMPTY); MAX_MOVES], len: 0 }
+    }
+
+    /// Append a move (ignored when full, which legal positions never reach).
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = mv;
+            self.len += 1;
+        }
+    }
+
+    /// Remove every move.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Keep the first `len` moves.
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// The moves as a mutable slice (for ordering).
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}

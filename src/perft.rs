@@ -1,0 +1,52 @@
+//! Perft: counting the leaves of the legal move tree, with bulk counting at the last ply.
+
+use rayon::prelude::*;
+
+use crate::movegen::{count_moves, generate};
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+
+/// Leaves of the legal move tree of `pos` at `depth` (unique moves, see SPEC §3).
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count_moves(pos) as u64,
+        _ => {
+            let mut list = MoveList::new();
+            generate(pos, &mut list);
+            list.iter().map(|&m| perft(&pos.play(m), depth - 1)).sum()
+        }
+    }
+}
+
+/// Perft split by root move (`depth` ≥ 1), in generation order.
+pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    let mut list = MoveList::new();
+    generate(pos, &mut list);
+    list.iter().map(|&m| (m, perft(&pos.play(m), depth.saturating_sub(1)))).collect()
+}
+
+/// [`divide`] with the root moves spread over a pool of `threads` threads.
+pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Result<Vec<(Move, u64)>, rayon::ThreadPoolBuildError> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build()?;
+    let mut list = MoveList::new();
+    generate(pos, &mut list);
+    let roots: Vec<Move> = list.to_vec();
+    Ok(pool.install(|| {
+        // Split two plies deep so two threads stay busy when root subtrees differ in size.
+        roots
+            .par_iter()
+            .map(|&m| {
+                let child = pos.play(m);
+                let n = if depth >= 3 {
+                    let mut l2 = MoveList::new();
+                    generate(&child, &mut l2);
+                    l2.to_vec().par_iter().map(|&m2| perft(&child.play(m2), depth - 2)).sum()
+                } else {
+                    perft(&child, depth.saturating_sub(1))
+                };
+                (m, n)
+            })
+            .collect()
+    }))
+}

@@ -1,0 +1,47 @@
+//! Perft against the published counts in `data/perft/brazilian.txt`.
+//! Counts up to 5 M leaves run by default; the deeper ones are `#[ignore]`d
+//! (`cargo test --release -- --ignored perft_deep`).
+
+use damas::perft::{divide_parallel, perft};
+use damas::{parse_fen, Position};
+
+const DATA: &str = include_str!("../data/perft/brazilian.txt");
+
+fn cases() -> Vec<(Position, u32, u64)> {
+    let mut out = Vec::new();
+    for line in DATA.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let mut fields = line.split(';');
+        let pos = parse_fen(fields.next().unwrap()).unwrap();
+        for f in fields {
+            let (d, n) = f.trim().trim_start_matches('D').split_once(' ').unwrap();
+            out.push((pos, d.parse().unwrap(), n.parse().unwrap()));
+        }
+    }
+    out
+}
+
+#[test]
+fn perft_published_counts() {
+    let cases: Vec<_> = cases().into_iter().filter(|c| c.2 <= 5_000_000).collect();
+    assert!(cases.len() >= 9, "start position depths 1-9 must be in the default suite");
+    for (pos, depth, expect) in cases {
+        assert_eq!(perft(&pos, depth), expect, "perft({depth}) of {pos:?}");
+    }
+}
+
+#[test]
+fn perft_threads_agree() {
+    let pos = Position::start();
+    let rows = divide_parallel(&pos, 7, 2).unwrap();
+    assert_eq!(rows.len(), 7);
+    assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 187_302);
+}
+
+#[test]
+#[ignore = "deep perft (depth 10-12, about a minute in release mode)"]
+fn perft_deep() {
+    for (pos, depth, expect) in cases().into_iter().filter(|c| c.2 > 5_000_000 && c.1 <= 12) {
+        let got: u64 = divide_parallel(&pos, depth, 2).unwrap().iter().map(|r| r.1).sum();
+        assert_eq!(got, expect, "perft({depth}) of {pos:?}");
+    }
+}
