@@ -5,12 +5,16 @@
 //! [`perft`] to count move-tree leaves.
 
 pub mod bitboard;
+pub mod eval;
 pub mod fen;
+pub mod game;
 pub mod moves;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod score;
+pub mod search;
 pub mod square;
 
 pub use bitboard::{Bitboard, Dir};
@@ -19,3 +23,4 @@ pub use moves::{Move, MoveList};
 pub use position::{Color, Kind, Piece, Position};
 pub use square::Square;
 pub mod cli;
+pub use score::Score;

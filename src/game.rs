@@ -1,0 +1,248 @@
+//! A game record: start position, moves played, undo/redo, and the end of the game by
+//! the rules (no legal move loses) and by the draw rules of SPEC §1 (as lidraughts
+//! applies them to Brazilian: the Russian rules).
+
+use crate::bitboard::Bitboard;
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+use crate::position::{Color, Position};
+
+/// Why a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EndReason {
+    /// The side to move has no legal move (no pieces or all blocked).
+    NoMoves,
+    /// The same position with the same side to move occurred three times.
+    Repetition,
+    /// 15 moves each (30 plies) with only kings moving and no capture.
+    KingMoves,
+    /// Three or more kings against a lone king for 15 moves.
+    ThreeKingsVsKing,
+    /// Two pieces (at least one king) against a lone king for 5 moves.
+    TwoVsKing,
+    /// Three pieces (at least one king) against a lone king on the long diagonal for 5 moves.
+    ThreeVsKingOnDiagonal,
+    /// Equal material with kings, 4–5 pieces each, for 30 moves.
+    EqualMaterial30,
+    /// Equal material with kings, 6–7 pieces each, for 60 moves.
+    EqualMaterial60,
+}
+
+impl EndReason {
+    /// A sentence for the user.
+    pub fn describe(self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "no legal move",
+            EndReason::Repetition => "threefold repetition",
+            EndReason::KingMoves => "15 moves each with only kings and no capture",
+            EndReason::ThreeKingsVsKing => "three kings against a lone king for 15 moves",
+            EndReason::TwoVsKing => "two pieces against a lone king for 5 moves",
+            EndReason::ThreeVsKingOnDiagonal => "three pieces against a lone king on the long diagonal for 5 moves",
+            EndReason::EqualMaterial30 => "equal material (4-5 each) for 30 moves",
+            EndReason::EqualMaterial60 => "equal material (6-7 each) for 60 moves",
+        }
+    }
+}
+
+/// The end of a game: the winner (`None` for a draw) and why.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct GameResult {
+    /// Who won; `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl GameResult {
+    /// The PDN result string: `2-0`, `0-2` or `1-1`.
+    pub fn pdn(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "2-0",
+            Some(Color::Black) => "0-2",
+            None => "1-1",
+        }
+    }
+}
+
+/// A game: the start position and the moves played, with a redo stack.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    moves: Vec<Move>,
+    positions: Vec<Position>,
+    redo: Vec<Move>,
+}
+
+/// The long diagonal a1–h8.
+const LONG_DIAGONAL: Bitboard = Bitboard(0x8844_2211);
+
+impl Game {
+    /// A new game from `start`.
+    pub fn new(start: Position) -> Game {
+        Game { start, moves: Vec::new(), positions: vec![start], redo: Vec::new() }
+    }
+
+    /// The start position.
+    pub fn start(&self) -> Position {
+        self.start
+    }
+
+    /// The current position.
+    pub fn position(&self) -> Position {
+        *self.positions.last().expect("a game always has its start position")
+    }
+
+    /// The moves played.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position of the game, start first, current last.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// The positions before the current one (for the search's repetition detection).
+    pub fn history(&self) -> &[Position] {
+        &self.positions[..self.positions.len() - 1]
+    }
+
+    /// Play `mv` if it is legal here; clears the redo stack. Returns whether it was played.
+    pub fn play(&mut self, mv: Move) -> bool {
+        let pos = self.position();
+        if !legal_moves(&pos).contains(&mv) {
+            return false;
+        }
+        self.moves.push(mv);
+        self.positions.push(pos.play(mv));
+        self.redo.clear();
+        true
+    }
+
+    /// Take back the last move; returns it.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        self.redo.push(mv);
+        Some(mv)
+    }
+
+    /// Replay the last undone move; returns it.
+    pub fn redo(&mut self) -> Option<Move> {
+        let mv = self.redo.pop()?;
+        let pos = self.position();
+        self.moves.push(mv);
+        self.positions.push(pos.play(mv));
+        Some(mv)
+    }
+
+    /// Whether a move can be redone.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// The result if the game is over by the rules or a draw rule.
+    pub fn result(&self) -> Option<GameResult> {
+        let pos = self.position();
+        if legal_moves(&pos).is_empty() {
+            return Some(GameResult { winner: Some(pos.side_to_move().opponent()), reason: EndReason::NoMoves });
+        }
+        self.draw_reason().map(|reason| GameResult { winner: None, reason })
+    }
+
+    fn draw_reason(&self) -> Option<EndReason> {
+        let pos = self.position();
+        if self.positions.iter().filter(|&&p| p == pos).count() >= 3 {
+            return Some(EndReason::Repetition);
+        }
+        // Plies in a row made by kings without capture.
+        let mut king_plies = 0;
+        for (i, mv) in self.moves.iter().enumerate().rev() {
+            if mv.is_capture() || !self.positions[i].kings().contains(mv.from()) {
+                break;
+            }
+            king_plies += 1;
+        }
+        if king_plies >= 30 {
+            return Some(EndReason::KingMoves);
+        }
+        // Plies since the material (men and kings per side) last changed.
+        let signature = |p: &Position| [p.men(Color::White).count(), p.kings_of(Color::White).count(), p.men(Color::Black).count(), p.kings_of(Color::Black).count()];
+        let now = signature(&pos);
+        let stable = self.positions.iter().rev().skip(1).take_while(|p| signature(p) == now).count();
+        for strong in [Color::White, Color::Black] {
+            let weak = strong.opponent();
+            if pos.pieces(weak).count() != 1 || pos.kings_of(weak).count() != 1 {
+                continue;
+            }
+            let n = pos.pieces(strong).count();
+            let kings = pos.kings_of(strong).count();
+            if n >= 3 && kings == n && stable >= 30 {
+                return Some(EndReason::ThreeKingsVsKing);
+            }
+            if n == 2 && kings >= 1 && stable >= 10 {
+                return Some(EndReason::TwoVsKing);
+            }
+            if n == 3 && kings >= 1 && (pos.kings_of(weak) & LONG_DIAGONAL).any() && stable >= 10 {
+                return Some(EndReason::ThreeVsKingOnDiagonal);
+            }
+        }
+        let (w, b) = (pos.white().count(), pos.black().count());
+        let equal = now[0] == now[2] && now[1] == now[3] && now[1] > 0;
+        if equal && w == b {
+            if (4..=5).contains(&w) && stable >= 60 {
+                return Some(EndReason::EqualMaterial30);
+            }
+            if (6..=7).contains(&w) && stable >= 120 {
+                return Some(EndReason::EqualMaterial60);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_fen;
+    use crate::notation::parse_move;
+
+    fn play(g: &mut Game, text: &str) {
+        let m = parse_move(&g.position(), text).unwrap();
+        assert!(g.play(m));
+    }
+
+    #[test]
+    fn undo_redo() {
+        let mut g = Game::new(Position::start());
+        play(&mut g, "c3-d4");
+        play(&mut g, "f6-e5");
+        assert_eq!(g.undo().map(|m| m.to().to_string()), Some("e5".into()));
+        assert!(g.can_redo());
+        g.redo();
+        assert_eq!(g.moves().len(), 2);
+        g.undo();
+        play(&mut g, "f6-g5");
+        assert!(!g.can_redo());
+    }
+
+    #[test]
+    fn no_moves_loses() {
+        let g = Game::new(parse_fen("B:Wa1,c1:Bb2").unwrap());
+        assert_eq!(g.result(), Some(GameResult { winner: Some(Color::White), reason: EndReason::NoMoves }));
+    }
+
+    #[test]
+    fn repetition_and_two_vs_king() {
+        let mut g = Game::new(parse_fen("W:WKa1,Kc1:BKh8").unwrap());
+        for _ in 0..2 {
+            for m in ["a1-b2", "h8-g7", "b2-a1", "g7-h8"] {
+                assert_eq!(g.result(), None);
+                play(&mut g, m);
+            }
+        }
+        // Start position seen three times after 8 plies; two kings v one also at 10.
+        assert_eq!(g.result().map(|r| r.reason), Some(EndReason::Repetition));
+        assert_eq!(g.result().unwrap().pdn(), "1-1");
+    }
+}
