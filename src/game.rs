@@ -234,9 +234,9 @@ mod tests {
 
     #[test]
     fn repetition_and_two_vs_king() {
-        let mut g = Game::new(parse_fen("W:WKa1,Kc1:BKh8").unwrap());
+        let mut g = Game::new(parse_fen("W:WKe1,Kg1:BKa7").unwrap());
         for _ in 0..2 {
-            for m in ["a1-b2", "h8-g7", "b2-a1", "g7-h8"] {
+            for m in ["g1-h2", "a7-b8", "h2-g1", "b8-a7"] {
                 assert_eq!(g.result(), None);
                 play(&mut g, m);
             }
