@@ -271,15 +271,20 @@ impl Capturer<'_> {
 pub fn generate_captures(pos: &Position, list: &mut MoveList) {
     list.clear();
     let side = pos.side_to_move();
-    let opp = pos.opp().0;
-    let empty = pos.empty().0;
+    let opp = pos.opp();
+    let empty = pos.empty();
     let own_kings = pos.kings_of(side);
+    // Only men with a first jump start a search; kings are few and all tried.
+    let men = pos.men(side);
+    let first_jump = |e: Dir| (empty.step(e.opposite()) & opp).step(e.opposite());
+    let jumpers = men
+        & (first_jump(Dir::NE) | first_jump(Dir::NW) | first_jump(Dir::SE) | first_jump(Dir::SW));
     let mut best = 0;
-    for from in pos.own() {
+    for from in jumpers | own_kings {
         let mut c = Capturer {
             from,
-            opp,
-            empty: empty | from.bit().0,
+            opp: opp.0,
+            empty: (empty | from.bit()).0,
             best,
             list,
         };
