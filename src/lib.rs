@@ -19,3 +19,4 @@ pub use moves::{Move, MoveList};
 pub use position::{Color, Kind, Piece, Position};
 pub use square::Square;
 pub mod cli;
+pub mod egdb;
