@@ -17,14 +17,15 @@ use crate::position::{Color, Position};
 /// The largest part this index (and the files) describe.
 pub const MAX_PIECES: usize = 5;
 
-/// `BINOM[n][k] = C(n, k)` for `n ≤ 32`, `k ≤ MAX_PIECES`.
-const BINOM: [[u64; MAX_PIECES + 1]; 33] = {
-    let mut t = [[0u64; MAX_PIECES + 1]; 33];
+/// `BINOM[n][k] = C(n, k)` for `n, k ≤ 32` (all of them, so that ranking a placement
+/// with too many pieces cannot index out of bounds).
+const BINOM: [[u64; 33]; 33] = {
+    let mut t = [[0u64; 33]; 33];
     let mut n = 0;
     while n <= 32 {
         t[n][0] = 1;
         let mut k = 1;
-        while k <= MAX_PIECES {
+        while k <= 32 {
             t[n][k] = if n == 0 { 0 } else { t[n - 1][k - 1] + t[n - 1][k] };
             k += 1;
         }
@@ -108,8 +109,9 @@ pub const fn is_valid_assignment(k: u32, w: u32, on_rank8: u32, on_rank1: u32) -
     (on_rank8 & !k & w) | (on_rank1 & !k & !w) == 0
 }
 
-/// The number of a placement with White to move. Squares must be disjoint and
-/// `kings` a subset of `white | black`; the piece count decides the part.
+/// The number of a placement with White to move. Squares must be disjoint, `kings`
+/// a subset of `white | black`, and at most [`MAX_PIECES`] pieces (the result is
+/// meaningless otherwise); the piece count decides the part.
 #[inline]
 pub fn rank(white: u32, black: u32, kings: u32) -> u64 {
     let occupied = white | black;
@@ -127,19 +129,23 @@ pub fn rank(white: u32, black: u32, kings: u32) -> u64 {
         w |= u64::from(white >> sq & 1) << x;
         x += 1;
     }
-    (p << (2 * pieces)) | (k << pieces) | w
+    p.wrapping_shl(2 * pieces as u32) | k.wrapping_shl(pieces as u32) | w
 }
 
 /// The number of `pos` in its part, after flipping it when Black is to move.
-/// Returns the piece count (the part), the number and whether it was flipped.
+/// Returns the piece count (the part), the number and whether it was flipped;
+/// `None` for an empty board or more than [`MAX_PIECES`] pieces.
 #[inline]
-pub fn rank_position(pos: &Position) -> (usize, u64, bool) {
+pub fn rank_position(pos: &Position) -> Option<(usize, u64, bool)> {
+    let pieces = pos.piece_count() as usize;
+    if !(1..=MAX_PIECES).contains(&pieces) {
+        return None;
+    }
     let (q, flipped) = match pos.side_to_move() {
         Color::White => (*pos, false),
         Color::Black => (pos.flip(), true),
     };
-    let (w, b, k) = (q.white().0, q.black().0, q.kings().0);
-    ((w | b).count_ones() as usize, rank(w, b, k), flipped)
+    Some((pieces, rank(q.white().0, q.black().0, q.kings().0), flipped))
 }
 
 /// The placement numbered `index` in part `pieces`, White to move. Slots of men on

@@ -136,6 +136,7 @@ impl Egdb {
     /// Raw entry of a White-to-move placement (`None` when its part is missing).
     #[inline(always)]
     pub(crate) fn entry_of(&self, white: u32, black: u32, kings: u32) -> Option<(u8, Option<u16>)> {
+        // `part` is None above MAX_PIECES, so `rank` only sees valid piece counts.
         let part = self.part((white | black).count_ones() as usize)?;
         Some(part.entry(rank(white, black, kings) as usize))
     }
@@ -144,7 +145,7 @@ impl Egdb {
     /// missing (or more than [`MAX_PIECES`] pieces, or an impossible placement).
     #[inline]
     pub fn probe_value(&self, pos: &Position) -> Option<Value> {
-        let (pieces, index, _) = rank_position(pos);
+        let (pieces, index, _) = rank_position(pos)?;
         let (byte, distance) = self.part(pieces)?.entry(index as usize);
         let wdl = decode_wdl(byte)?;
         Some(Value { wdl, distance: if wdl == Wdl::Draw { None } else { distance } })
@@ -153,13 +154,13 @@ impl Egdb {
     /// Value of `pos` for the side to move (see [`Egdb::probe_value`]).
     #[inline]
     pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
-        let (pieces, index, _) = rank_position(pos);
+        let (pieces, index, _) = rank_position(pos)?;
         decode_wdl(self.part(pieces)?.values.body()[index as usize])
     }
 
     /// Value, distance and best move of `pos`; `None` as for [`Egdb::probe_value`].
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
-        let (pieces, index, flipped) = rank_position(pos);
+        let (pieces, index, flipped) = rank_position(pos)?;
         let (byte, distance) = self.part(pieces)?.entry(index as usize);
         let wdl = decode_wdl(byte)?;
         // The index refers to the move list of the White-to-move orientation.
