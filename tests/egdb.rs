@@ -33,7 +33,11 @@ fn copy_db3() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for n in 1..=3 {
         for kind in [FileKind::Values, FileKind::Distances] {
-            std::fs::copy(part_path(db3().0.path(), n, kind), part_path(dir.path(), n, kind)).unwrap();
+            std::fs::copy(
+                part_path(db3().0.path(), n, kind),
+                part_path(dir.path(), n, kind),
+            )
+            .unwrap();
         }
     }
     dir
@@ -54,6 +58,7 @@ fn rank_unrank_inverse_on_whole_parts() {
         for i in 0..part_size(n) {
             let p = unrank(n, i).unwrap();
             assert_eq!(rank_position(&p), Some((n, i, false)));
+            assert_eq!(rank_position(&p.flip()), Some((n, i, true)));
         }
     }
 }
@@ -64,9 +69,14 @@ fn rank_unrank_inverse_sampled_on_parts_4_and_5() {
     for n in 4..=5 {
         for _ in 0..200_000 {
             let i = rng.gen_range(0..part_size(n));
-            assert_eq!(rank_position(&unrank(n, i).unwrap()), Some((n, i, false)));
+            let p = unrank(n, i).unwrap();
+            assert_eq!(rank_position(&p), Some((n, i, false)));
+            assert_eq!(rank_position(&p.flip()), Some((n, i, true)));
         }
-        assert_eq!(rank_position(&unrank(n, part_size(n) - 1).unwrap()), Some((n, part_size(n) - 1, false)));
+        assert_eq!(
+            rank_position(&unrank(n, part_size(n) - 1).unwrap()),
+            Some((n, part_size(n) - 1, false))
+        );
         assert!(unrank(n, part_size(n)).is_none());
     }
 }
@@ -100,7 +110,8 @@ impl Prover {
         let result = if win {
             d > 0 && moves.iter().any(|&m| self.loss_within(pos.play(m), d - 1))
         } else {
-            moves.is_empty() || (d > 0 && moves.iter().all(|&m| self.win_within(pos.play(m), d - 1)))
+            moves.is_empty()
+                || (d > 0 && moves.iter().all(|&m| self.win_within(pos.play(m), d - 1)))
         };
         let e = self.memo.entry((pos, win)).or_insert((-1, i32::MAX));
         if result {
@@ -116,7 +127,9 @@ impl Prover {
 fn values_agree_with_an_independent_search() {
     let (_, db) = db3();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut prover = Prover { memo: HashMap::new() };
+    let mut prover = Prover {
+        memo: HashMap::new(),
+    };
     let mut seen = [0usize; 3];
     for k in 0..600 {
         let n = if k % 3 == 0 { 2 } else { 3 };
@@ -126,33 +139,58 @@ fn values_agree_with_an_independent_search() {
         }
         let white_to_move = unrank(n, i).unwrap();
         // Half the positions with Black to move, to exercise the flipping.
-        let pos = if rng.gen() { white_to_move.flip() } else { white_to_move };
+        let pos = if rng.gen() {
+            white_to_move.flip()
+        } else {
+            white_to_move
+        };
         let p = db.probe(&pos).unwrap();
         let d = i32::from(p.distance.unwrap_or(0));
         match p.wdl {
             Wdl::Win => {
-                assert!(prover.win_within(pos, d) && !prover.win_within(pos, d - 1), "{pos:?} win in {d}");
+                assert!(
+                    prover.win_within(pos, d) && !prover.win_within(pos, d - 1),
+                    "{pos:?} win in {d}"
+                );
                 let best = p.best.unwrap();
-                assert!(prover.loss_within(pos.play(best), d - 1), "{pos:?} best {best:?}");
+                assert!(
+                    prover.loss_within(pos.play(best), d - 1),
+                    "{pos:?} best {best:?}"
+                );
                 seen[0] += 1;
             }
             Wdl::Loss => {
-                assert!(prover.loss_within(pos, d) && !prover.loss_within(pos, d - 1), "{pos:?} loss in {d}");
+                assert!(
+                    prover.loss_within(pos, d) && !prover.loss_within(pos, d - 1),
+                    "{pos:?} loss in {d}"
+                );
                 if let Some(best) = p.best {
-                    assert!(!prover.win_within(pos.play(best), d - 2), "{pos:?} best {best:?} not slowest");
+                    assert!(
+                        !prover.win_within(pos.play(best), d - 2),
+                        "{pos:?} best {best:?} not slowest"
+                    );
                 }
                 seen[1] += 1;
             }
             Wdl::Draw => {
                 // Longer than any 3-piece win (25 plies), so this search is complete.
-                assert!(!prover.win_within(pos, 30) && !prover.loss_within(pos, 30), "{pos:?} draw");
+                assert!(
+                    !prover.win_within(pos, 30) && !prover.loss_within(pos, 30),
+                    "{pos:?} draw"
+                );
                 let best = p.best.unwrap();
-                assert!(!prover.win_within(pos.play(best), 30), "{pos:?} best {best:?} loses");
+                assert!(
+                    !prover.win_within(pos.play(best), 30),
+                    "{pos:?} best {best:?} loses"
+                );
                 seen[2] += 1;
             }
         }
         if let Some(best) = p.best {
-            assert!(legal_moves(&pos).contains(&best), "{pos:?}: {best:?} is not legal here");
+            assert!(
+                legal_moves(&pos).contains(&best),
+                "{pos:?}: {best:?} is not legal here"
+            );
         }
     }
     assert!(seen.iter().all(|&s| s > 20), "{seen:?}");
@@ -166,7 +204,10 @@ fn black_to_move_is_answered_through_the_flip() {
     assert_eq!((p.wdl, p.distance), (Wdl::Loss, Some(2)));
     assert!(legal_moves(&pos).contains(&p.best.unwrap()));
     let q = db.probe(&pos.flip()).unwrap();
-    assert_eq!((q.wdl, q.distance, q.best.map(|m| m.rotate())), (p.wdl, p.distance, p.best));
+    assert_eq!(
+        (q.wdl, q.distance, q.best.map(|m| m.rotate())),
+        (p.wdl, p.distance, p.best)
+    );
 }
 
 #[test]
@@ -186,7 +227,10 @@ fn expect_open_error(dir: &Path, check: impl Fn(&EgdbError) -> bool) {
         Ok(_) => panic!("damaged database opened"),
         Err(e) => {
             assert!(check(&e), "unexpected error {e}");
-            assert!(e.to_string().contains("part3"), "message does not name the file: {e}");
+            assert!(
+                e.to_string().contains("part3"),
+                "message does not name the file: {e}"
+            );
         }
     }
 }
@@ -200,7 +244,10 @@ fn flipped_byte_is_refused() {
     std::fs::write(&path, bytes).unwrap();
     expect_open_error(dir.path(), |e| matches!(e, EgdbError::Checksum { .. }));
     // The builder refuses it too rather than reuse or overwrite it.
-    assert!(matches!(build(dir.path(), 3, &BuildOptions::default(), |_| {}), Err(EgdbError::Checksum { .. })));
+    assert!(matches!(
+        build(dir.path(), 3, &BuildOptions::default(), |_| {}),
+        Err(EgdbError::Checksum { .. })
+    ));
 }
 
 #[test]
@@ -230,8 +277,14 @@ fn foreign_file_is_refused() {
 #[test]
 fn missing_directory_or_parts_are_errors() {
     let empty = tempfile::tempdir().unwrap();
-    assert!(matches!(Egdb::open(empty.path()), Err(EgdbError::NoParts { .. })));
-    assert!(matches!(Egdb::open(empty.path().join("nowhere")), Err(EgdbError::Io { .. })));
+    assert!(matches!(
+        Egdb::open(empty.path()),
+        Err(EgdbError::NoParts { .. })
+    ));
+    assert!(matches!(
+        Egdb::open(empty.path().join("nowhere")),
+        Err(EgdbError::Io { .. })
+    ));
 }
 
 #[test]
@@ -239,7 +292,16 @@ fn interrupted_build_resumes() {
     let dir = copy_db3();
     std::fs::remove_file(part_path(dir.path(), 3, FileKind::Values)).unwrap();
     std::fs::write(dir.path().join("part3.val.tmp"), b"half-written").unwrap();
-    let summaries = build(dir.path(), 3, &BuildOptions { threads: 1, progress: false }, |_| {}).unwrap();
+    let summaries = build(
+        dir.path(),
+        3,
+        &BuildOptions {
+            threads: 1,
+            progress: false,
+        },
+        |_| {},
+    )
+    .unwrap();
     let reused: Vec<bool> = summaries.iter().map(|s| s.reused).collect();
     assert_eq!(reused, [true, true, false]);
     let a = std::fs::read(part_path(dir.path(), 3, FileKind::Values)).unwrap();

@@ -30,7 +30,8 @@ use crate::bitboard::Bitboard;
 use crate::egdb::error::EgdbError;
 use crate::egdb::file::{part_path, write_part_file, FileKind, Header, MappedFile};
 use crate::egdb::index::{
-    assignments, combinations, is_valid_assignment, part_size, placement, rank, squares_in, unrank_squares, MAX_PIECES,
+    assignments, combinations, is_valid_assignment, part_size, placement, rank, squares_in,
+    unrank_squares, MAX_PIECES,
 };
 use crate::egdb::probe::Egdb;
 use crate::egdb::unmove::for_each_unmove;
@@ -106,7 +107,10 @@ pub fn build(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
-        .map_err(|source| EgdbError::Threads { threads: opts.threads, source })?;
+        .map_err(|source| EgdbError::Threads {
+            threads: opts.threads,
+            source,
+        })?;
     let mut out = Vec::new();
     for n in 1..=pieces {
         let vpath = part_path(dir, n, FileKind::Values);
@@ -114,12 +118,21 @@ pub fn build(
         let values = MappedFile::open(&vpath, FileKind::Values, n, true)?;
         let dists = MappedFile::open(&dpath, FileKind::Distances, n, true)?;
         let summary = if values.is_some() && dists.is_some() {
-            PartSummary { pieces: n, reused: true, counts: None, phase_seconds: [0.0; 4], levels: 0 }
+            PartSummary {
+                pieces: n,
+                reused: true,
+                counts: None,
+                phase_seconds: [0.0; 4],
+                levels: 0,
+            }
         } else {
             drop((values, dists));
             let smaller = Egdb::open_parts(dir, n - 1, true)?;
             if let Some(missing) = (1..n).find(|&m| !smaller.has_distances(m)) {
-                return Err(EgdbError::MissingPart { dir: dir.to_path_buf(), pieces: missing });
+                return Err(EgdbError::MissingPart {
+                    dir: dir.to_path_buf(),
+                    pieces: missing,
+                });
             }
             pool.install(|| build_part(dir, n, &smaller, opts))?
         };
@@ -182,7 +195,12 @@ impl Block {
             return None;
         }
         let (white, black, kings) = placement(&self.squares, n, k, w);
-        Some(Position::from_parts_unchecked(Bitboard(white), Bitboard(black), Bitboard(kings), Color::White))
+        Some(Position::from_parts_unchecked(
+            Bitboard(white),
+            Bitboard(black),
+            Bitboard(kings),
+            Color::White,
+        ))
     }
 }
 
@@ -212,8 +230,17 @@ fn bar(opts: &BuildOptions, len: Option<u64>, msg: String) -> ProgressBar {
 }
 
 /// Solve part `n` and write its files.
-fn build_part(dir: &Path, n: usize, smaller: &Egdb, opts: &BuildOptions) -> Result<PartSummary, EgdbError> {
-    let fail = |what: String| EgdbError::Build { dir: dir.to_path_buf(), pieces: n, what };
+fn build_part(
+    dir: &Path,
+    n: usize,
+    smaller: &Egdb,
+    opts: &BuildOptions,
+) -> Result<PartSummary, EgdbError> {
+    let fail = |what: String| EgdbError::Build {
+        dir: dir.to_path_buf(),
+        pieces: n,
+        what,
+    };
     let combos = combinations(n);
     let a = assignments(n) as usize;
     let state: Vec<AtomicU16> = (0..part_size(n)).map(|_| AtomicU16::new(0)).collect();
@@ -234,7 +261,11 @@ fn build_part(dir: &Path, n: usize, smaller: &Egdb, opts: &BuildOptions) -> Resu
                     Some(pos) if has_capture(&pos) => {
                         generate_captures(&pos, list);
                         let o = evaluate(list, |i| smaller_value(smaller, &pos.play(list[i])))
-                            .ok_or_else(|| fail(format!("a capture from {pos:?} leads outside the smaller parts")))?;
+                            .ok_or_else(|| {
+                                fail(format!(
+                                    "a capture from {pos:?} leads outside the smaller parts"
+                                ))
+                            })?;
                         max_d = max_d.max(o.distance);
                         resolved(o.wdl, o.distance)
                     }
@@ -295,11 +326,15 @@ fn build_part(dir: &Path, n: usize, smaller: &Egdb, opts: &BuildOptions) -> Resu
                 let (o, expected) = final_outcome(n, &state, smaller, &pos, base + kw, list);
                 let o = o.ok_or_else(|| fail(format!("{pos:?}: a successor has no value")))?;
                 if (o.wdl, o.distance) != expected {
-                    return Err(fail(format!("{pos:?}: retrograde gave {expected:?}, successors give {o:?}")));
+                    return Err(fail(format!(
+                        "{pos:?}: retrograde gave {expected:?}, successors give {o:?}"
+                    )));
                 }
                 let best = o.best.unwrap_or(0);
                 if best > MAX_MOVE_INDEX {
-                    return Err(fail(format!("{pos:?}: best move index {best} does not fit in 6 bits")));
+                    return Err(fail(format!(
+                        "{pos:?}: best move index {best} does not fit in 6 bits"
+                    )));
                 }
                 vals[kw] = encode(o.wdl, best as u8);
                 if width == 1 {
@@ -328,12 +363,29 @@ fn build_part(dir: &Path, n: usize, smaller: &Egdb, opts: &BuildOptions) -> Resu
     let t = Instant::now();
     let entries = part_size(n);
     let max_distance = u32::from(last);
-    let header = Header { kind: FileKind::Distances, pieces: n, width, entries, checksum: 0, max_distance };
+    let header = Header {
+        kind: FileKind::Distances,
+        pieces: n,
+        width,
+        entries,
+        checksum: 0,
+        max_distance,
+    };
     write_part_file(&part_path(dir, n, FileKind::Distances), header, &dists)?;
-    let header = Header { kind: FileKind::Values, width: 1, ..header };
+    let header = Header {
+        kind: FileKind::Values,
+        width: 1,
+        ..header
+    };
     write_part_file(&part_path(dir, n, FileKind::Values), header, &values)?;
     seconds[3] = t.elapsed().as_secs_f64();
-    Ok(PartSummary { pieces: n, reused: false, counts: Some(counts), phase_seconds: seconds, levels })
+    Ok(PartSummary {
+        pieces: n,
+        reused: false,
+        counts: Some(counts),
+        phase_seconds: seconds,
+        levels,
+    })
 }
 
 /// The forward evaluation of slot `index` (position `pos`) and the value the
@@ -375,7 +427,10 @@ fn retro_level(n: usize, state: &[AtomicU16], d: u16) -> u64 {
     (0..combinations(n)).into_par_iter().for_each(|p| {
         let base = p as usize * a;
         let slots = &state[base..base + a];
-        if !slots.iter().any(|s| matches!(s.load(Relaxed), x if x == want_win || x == want_loss)) {
+        if !slots
+            .iter()
+            .any(|s| matches!(s.load(Relaxed), x if x == want_win || x == want_loss))
+        {
             return;
         }
         let squares = unrank_squares(n, p);
@@ -385,13 +440,20 @@ fn retro_level(n: usize, state: &[AtomicU16], d: u16) -> u64 {
             if s != want_win && s != want_loss {
                 continue;
             }
-            let (white, black, kings) = placement(&squares, n, (kw >> n) as u32, (kw & mask) as u32);
+            let (white, black, kings) =
+                placement(&squares, n, (kw >> n) as u32, (kw & mask) as u32);
             // The same game seen from the side that just moved (Black to move).
-            let (w, b, k) = (black.reverse_bits(), white.reverse_bits(), kings.reverse_bits());
+            let (w, b, k) = (
+                black.reverse_bits(),
+                white.reverse_bits(),
+                kings.reverse_bits(),
+            );
             for_each_unmove(w, b, k, |pw, pb, pk| {
                 let pred = &state[rank(pw, pb, pk) as usize];
                 let update = if s == want_loss {
-                    pred.fetch_update(Relaxed, Relaxed, |x| (x & (RESOLVED | INVALID) == 0).then_some(win_next))
+                    pred.fetch_update(Relaxed, Relaxed, |x| {
+                        (x & (RESOLVED | INVALID) == 0).then_some(win_next)
+                    })
                 } else {
                     pred.fetch_update(Relaxed, Relaxed, |x| match x {
                         _ if x & (RESOLVED | INVALID) != 0 => None,

@@ -25,7 +25,11 @@ use crate::notation::{move_to_string, Notation};
 
 /// Endgame databases for Brazilian checkers.
 #[derive(Parser, Debug)]
-#[command(name = "damas-egdb", version, about = "Build, check and probe damas endgame databases")]
+#[command(
+    name = "damas-egdb",
+    version,
+    about = "Build, check and probe damas endgame databases"
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -104,7 +108,10 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
-    let opts = BuildOptions { threads: a.threads, progress: !a.quiet };
+    let opts = BuildOptions {
+        threads: a.threads,
+        progress: !a.quiet,
+    };
     let start = std::time::Instant::now();
     build(&a.dir, a.pieces as usize, &opts, print_summary)?;
     println!("done in {:.1} s", start.elapsed().as_secs_f64());
@@ -120,7 +127,10 @@ fn print_summary(s: &PartSummary) {
     let total = init + retro + fin + write;
     print!("part {}: {} slots in {total:.1} s (init {init:.1}, retro {retro:.1} in {} levels, final {fin:.1}, write {write:.1})", s.pieces, part_size(s.pieces), s.levels);
     if let Some(c) = s.counts {
-        print!("; {} wins, {} draws, {} losses, {} impossible; longest win {} plies", c.wins, c.draws, c.losses, c.impossible, c.longest_win);
+        print!(
+            "; {} wins, {} draws, {} losses, {} impossible; longest win {} plies",
+            c.wins, c.draws, c.losses, c.impossible, c.longest_win
+        );
     }
     println!();
 }
@@ -132,17 +142,29 @@ fn run_verify(a: &DirArgs) -> Result<ExitCode, EgdbError> {
         println!("violation: {line}");
     }
     let parts: Vec<String> = r.parts.iter().map(|p| p.to_string()).collect();
-    println!("checked parts {} ({} entries, checksums ok): {} violations", parts.join(","), r.entries, r.violations);
-    Ok(if r.violations == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    println!(
+        "checked parts {} ({} entries, checksums ok): {} violations",
+        parts.join(","),
+        r.entries,
+        r.violations
+    );
+    Ok(if r.violations == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
     let db = Egdb::open(&a.dir)?;
     let mut out = std::io::stdout().lock();
     for n in 1..=MAX_PIECES {
-        let Some(s) = part_stats(&db, n) else { continue };
+        let Some(s) = part_stats(&db, n) else {
+            continue;
+        };
         let t = s.total;
-        let _ = writeln!(
+        let _ =
+            writeln!(
             out,
             "part {n}: {} wins, {} draws, {} losses, {} impossible slots; longest win {} plies{}",
             t.wins,
@@ -153,7 +175,15 @@ fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
             s.longest_example.map(|p| format!(" ({p:?})")).unwrap_or_default()
         );
         for (m, c) in &s.by_material {
-            let _ = writeln!(out, "  {:<14} {:>11} wins {:>11} draws {:>11} losses  longest win {}", m.to_string(), c.wins, c.draws, c.losses, c.longest_win);
+            let _ = writeln!(
+                out,
+                "  {:<14} {:>11} wins {:>11} draws {:>11} losses  longest win {}",
+                m.to_string(),
+                c.wins,
+                c.draws,
+                c.losses,
+                c.longest_win
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -170,7 +200,10 @@ pub fn probe_line(db: &Egdb, fen: &str) -> String {
         return "error no pieces on the board".into();
     }
     if n > MAX_PIECES || !db.has_part(n) {
-        return format!("error {n} pieces: part {n} is not in {}", db.dir().display());
+        return format!(
+            "error {n} pieces: part {n} is not in {}",
+            db.dir().display()
+        );
     }
     let Some(p) = db.probe(&pos) else {
         return "error position not in the database".into();
@@ -180,7 +213,10 @@ pub fn probe_line(db: &Egdb, fen: &str) -> String {
         line.push_str(&format!(" {d}"));
     }
     if let Some(m) = p.best {
-        line.push_str(&format!(" best {}", move_to_string(&pos, m, Notation::Algebraic)));
+        line.push_str(&format!(
+            " best {}",
+            move_to_string(&pos, m, Notation::Algebraic)
+        ));
     }
     line
 }
@@ -207,5 +243,9 @@ fn run_probe(a: &ProbeArgs) -> Result<ExitCode, EgdbError> {
             }
         }
     }
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

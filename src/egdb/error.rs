@@ -91,6 +91,9 @@ pub enum EgdbError {
 impl EgdbError {
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> EgdbError {
-        EgdbError::Io { path: path.into(), source }
+        EgdbError::Io {
+            path: path.into(),
+            source,
+        }
     }
 }

@@ -86,8 +86,16 @@ impl Header {
 
     /// Parse and check a header read from `path`, which should be `kind` for part
     /// `pieces`.
-    pub fn parse(bytes: &[u8], path: &Path, kind: FileKind, pieces: usize) -> Result<Header, EgdbError> {
-        let bad = |what: String| EgdbError::BadHeader { path: path.to_path_buf(), what };
+    pub fn parse(
+        bytes: &[u8],
+        path: &Path,
+        kind: FileKind,
+        pieces: usize,
+    ) -> Result<Header, EgdbError> {
+        let bad = |what: String| EgdbError::BadHeader {
+            path: path.to_path_buf(),
+            what,
+        };
         if bytes.len() < HEADER_LEN {
             return Err(EgdbError::BadLength {
                 path: path.to_path_buf(),
@@ -97,7 +105,9 @@ impl Header {
             });
         }
         if bytes[..8] != MAGIC {
-            return Err(EgdbError::BadMagic { path: path.to_path_buf() });
+            return Err(EgdbError::BadMagic {
+                path: path.to_path_buf(),
+            });
         }
         let mut c = Cursor::new(&bytes[8..HEADER_LEN]);
         // The cursor spans the whole header, so these reads cannot run short.
@@ -111,28 +121,49 @@ impl Header {
         let checksum = c.read_u64::<LittleEndian>().unwrap();
         let max_distance = c.read_u32::<LittleEndian>().unwrap();
         if version != FORMAT_VERSION {
-            return Err(bad(format!("format version {version}, this program reads {FORMAT_VERSION}")));
+            return Err(bad(format!(
+                "format version {version}, this program reads {FORMAT_VERSION}"
+            )));
         }
         if scheme != SCHEME_THESIS {
-            return Err(bad(format!("index scheme {scheme}, this program reads {SCHEME_THESIS}")));
+            return Err(bad(format!(
+                "index scheme {scheme}, this program reads {SCHEME_THESIS}"
+            )));
         }
         if kind_byte != kind as u8 {
-            return Err(bad(format!("file kind {kind_byte}, expected {} ({kind:?})", kind as u8)));
+            return Err(bad(format!(
+                "file kind {kind_byte}, expected {} ({kind:?})",
+                kind as u8
+            )));
         }
         if pieces_byte != pieces || pieces > MAX_PIECES {
             return Err(bad(format!("piece count {pieces_byte}, expected {pieces}")));
         }
-        let widths: &[usize] = if kind == FileKind::Values { &[1] } else { &[1, 2] };
+        let widths: &[usize] = if kind == FileKind::Values {
+            &[1]
+        } else {
+            &[1, 2]
+        };
         if !widths.contains(&width) {
             return Err(bad(format!("entry width {width}")));
         }
         if entries != part_size(pieces) {
-            return Err(bad(format!("entry count {entries}, part {pieces} has {}", part_size(pieces))));
+            return Err(bad(format!(
+                "entry count {entries}, part {pieces} has {}",
+                part_size(pieces)
+            )));
         }
         if pad != 0 || bytes[36..HEADER_LEN].iter().any(|&b| b != 0) {
             return Err(bad("reserved bytes are not zero".into()));
         }
-        Ok(Header { kind, pieces, width, entries, checksum, max_distance })
+        Ok(Header {
+            kind,
+            pieces,
+            width,
+            entries,
+            checksum,
+            max_distance,
+        })
     }
 
     /// Total file length implied by the header.
@@ -147,7 +178,12 @@ impl Header {
 pub fn checksum(body: &[u8]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let step = |h: u64, w: u64| (h.rotate_left(23) ^ w).wrapping_mul(K);
-    let mut lanes = [0x243F_6A88_85A3_08D3u64, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0, 0x082E_FA98_EC4E_6C89];
+    let mut lanes = [
+        0x243F_6A88_85A3_08D3u64,
+        0x1319_8A2E_0370_7344,
+        0xA409_3822_299F_31D0,
+        0x082E_FA98_EC4E_6C89,
+    ];
     let mut chunks = body.chunks_exact(32);
     for c in &mut chunks {
         for (l, lane) in lanes.iter_mut().enumerate() {
@@ -173,7 +209,9 @@ pub fn write_part_file(path: &Path, mut header: Header, body: &[u8]) -> Result<(
     header.checksum = checksum(body);
     let tmp = path.with_extension(format!(
         "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or_default()
+        path.extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default()
     ));
     let result = (|| {
         let file = File::create(&tmp)?;
@@ -202,7 +240,12 @@ impl MappedFile {
     /// Map `path` as file `kind` of part `pieces`. `Ok(None)` when the file does not
     /// exist; an error when it exists but is foreign, truncated or (if
     /// `verify_checksum`) corrupt.
-    pub fn open(path: &Path, kind: FileKind, pieces: usize, verify_checksum: bool) -> Result<Option<MappedFile>, EgdbError> {
+    pub fn open(
+        path: &Path,
+        kind: FileKind,
+        pieces: usize,
+        verify_checksum: bool,
+    ) -> Result<Option<MappedFile>, EgdbError> {
         let file = match File::open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -224,14 +267,27 @@ impl MappedFile {
         let header = Header::parse(&map, path, kind, pieces)?;
         let expected = header.file_len();
         if len != expected {
-            let problem = if len < expected { "truncated" } else { "trailing bytes" };
-            return Err(EgdbError::BadLength { path: path.to_path_buf(), problem, expected, found: len });
+            let problem = if len < expected {
+                "truncated"
+            } else {
+                "trailing bytes"
+            };
+            return Err(EgdbError::BadLength {
+                path: path.to_path_buf(),
+                problem,
+                expected,
+                found: len,
+            });
         }
         let mapped = MappedFile { map, header };
         if verify_checksum {
             let computed = checksum(mapped.body());
             if computed != header.checksum {
-                return Err(EgdbError::Checksum { path: path.to_path_buf(), stored: header.checksum, computed });
+                return Err(EgdbError::Checksum {
+                    path: path.to_path_buf(),
+                    stored: header.checksum,
+                    computed,
+                });
             }
         }
         Ok(Some(mapped))
@@ -267,7 +323,14 @@ mod tests {
 
     #[test]
     fn header_round_trip() {
-        let h = Header { kind: FileKind::Distances, pieces: 3, width: 2, entries: part_size(3), checksum: 42, max_distance: 17 };
+        let h = Header {
+            kind: FileKind::Distances,
+            pieces: 3,
+            width: 2,
+            entries: part_size(3),
+            checksum: 42,
+            max_distance: 17,
+        };
         let bytes = h.to_bytes();
         assert_eq!(bytes.len(), HEADER_LEN);
         let p = Path::new("x");

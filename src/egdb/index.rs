@@ -26,7 +26,11 @@ const BINOM: [[u64; 33]; 33] = {
         t[n][0] = 1;
         let mut k = 1;
         while k <= 32 {
-            t[n][k] = if n == 0 { 0 } else { t[n - 1][k - 1] + t[n - 1][k] };
+            t[n][k] = if n == 0 {
+                0
+            } else {
+                t[n - 1][k - 1] + t[n - 1][k]
+            };
             k += 1;
         }
         n += 1;
@@ -135,17 +139,40 @@ pub fn rank(white: u32, black: u32, kings: u32) -> u64 {
 /// The number of `pos` in its part, after flipping it when Black is to move.
 /// Returns the piece count (the part), the number and whether it was flipped;
 /// `None` for an empty board or more than [`MAX_PIECES`] pieces.
+///
+/// This is the probing hot path: the flip is not materialised (bit reversal is
+/// slow without a hardware instruction); the squares of the flipped board are
+/// visited directly, highest original square first, since `s` becomes `31 − s`.
 #[inline]
 pub fn rank_position(pos: &Position) -> Option<(usize, u64, bool)> {
-    let pieces = pos.piece_count() as usize;
-    if !(1..=MAX_PIECES).contains(&pieces) {
+    let (white, black, kings) = (pos.white().0, pos.black().0, pos.kings().0);
+    let flipped = pos.side_to_move() == Color::Black;
+    // White-to-move colour of each square: after the flip Black's pieces are White's.
+    let own = if flipped { black } else { white };
+    let mut rest = white | black;
+    let (mut p, mut k, mut w) = (0u64, 0u64, 0u64);
+    let mut x = 0usize;
+    while rest != 0 {
+        if x == MAX_PIECES {
+            return None;
+        }
+        let (sq, numbered) = if flipped {
+            let numbered = rest.leading_zeros();
+            (31 - numbered, numbered)
+        } else {
+            let sq = rest.trailing_zeros();
+            (sq, sq)
+        };
+        rest ^= 1 << sq;
+        p += BINOM[numbered as usize][x + 1];
+        k |= u64::from(kings >> sq & 1) << x;
+        w |= u64::from(own >> sq & 1) << x;
+        x += 1;
+    }
+    if x == 0 {
         return None;
     }
-    let (q, flipped) = match pos.side_to_move() {
-        Color::White => (*pos, false),
-        Color::Black => (pos.flip(), true),
-    };
-    Some((pieces, rank(q.white().0, q.black().0, q.kings().0), flipped))
+    Some((x, (p << (2 * x)) | (k << x) | w, flipped))
 }
 
 /// The placement numbered `index` in part `pieces`, White to move. Slots of men on
@@ -160,7 +187,12 @@ pub fn unrank(pieces: usize, index: u64) -> Option<Position> {
     let k = (index >> pieces & mask) as u32;
     let squares = unrank_squares(pieces, index >> (2 * pieces));
     let (white, black, kings) = placement(&squares, pieces, k, w);
-    Some(Position::from_parts_unchecked(Bitboard(white), Bitboard(black), Bitboard(kings), Color::White))
+    Some(Position::from_parts_unchecked(
+        Bitboard(white),
+        Bitboard(black),
+        Bitboard(kings),
+        Color::White,
+    ))
 }
 
 /// Whether slot `index` of part `pieces` holds a real position (no man on its

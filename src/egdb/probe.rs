@@ -85,7 +85,11 @@ impl Egdb {
     }
 
     /// Map the parts up to `max` pieces (none need exist).
-    pub(crate) fn open_parts(dir: &Path, max: usize, verify_checksum: bool) -> Result<Egdb, EgdbError> {
+    pub(crate) fn open_parts(
+        dir: &Path,
+        max: usize,
+        verify_checksum: bool,
+    ) -> Result<Egdb, EgdbError> {
         if !dir.is_dir() {
             let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
             return Err(EgdbError::io(dir, e));
@@ -93,18 +97,27 @@ impl Egdb {
         let mut parts = vec![];
         parts.push(None);
         for pieces in 1..=max.min(MAX_PIECES) {
-            let values = MappedFile::open(&part_path(dir, pieces, FileKind::Values), FileKind::Values, pieces, verify_checksum)?;
+            let values = MappedFile::open(
+                &part_path(dir, pieces, FileKind::Values),
+                FileKind::Values,
+                pieces,
+                verify_checksum,
+            )?;
             let part = match values {
                 None => None,
                 Some(values) => {
                     let dpath = part_path(dir, pieces, FileKind::Distances);
-                    let distances = MappedFile::open(&dpath, FileKind::Distances, pieces, verify_checksum)?;
+                    let distances =
+                        MappedFile::open(&dpath, FileKind::Distances, pieces, verify_checksum)?;
                     Some(Part { values, distances })
                 }
             };
             parts.push(part);
         }
-        Ok(Egdb { dir: dir.to_path_buf(), parts })
+        Ok(Egdb {
+            dir: dir.to_path_buf(),
+            parts,
+        })
     }
 
     /// The directory the parts were read from.
@@ -115,7 +128,10 @@ impl Egdb {
     /// The largest `n` such that parts 1 … `n` are all present: every position with
     /// at most this many pieces can be probed.
     pub fn max_pieces(&self) -> usize {
-        (1..self.parts.len()).take_while(|&n| self.parts[n].is_some()).last().unwrap_or(0)
+        (1..self.parts.len())
+            .take_while(|&n| self.parts[n].is_some())
+            .last()
+            .unwrap_or(0)
     }
 
     /// Whether part `pieces` is present.
@@ -148,7 +164,10 @@ impl Egdb {
         let (pieces, index, _) = rank_position(pos)?;
         let (byte, distance) = self.part(pieces)?.entry(index as usize);
         let wdl = decode_wdl(byte)?;
-        Some(Value { wdl, distance: if wdl == Wdl::Draw { None } else { distance } })
+        Some(Value {
+            wdl,
+            distance: if wdl == Wdl::Draw { None } else { distance },
+        })
     }
 
     /// Value of `pos` for the side to move (see [`Egdb::probe_value`]).
@@ -166,7 +185,13 @@ impl Egdb {
         // The index refers to the move list of the White-to-move orientation.
         let q = if flipped { pos.flip() } else { *pos };
         let moves = legal_moves(&q);
-        let best = moves.get(decode_best(byte)).map(|&m| if flipped { m.rotate() } else { m });
-        Some(Probe { wdl, distance: if wdl == Wdl::Draw { None } else { distance }, best })
+        let best = moves
+            .get(decode_best(byte))
+            .map(|&m| if flipped { m.rotate() } else { m });
+        Some(Probe {
+            wdl,
+            distance: if wdl == Wdl::Draw { None } else { distance },
+            best,
+        })
     }
 }

@@ -6,7 +6,9 @@ use std::fmt;
 use rayon::prelude::*;
 
 use crate::egdb::build::Counts;
-use crate::egdb::index::{assignments, combinations, is_valid_assignment, placement, squares_in, unrank_squares};
+use crate::egdb::index::{
+    assignments, combinations, is_valid_assignment, placement, squares_in, unrank_squares,
+};
 use crate::egdb::probe::Egdb;
 use crate::egdb::value::{decode_wdl, Wdl};
 use crate::position::{Color, Position};
@@ -75,7 +77,9 @@ impl Acc {
             let e = self.map.entry(m).or_default();
             *e = add(*e, c);
         }
-        if o.longest.is_some_and(|(d, i)| self.longest.is_none_or(|(d0, i0)| (d, i0) > (d0, i))) {
+        if o.longest
+            .is_some_and(|(d, i)| self.longest.is_none_or(|(d0, i0)| (d, i0) > (d0, i)))
+        {
             self.longest = o.longest;
         }
         self
@@ -116,7 +120,12 @@ pub fn part_stats(db: &Egdb, pieces: usize) -> Option<PartStats> {
                         opp_men: (!k & !w & mask).count_ones() as u8,
                     }
                 } else {
-                    Material { kings: u8::MAX, men: 0, opp_kings: 0, opp_men: 0 }
+                    Material {
+                        kings: u8::MAX,
+                        men: 0,
+                        opp_kings: 0,
+                        opp_men: 0,
+                    }
                 };
                 let c = acc.map.entry(mat).or_default();
                 match decode_wdl(byte) {
@@ -137,13 +146,25 @@ pub fn part_stats(db: &Egdb, pieces: usize) -> Option<PartStats> {
         })
         .reduce(Acc::default, Acc::merge);
     let mut by_material = acc.map;
-    let impossible = by_material.remove(&Material { kings: u8::MAX, men: 0, opp_kings: 0, opp_men: 0 });
-    let total = by_material.values().fold(impossible.unwrap_or_default(), |t, c| add(t, *c));
-    let longest_example = acc.longest.and_then(|(_, i)| {
+    let impossible = by_material.remove(&Material {
+        kings: u8::MAX,
+        men: 0,
+        opp_kings: 0,
+        opp_men: 0,
+    });
+    let total = by_material
+        .values()
+        .fold(impossible.unwrap_or_default(), |t, c| add(t, *c));
+    let longest_example = acc.longest.map(|(_, i)| {
         let squares = unrank_squares(n, (i / a) as u64);
         let kw = i % a;
         let (w, b, k) = placement(&squares, n, (kw >> n) as u32, (kw & ((1 << n) - 1)) as u32);
-        Some(Position::from_parts_unchecked(Bitboard(w), Bitboard(b), Bitboard(k), Color::White))
+        Position::from_parts_unchecked(Bitboard(w), Bitboard(b), Bitboard(k), Color::White)
     });
-    Some(PartStats { pieces, total, by_material, longest_example })
+    Some(PartStats {
+        pieces,
+        total,
+        by_material,
+        longest_example,
+    })
 }

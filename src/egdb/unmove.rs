@@ -77,10 +77,18 @@ mod tests {
                 let r = p.play(m);
                 let mut found = false;
                 for_each_unmove(r.white().0, r.black().0, r.kings().0, |w, b, k| {
-                    let pred = Position::from_parts_unchecked(Bitboard(w), Bitboard(b), Bitboard(k), Color::White);
+                    let pred = Position::from_parts_unchecked(
+                        Bitboard(w),
+                        Bitboard(b),
+                        Bitboard(k),
+                        Color::White,
+                    );
                     found |= pred == p;
                     if !has_capture(&pred) {
-                        assert!(legal_moves(&pred).iter().any(|&m2| pred.play(m2) == r), "{pred:?} -> {r:?}");
+                        assert!(
+                            legal_moves(&pred).iter().any(|&m2| pred.play(m2) == r),
+                            "{pred:?} -> {r:?}"
+                        );
                     }
                 });
                 assert!(found, "{p:?} {m:?}");

@@ -92,7 +92,10 @@ pub struct Outcome {
 /// value and distance of the position after move `i`, for the opponent; `None` aborts
 /// the evaluation (unknown successor) and is returned as is.
 #[inline]
-pub fn evaluate(moves: &MoveList, mut successor: impl FnMut(usize) -> Option<(Wdl, u16)>) -> Option<Outcome> {
+pub fn evaluate(
+    moves: &MoveList,
+    mut successor: impl FnMut(usize) -> Option<(Wdl, u16)>,
+) -> Option<Outcome> {
     let mut win: Option<(u16, usize)> = None;
     let mut draw: Option<usize> = None;
     let mut loss: Option<(u16, usize)> = None;
@@ -117,13 +120,29 @@ pub fn evaluate(moves: &MoveList, mut successor: impl FnMut(usize) -> Option<(Wd
         }
     }
     Some(if let Some((d, i)) = win {
-        Outcome { wdl: Wdl::Win, distance: d + 1, best: Some(i) }
+        Outcome {
+            wdl: Wdl::Win,
+            distance: d + 1,
+            best: Some(i),
+        }
     } else if let Some(i) = draw {
-        Outcome { wdl: Wdl::Draw, distance: 0, best: Some(i) }
+        Outcome {
+            wdl: Wdl::Draw,
+            distance: 0,
+            best: Some(i),
+        }
     } else if let Some((d, i)) = loss {
-        Outcome { wdl: Wdl::Loss, distance: d + 1, best: Some(i) }
+        Outcome {
+            wdl: Wdl::Loss,
+            distance: d + 1,
+            best: Some(i),
+        }
     } else {
-        Outcome { wdl: Wdl::Loss, distance: 0, best: None }
+        Outcome {
+            wdl: Wdl::Loss,
+            distance: 0,
+            best: None,
+        }
     })
 }
 

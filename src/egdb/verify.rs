@@ -5,7 +5,9 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::egdb::index::{assignments, combinations, is_valid_assignment, placement, squares_in, unrank_squares};
+use crate::egdb::index::{
+    assignments, combinations, is_valid_assignment, placement, squares_in, unrank_squares,
+};
 use crate::egdb::probe::Egdb;
 use crate::egdb::value::{decode_best, decode_wdl, evaluate, Wdl};
 use crate::movegen::generate;
@@ -50,13 +52,21 @@ pub fn verify(db: &Egdb, keep: usize) -> VerifyReport {
                 for kw in 0..a {
                     let (k, w) = ((kw >> n) as u32, (kw & ((1 << n) - 1)) as u32);
                     let (white, black, kings) = placement(&squares, n, k, w);
-                    let pos = Position::from_parts_unchecked(Bitboard(white), Bitboard(black), Bitboard(kings), Color::White);
+                    let pos = Position::from_parts_unchecked(
+                        Bitboard(white),
+                        Bitboard(black),
+                        Bitboard(kings),
+                        Color::White,
+                    );
                     let valid = is_valid_assignment(k, w, r8, r1);
                     if let Some(problem) = check(db, n, p as usize * a + kw, &pos, valid, list) {
                         bad += 1;
                         let mut f = first.lock().unwrap_or_else(|e| e.into_inner());
                         if f.len() < keep {
-                            f.push(format!("part {n} slot {}: {pos:?}: {problem}", p as usize * a + kw));
+                            f.push(format!(
+                                "part {n} slot {}: {pos:?}: {problem}",
+                                p as usize * a + kw
+                            ));
                         }
                     }
                 }
@@ -71,7 +81,14 @@ pub fn verify(db: &Egdb, keep: usize) -> VerifyReport {
 }
 
 /// The problem with one entry, if any.
-fn check(db: &Egdb, n: usize, index: usize, pos: &Position, valid: bool, list: &mut MoveList) -> Option<String> {
+fn check(
+    db: &Egdb,
+    n: usize,
+    index: usize,
+    pos: &Position,
+    valid: bool,
+    list: &mut MoveList,
+) -> Option<String> {
     let part = db.part(n)?;
     let (byte, distance) = part.entry(index);
     let stored = decode_wdl(byte);
@@ -105,17 +122,28 @@ fn check(db: &Egdb, n: usize, index: usize, pos: &Position, valid: bool, list: &
         });
     };
     if o.wdl != wdl {
-        return Some(format!("stored {} but successors give {}", wdl.name(), o.wdl.name()));
+        return Some(format!(
+            "stored {} but successors give {}",
+            wdl.name(),
+            o.wdl.name()
+        ));
     }
     if all_distances && wdl != Wdl::Draw && distance != Some(o.distance) {
-        return Some(format!("stored distance {} but successors give {}", distance.unwrap_or(0), o.distance));
+        return Some(format!(
+            "stored distance {} but successors give {}",
+            distance.unwrap_or(0),
+            o.distance
+        ));
     }
     if list.is_empty() {
         return None;
     }
     let best = decode_best(byte);
     if best >= list.len() {
-        return Some(format!("best move index {best} but only {} moves", list.len()));
+        return Some(format!(
+            "best move index {best} but only {} moves",
+            list.len()
+        ));
     }
     let (bw, bd) = succ(best, &mut all_distances, &mut missing)?;
     let ok = bw == wdl.negate() && (wdl == Wdl::Draw || !all_distances || bd + 1 == o.distance);
