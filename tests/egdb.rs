@@ -318,3 +318,61 @@ fn part_4_obeys_the_rules() {
     let r = verify(&db, 5);
     assert_eq!(r.violations, 0, "{:?}", r.first);
 }
+
+fn tool(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_damas-egdb"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn probe_tool_answers_every_line_in_order() {
+    let dir = db3().0.path().to_str().unwrap().to_string();
+    let fens = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        fens.path(),
+        "W:WKa1:BKh8\n# comment\n\nnot a fen\nB:Wc3:Bd4\nW:Wa1,c1,e1,g1:Bh8,f8\n",
+    )
+    .unwrap();
+    let out = tool(&[
+        "probe",
+        "--dir",
+        &dir,
+        "--fens",
+        fens.path().to_str().unwrap(),
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines[0], "loss 2 best a1-b2");
+    assert!(lines[1].starts_with("error bad FEN"), "{}", lines[1]);
+    assert_eq!(lines[2], "win 1 best d4xb2");
+    assert!(lines[3].starts_with("error 6 pieces"), "{}", lines[3]);
+    assert_eq!(out.status.code(), Some(1), "a line failed");
+}
+
+#[test]
+fn tools_refuse_damaged_files_on_one_line() {
+    let dir = copy_db3();
+    let path = part_path(dir.path(), 2, FileKind::Values);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[HEADER_LEN + 100] ^= 1;
+    std::fs::write(&path, bytes).unwrap();
+    let d = dir.path().to_str().unwrap();
+    for args in [
+        vec!["verify", "--dir", d],
+        vec!["probe", "--dir", d, "--fen", "W:WKa1:BKh8"],
+    ] {
+        let out = tool(&args);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("part2.val") && err.contains("corrupt"),
+            "{err}"
+        );
+    }
+    let out = tool(&["build", "--pieces", "6", "--dir", d]);
+    assert!(!out.status.success());
+}

@@ -76,13 +76,12 @@ pub struct BuildArgs {
 
 /// Arguments of `probe`.
 #[derive(ClapArgs, Debug)]
-#[group(id = "input", required = true, multiple = false, args = ["fen", "fens"])]
 pub struct ProbeArgs {
     /// Database directory.
     #[arg(long, default_value = DEFAULT_DIR)]
     pub dir: PathBuf,
     /// One position.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "fens", required_unless_present = "fens")]
     pub fen: Option<String>,
     /// A file with one FEN per line (blank lines and lines starting with `#` skipped).
     #[arg(long)]
