@@ -45,7 +45,9 @@ pub enum Command {
     Verify(DirArgs),
     /// Wins, draws and losses per part and per material; longest wins.
     Stats(DirArgs),
-    /// Look positions up: one line per position (see the module docs).
+    /// Look positions up, one answer line per position in input order:
+    /// `win <plies> best <move>`, `loss <plies> best <move>`, `loss 0` (no move),
+    /// `draw best <move>` or `error <reason>`; exit status 1 if any line is an error.
     Probe(ProbeArgs),
 }
 
