@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use damas::egdb::cli::probe_line;
-use damas::egdb::file::{part_path, FileKind, HEADER_LEN};
+use damas::egdb::file::{part_path, write_part_file, FileKind, Header, HEADER_LEN};
 use damas::egdb::index::{is_valid_slot, part_size, rank_position, unrank};
 use damas::egdb::verify::verify;
 use damas::egdb::{build, BuildOptions, Egdb, EgdbError, Wdl};
@@ -375,4 +375,36 @@ fn tools_refuse_damaged_files_on_one_line() {
     }
     let out = tool(&["build", "--pieces", "6", "--dir", d]);
     assert!(!out.status.success());
+}
+
+#[test]
+fn two_byte_distances_read_the_same() {
+    let dir = copy_db3();
+    let path = part_path(dir.path(), 3, FileKind::Distances);
+    let bytes = std::fs::read(&path).unwrap();
+    let wide: Vec<u8> = bytes[HEADER_LEN..]
+        .iter()
+        .flat_map(|&d| u16::from(d).to_le_bytes())
+        .collect();
+    let header = Header {
+        kind: FileKind::Distances,
+        pieces: 3,
+        width: 2,
+        entries: part_size(3),
+        checksum: 0,
+        max_distance: 25,
+    };
+    write_part_file(&path, header, &wide).unwrap();
+    let db = Egdb::open(dir.path()).unwrap();
+    for i in 0..part_size(3) {
+        let p = unrank(3, i).unwrap();
+        assert_eq!(db.probe_value(&p), db3().1.probe_value(&p));
+    }
+}
+
+/// The handle is shared between search threads.
+#[test]
+fn egdb_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Egdb>();
 }
