@@ -23,4 +23,5 @@ pub use moves::{Move, MoveList};
 pub use position::{Color, Kind, Piece, Position};
 pub use square::Square;
 pub mod cli;
+pub mod egdb;
 pub use score::Score;
