@@ -8,6 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::eval::{evaluate, Material};
@@ -38,13 +39,17 @@ pub struct Techniques {
     pub etc: bool,
     /// MTD(f) driver over the TT.
     pub mtdf: bool,
-    /// Endgame database cutoffs.
+    /// Endgame database cutoffs (needs [`SearchOptions::oracle`]).
     pub egdb: bool,
+    /// Selective deepening: at every non-capture, non-root node keep only this
+    /// percentage of the moves (best by a cheap move score, in their original order).
+    /// `sel35` / `sel50` on the command line; `None` searches every move.
+    pub sel: Option<u8>,
 }
 
 /// Error for an unknown technique name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb)")]
+#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, sel35, sel50, sel<1-99>)")]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
@@ -64,7 +69,10 @@ impl FromStr for Techniques {
                 "etc" => t.etc = true,
                 "mtdf" => t.mtdf = true,
                 "egdb" => t.egdb = true,
-                other => return Err(TechniqueError(other.to_string())),
+                other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
+                    Some(p) if (1..=99).contains(&p) => t.sel = Some(p),
+                    _ => return Err(TechniqueError(other.to_string())),
+                },
             }
         }
         Ok(t)
@@ -85,7 +93,14 @@ impl fmt::Display for Techniques {
             (self.mtdf, "mtdf"),
             (self.egdb, "egdb"),
         ];
-        let on: Vec<&str> = names.iter().filter(|n| n.0).map(|n| n.1).collect();
+        let mut on: Vec<String> = names
+            .iter()
+            .filter(|n| n.0)
+            .map(|n| n.1.to_string())
+            .collect();
+        if let Some(p) = self.sel {
+            on.push(format!("sel{p}"));
+        }
         if on.is_empty() {
             f.write_str("ab")
         } else {
@@ -97,7 +112,11 @@ impl fmt::Display for Techniques {
 impl Techniques {
     /// The combination used when none is given.
     pub fn strongest() -> Techniques {
-        Techniques { id: true, qs: true, ..Techniques::default() }
+        Techniques {
+            id: true,
+            qs: true,
+            ..Techniques::default()
+        }
     }
 }
 
@@ -115,20 +134,69 @@ pub struct Limits {
 impl Limits {
     /// Search to a fixed depth.
     pub fn depth(d: u32) -> Limits {
-        Limits { depth: Some(d), ..Limits::default() }
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
     }
     /// Search for a fixed time.
     pub fn time(t: Duration) -> Limits {
-        Limits { time: Some(t), ..Limits::default() }
+        Limits {
+            time: Some(t),
+            ..Limits::default()
+        }
     }
     /// Search a fixed number of nodes.
     pub fn nodes(n: u64) -> Limits {
-        Limits { nodes: Some(n), ..Limits::default() }
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
     }
 }
 
+/// Win, draw or loss for the side to move, as an [`Oracle`] knows it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum OracleValue {
+    /// The side to move wins with best play.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses with best play.
+    Loss,
+}
+
+/// What an [`Oracle`] knows about a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct OracleAnswer {
+    /// The game-theoretic value for the side to move.
+    pub value: OracleValue,
+    /// The best move (fastest win, slowest loss, or one keeping the draw).
+    pub best: Option<Move>,
+    /// Plies to the end with best play, when known (wins and losses).
+    pub plies: Option<u32>,
+}
+
+/// Perfect knowledge of some positions (an endgame database).
+pub trait Oracle: Send + Sync {
+    /// The answer for `pos`, or `None` when the position is not covered.
+    fn probe(&self, pos: &Position) -> Option<OracleAnswer>;
+    /// Positions with more pieces than this are never probed.
+    fn max_pieces(&self) -> u32;
+}
+
+/// What the search does with a position the oracle knows to be drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DrawPolicy {
+    /// Search on with the remaining depth reduced by this many plies (the thesis:
+    /// returning 0 outright is too blunt, the opponent may still go wrong).
+    Reduce(u32),
+    /// Score the position as a draw at once.
+    Score,
+}
+
 /// Options of a [`Searcher`].
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SearchOptions {
     /// Techniques switched on.
     pub techniques: Techniques,
@@ -136,11 +204,38 @@ pub struct SearchOptions {
     pub tt_bits: u32,
     /// Aspiration window half-width in hundredths of a man.
     pub aspiration_delta: i32,
+    /// Endgame database used when [`Techniques::egdb`] is on.
+    pub oracle: Option<Arc<dyn Oracle>>,
+    /// Treatment of positions the oracle knows to be drawn.
+    pub egdb_draws: DrawPolicy,
+    /// Clear the transposition table at the start of every search (the thesis does:
+    /// entries are never replaced by other keys, so a table kept across moves fills up).
+    pub clear_tt: bool,
+}
+
+impl fmt::Debug for SearchOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchOptions")
+            .field("techniques", &self.techniques)
+            .field("tt_bits", &self.tt_bits)
+            .field("aspiration_delta", &self.aspiration_delta)
+            .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
+            .field("egdb_draws", &self.egdb_draws)
+            .field("clear_tt", &self.clear_tt)
+            .finish()
+    }
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { techniques: Techniques::strongest(), tt_bits: 21, aspiration_delta: 50 }
+        SearchOptions {
+            techniques: Techniques::strongest(),
+            tt_bits: 21,
+            aspiration_delta: 50,
+            oracle: None,
+            egdb_draws: DrawPolicy::Reduce(4),
+            clear_tt: true,
+        }
     }
 }
 
@@ -238,7 +333,10 @@ impl Ctx<'_> {
 impl Searcher {
     /// A searcher with the given options.
     pub fn new(options: SearchOptions) -> Searcher {
-        Searcher { options, eval: Material }
+        Searcher {
+            options,
+            eval: Material,
+        }
     }
 
     /// The options in force.
@@ -253,23 +351,57 @@ impl Searcher {
     /// including `pos`) for repetition detection. `on_info` is called after each
     /// completed iteration. Stops at the limits or when `stop` becomes true, returning
     /// the best move found so far.
-    pub fn search(&mut self, pos: &Position, history: &[Position], limits: &Limits, stop: &AtomicBool, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[Position],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
         let start = Instant::now();
-        let mut ctx = Ctx { stats: Stats::default(), stop, deadline: limits.time.map(|t| start + t), max_nodes: limits.nodes, aborted: false, path: history.to_vec() };
+        let mut ctx = Ctx {
+            stats: Stats::default(),
+            stop,
+            deadline: limits.time.map(|t| start + t),
+            max_nodes: limits.nodes,
+            aborted: false,
+            path: history.to_vec(),
+        };
         let mut list = MoveList::new();
         generate(pos, &mut list);
-        let mut result = SearchResult { best: list.first().copied(), score: Score::loss_in(0), depth: 0, pv: Vec::new(), stats: Stats::default() };
+        let mut result = SearchResult {
+            best: list.first().copied(),
+            score: Score::loss_in(0),
+            depth: 0,
+            pv: Vec::new(),
+            stats: Stats::default(),
+        };
         if list.is_empty() {
             return result;
         }
-        let max_depth = limits.depth.unwrap_or(crate::score::Score::MAX_PLY as u32 - 1).max(1);
-        let first = if self.options.techniques.id || limits.depth.is_none() { 1 } else { max_depth };
+        let max_depth = limits
+            .depth
+            .unwrap_or(crate::score::Score::MAX_PLY as u32 - 1)
+            .max(1);
+        let first = if self.options.techniques.id || limits.depth.is_none() {
+            1
+        } else {
+            max_depth
+        };
         for depth in first..=max_depth {
             let mut best = None;
             let mut alpha = -Score::INFINITE;
             ctx.path.push(*pos);
             for &m in list.iter() {
-                let s = -self.alphabeta(&pos.play(m), depth - 1, 1, -Score::INFINITE, -alpha, &mut ctx);
+                let s = -self.alphabeta(
+                    &pos.play(m),
+                    depth - 1,
+                    1,
+                    -Score::INFINITE,
+                    -alpha,
+                    &mut ctx,
+                );
                 if ctx.aborted {
                     break;
                 }
@@ -293,7 +425,12 @@ impl Searcher {
                 }
             }
             ctx.stats.time = start.elapsed();
-            on_info(&Info { depth, score: result.score, stats: ctx.stats, pv: result.pv.clone() });
+            on_info(&Info {
+                depth,
+                score: result.score,
+                stats: ctx.stats,
+                pv: result.pv.clone(),
+            });
             if ctx.aborted || result.score.is_proven() && limits.depth.is_none() {
                 break;
             }
@@ -303,7 +440,15 @@ impl Searcher {
         result
     }
 
-    fn alphabeta(&self, pos: &Position, depth: u32, ply: u32, mut alpha: Score, beta: Score, ctx: &mut Ctx) -> Score {
+    fn alphabeta(
+        &self,
+        pos: &Position,
+        depth: u32,
+        ply: u32,
+        mut alpha: Score,
+        beta: Score,
+        ctx: &mut Ctx,
+    ) -> Score {
         ctx.stats.nodes += 1;
         if ctx.out_of_budget() {
             return Score::DRAW;
@@ -320,7 +465,11 @@ impl Searcher {
         }
         if depth == 0 {
             ctx.stats.leaves += 1;
-            return if self.options.techniques.qs { self.quiesce(pos, alpha, beta, ctx) } else { evaluate(&self.eval, pos) };
+            return if self.options.techniques.qs {
+                self.quiesce(pos, alpha, beta, ctx)
+            } else {
+                evaluate(&self.eval, pos)
+            };
         }
         ctx.stats.interior += 1;
         ctx.path.push(*pos);
@@ -351,7 +500,11 @@ impl Searcher {
         for &m in list.iter() {
             ctx.stats.qs_nodes += 1;
             let child = pos.play(m);
-            let s = if crate::movegen::count_moves(&child) == 0 { Score::win_in(1) } else { -self.quiesce(&child, -beta, -alpha, ctx) };
+            let s = if crate::movegen::count_moves(&child) == 0 {
+                Score::win_in(1)
+            } else {
+                -self.quiesce(&child, -beta, -alpha, ctx)
+            };
             if s > best {
                 best = s;
                 alpha = alpha.max(s);
