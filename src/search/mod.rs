@@ -2,20 +2,23 @@
 //! [`Limits`], [`Searcher::search`] reporting [`Info`] per completed iteration and
 //! returning a [`SearchResult`] with [`Stats`].
 //!
-//! This first version is a plain α-β with iterative deepening and quiescence; the
-//! thesis' techniques fill in behind the same interface.
+//! Layout: [`pvs`] the node search (α-β / PVS, TT, killers, history, ETC, selective
+//! deepening, endgame database, repetition), [`qsearch`] quiescence, [`order`] move
+//! ordering and selection, [`root`] iterative deepening with the thesis' aspiration
+//! procedure, [`mtdf`] MTD(f), [`limits`] time, nodes and the stop flag; the table
+//! itself is [`crate::tt`].
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::eval::{evaluate, Material};
-use crate::movegen::generate;
-use crate::moves::{Move, MoveList};
+use crate::eval::Material;
+use crate::moves::Move;
 use crate::position::Position;
 use crate::score::Score;
+use crate::tt::{key, Table};
 
 /// Which search techniques are switched on. Parse from `pvs+asp+tt` or `pvs,asp,tt`;
 /// `ab` alone means plain α-β.
@@ -304,30 +307,21 @@ pub struct SearchResult {
     pub stats: Stats,
 }
 
+/// Deepest iteration searched (plies); also bounds the recursion.
+pub const MAX_DEPTH: u32 = 120;
+/// Size of the per-ply tables (killers, principal variation).
+pub(crate) const MAX_PLY: usize = 128;
+
 /// A search engine instance: options and tables, reused across moves of a game.
 pub struct Searcher {
     options: SearchOptions,
     eval: Material,
-}
-
-struct Ctx<'a> {
-    stats: Stats,
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-    max_nodes: Option<u64>,
-    aborted: bool,
-    path: Vec<Position>,
-}
-
-impl Ctx<'_> {
-    fn out_of_budget(&mut self) -> bool {
-        if !self.aborted && (self.stats.nodes & 1023 == 0 || self.max_nodes.is_some()) {
-            self.aborted = self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.max_nodes.is_some_and(|n| self.stats.nodes >= n);
-        }
-        self.aborted
-    }
+    /// Allocated on first use by a search with `tt`.
+    tt: Option<Table>,
+    /// Whether the table holds entries since its last clearing.
+    tt_dirty: bool,
+    heur: Heuristics,
+    pv: PvTable,
 }
 
 impl Searcher {
@@ -336,6 +330,10 @@ impl Searcher {
         Searcher {
             options,
             eval: Material,
+            tt: None,
+            tt_dirty: false,
+            heur: Heuristics::new(),
+            pv: PvTable::new(),
         }
     }
 
@@ -345,12 +343,20 @@ impl Searcher {
     }
 
     /// Forget everything learnt (new game).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        if let Some(t) = self.tt.as_mut() {
+            if self.tt_dirty {
+                t.clear();
+            }
+        }
+        self.tt_dirty = false;
+        self.heur.clear();
+    }
 
     /// Search `pos`. `history` holds the game's earlier positions (oldest first, not
     /// including `pos`) for repetition detection. `on_info` is called after each
-    /// completed iteration. Stops at the limits or when `stop` becomes true, returning
-    /// the best move found so far.
+    /// completed iteration with cumulative statistics. Stops at the limits or when
+    /// `stop` becomes true, returning the best move found so far.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -359,160 +365,72 @@ impl Searcher {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        let start = Instant::now();
-        let mut ctx = Ctx {
-            stats: Stats::default(),
-            stop,
-            deadline: limits.time.map(|t| start + t),
-            max_nodes: limits.nodes,
-            aborted: false,
-            path: history.to_vec(),
-        };
-        let mut list = MoveList::new();
-        generate(pos, &mut list);
-        let mut result = SearchResult {
-            best: list.first().copied(),
-            score: Score::loss_in(0),
-            depth: 0,
-            pv: Vec::new(),
-            stats: Stats::default(),
-        };
-        if list.is_empty() {
-            return result;
+        let t = self.options.techniques;
+        // A small table stands in when `tt` is off, so the engine needs no Option.
+        let bits = if t.tt { self.options.tt_bits } else { 10 };
+        if self
+            .tt
+            .as_ref()
+            .is_none_or(|tt| tt.bits() != bits.clamp(10, 30))
+        {
+            self.tt = Some(Table::new(bits));
+            self.tt_dirty = false;
         }
-        let max_depth = limits
-            .depth
-            .unwrap_or(crate::score::Score::MAX_PLY as u32 - 1)
-            .max(1);
-        let first = if self.options.techniques.id || limits.depth.is_none() {
-            1
-        } else {
-            max_depth
+        let tt = self.tt.as_mut().expect("table allocated above");
+        if t.tt && self.options.clear_tt && self.tt_dirty {
+            tt.clear();
+        }
+        self.tt_dirty |= t.tt;
+        tt.reset_counters();
+        self.heur.new_search();
+        let mut engine = Engine {
+            t,
+            opts: &self.options,
+            eval: &self.eval,
+            tt,
+            heur: &mut self.heur,
+            pv: &mut self.pv,
+            stats: Stats::default(),
+            budget: Budget::new(limits, stop),
+            path: history.to_vec(),
+            root_best: None,
         };
-        for depth in first..=max_depth {
-            let mut best = None;
-            let mut alpha = -Score::INFINITE;
-            ctx.path.push(*pos);
-            for &m in list.iter() {
-                let s = -self.alphabeta(
-                    &pos.play(m),
-                    depth - 1,
-                    1,
-                    -Score::INFINITE,
-                    -alpha,
-                    &mut ctx,
-                );
-                if ctx.aborted {
+        // The thesis marks the root (and here the reversible part of the game
+        // history) as on the path, so that meeting it again scores a draw.
+        let mut marked = Vec::new();
+        if t.tt {
+            let mut next = pos;
+            for p in std::iter::once(pos).chain(history.iter().rev()) {
+                if p.occupied().count() != next.occupied().count()
+                    || (p.occupied() & !p.kings()) != (next.occupied() & !next.kings())
+                {
                     break;
                 }
-                if s > alpha || best.is_none() {
-                    alpha = s;
-                    best = Some(m);
+                if let Some(s) = engine.tt.probe(key(p)) {
+                    if !engine.tt.entry(s).on_path() {
+                        engine.tt.set_path(s, true);
+                        marked.push(s);
+                    }
                 }
+                next = p;
             }
-            ctx.path.pop();
-            if ctx.aborted && depth > first {
-                break;
-            }
-            if let Some(b) = best {
-                result.best = Some(b);
-                result.score = alpha;
-                result.depth = depth;
-                result.pv = vec![b];
-                // Searched moves first next time.
-                if let Some(i) = list.iter().position(|&m| m == b) {
-                    list.as_mut_slice()[..=i].rotate_right(1);
-                }
-            }
-            ctx.stats.time = start.elapsed();
-            on_info(&Info {
-                depth,
-                score: result.score,
-                stats: ctx.stats,
-                pv: result.pv.clone(),
-            });
-            if ctx.aborted || result.score.is_proven() && limits.depth.is_none() {
-                break;
-            }
+            engine.tt.reset_counters();
         }
-        ctx.stats.time = start.elapsed();
-        result.stats = ctx.stats;
+        let result = engine.run(pos, limits, on_info);
+        for s in marked {
+            engine.tt.set_path(s, false);
+        }
         result
     }
-
-    fn alphabeta(
-        &self,
-        pos: &Position,
-        depth: u32,
-        ply: u32,
-        mut alpha: Score,
-        beta: Score,
-        ctx: &mut Ctx,
-    ) -> Score {
-        ctx.stats.nodes += 1;
-        if ctx.out_of_budget() {
-            return Score::DRAW;
-        }
-        if ctx.path.iter().rev().skip(1).step_by(2).any(|p| p == pos) {
-            ctx.stats.terminal += 1;
-            return Score::DRAW;
-        }
-        let mut list = MoveList::new();
-        generate(pos, &mut list);
-        if list.is_empty() {
-            ctx.stats.terminal += 1;
-            return Score::loss_in(ply);
-        }
-        if depth == 0 {
-            ctx.stats.leaves += 1;
-            return if self.options.techniques.qs {
-                self.quiesce(pos, alpha, beta, ctx)
-            } else {
-                evaluate(&self.eval, pos)
-            };
-        }
-        ctx.stats.interior += 1;
-        ctx.path.push(*pos);
-        let mut best = -Score::INFINITE;
-        for &m in list.iter() {
-            let s = -self.alphabeta(&pos.play(m), depth - 1, ply + 1, -beta, -alpha, ctx);
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                }
-                if s >= beta {
-                    break;
-                }
-            }
-        }
-        ctx.path.pop();
-        best
-    }
-
-    fn quiesce(&self, pos: &Position, mut alpha: Score, beta: Score, ctx: &mut Ctx) -> Score {
-        let mut list = MoveList::new();
-        crate::movegen::generate_captures(pos, &mut list);
-        if list.is_empty() {
-            return evaluate(&self.eval, pos);
-        }
-        let mut best = -Score::INFINITE;
-        for &m in list.iter() {
-            ctx.stats.qs_nodes += 1;
-            let child = pos.play(m);
-            let s = if crate::movegen::count_moves(&child) == 0 {
-                Score::win_in(1)
-            } else {
-                -self.quiesce(&child, -beta, -alpha, ctx)
-            };
-            if s > best {
-                best = s;
-                alpha = alpha.max(s);
-                if s >= beta {
-                    break;
-                }
-            }
-        }
-        best
-    }
 }
+
+mod limits;
+mod mtdf;
+mod order;
+mod pvs;
+mod qsearch;
+mod root;
+
+use limits::Budget;
+use order::Heuristics;
+use pvs::{Engine, PvTable};
