@@ -214,6 +214,10 @@ pub struct SearchOptions {
     /// Clear the transposition table at the start of every search (the thesis does:
     /// entries are never replaced by other keys, so a table kept across moves fills up).
     pub clear_tt: bool,
+    /// Use a stored value only when its depth equals the depth required (not when it
+    /// is deeper). With it, a search with `tt` returns exactly the fixed-depth minimax
+    /// value, which the tests check; normal play wants the deeper values.
+    pub tt_exact_draft: bool,
 }
 
 impl fmt::Debug for SearchOptions {
@@ -225,6 +229,7 @@ impl fmt::Debug for SearchOptions {
             .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
             .field("egdb_draws", &self.egdb_draws)
             .field("clear_tt", &self.clear_tt)
+            .field("tt_exact_draft", &self.tt_exact_draft)
             .finish()
     }
 }
@@ -238,6 +243,7 @@ impl Default for SearchOptions {
             oracle: None,
             egdb_draws: DrawPolicy::Reduce(4),
             clear_tt: true,
+            tt_exact_draft: false,
         }
     }
 }

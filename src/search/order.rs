@@ -196,7 +196,8 @@ mod tests {
             "B:Wa1:Bb2,c3",
             "W:WKa1:Bb2,c3",
             "W:Wa1,c1:Bb2",
-            "B:Wh8:Bg7",
+            "B:Wa1,c1:Bb2",
+            "B:WKh8:Bg7",
         ] {
             let p = parse_fen(fen).unwrap();
             assert_eq!(has_move(&p), !legal_moves(&p).is_empty(), "{fen}");

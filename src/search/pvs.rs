@@ -197,7 +197,7 @@ impl<E: Evaluator> Engine<'_, E> {
                         self.stats.terminal += 1;
                         return Score::DRAW;
                     }
-                    if e.depth() >= depth {
+                    if e.depth() == depth || e.depth() > depth && !self.opts.tt_exact_draft {
                         let v = from_tt(e.value(), ply);
                         let hit = match e.bound() {
                             Bound::Exact => true,
@@ -346,7 +346,10 @@ impl<E: Evaluator> Engine<'_, E> {
         for &m in list.iter() {
             let child = pos.play(m);
             if let Some(e) = self.tt.find(key(&child)) {
-                if e.on_path() || e.depth() < depth - 1 {
+                if e.on_path()
+                    || e.depth() < depth - 1
+                    || e.depth() > depth - 1 && self.opts.tt_exact_draft
+                {
                     continue;
                 }
                 if matches!(e.bound(), Bound::Upper | Bound::Exact) {
