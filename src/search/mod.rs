@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::eval::Material;
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::score::Score;
 use crate::tt::{key, Table};
@@ -218,6 +218,9 @@ pub struct SearchOptions {
     /// is deeper). With it, a search with `tt` returns exactly the fixed-depth minimax
     /// value, which the tests check; normal play wants the deeper values.
     pub tt_exact_draft: bool,
+    /// Probe the table at horizon nodes too, as the thesis does (its leaves then
+    /// count as TT cutoffs when found). Off, the horizon costs no memory access.
+    pub tt_leaves: bool,
 }
 
 impl fmt::Debug for SearchOptions {
@@ -230,6 +233,7 @@ impl fmt::Debug for SearchOptions {
             .field("egdb_draws", &self.egdb_draws)
             .field("clear_tt", &self.clear_tt)
             .field("tt_exact_draft", &self.tt_exact_draft)
+            .field("tt_leaves", &self.tt_leaves)
             .finish()
     }
 }
@@ -244,6 +248,7 @@ impl Default for SearchOptions {
             egdb_draws: DrawPolicy::Reduce(4),
             clear_tt: true,
             tt_exact_draft: false,
+            tt_leaves: false,
         }
     }
 }
@@ -328,6 +333,7 @@ pub struct Searcher {
     tt_dirty: bool,
     heur: Heuristics,
     pv: PvTable,
+    lists: Vec<MoveList>,
 }
 
 impl Searcher {
@@ -340,6 +346,7 @@ impl Searcher {
             tt_dirty: false,
             heur: Heuristics::new(),
             pv: PvTable::new(),
+            lists: vec![MoveList::new(); MAX_PLY + 64],
         }
     }
 
@@ -400,6 +407,7 @@ impl Searcher {
             budget: Budget::new(limits, stop),
             path: history.to_vec(),
             root_best: None,
+            lists: &mut self.lists,
         };
         // The thesis marks the root (and here the reversible part of the game
         // history) as on the path, so that meeting it again scores a draw.
