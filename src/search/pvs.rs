@@ -15,7 +15,7 @@ use super::{DrawPolicy, Oracle, OracleValue, SearchOptions, Stats, Techniques, M
 
 /// Enhanced transposition cutoffs are tried only this far from the horizon (near the
 /// root), where a saved subtree is worth the extra probes.
-const ETC_MIN_DEPTH: u32 = 3;
+const ETC_MIN_DEPTH: u32 = 6;
 /// Distance given to an oracle win or loss whose length is unknown.
 pub(crate) const UNKNOWN_DISTANCE: u32 = 400;
 
