@@ -8,6 +8,7 @@ pub mod bitboard;
 pub mod eval;
 pub mod fen;
 pub mod game;
+pub mod hub;
 pub mod moves;
 pub mod movegen;
 pub mod notation;

@@ -8,7 +8,9 @@ use clap::{Parser, Subcommand};
 use crate::fen::parse_fen;
 use crate::position::Position;
 
+mod hub;
 mod moves;
+mod pdn;
 mod perft;
 
 /// Brazilian checkers: play, analyse, count.
@@ -27,6 +29,10 @@ pub enum Command {
     Moves(moves::Args),
     /// Count the leaves of the move tree (bulk counting).
     Perft(perft::Args),
+    /// Run as a Hub protocol engine on stdin/stdout.
+    Hub(hub::Args),
+    /// Game records (PDN): `damas pdn check FILE`.
+    Pdn(pdn::Args),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -64,6 +70,8 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Some(Command::Moves(a)) => moves::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
+        Some(Command::Hub(a)) => hub::run(&a),
+        Some(Command::Pdn(a)) => pdn::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
