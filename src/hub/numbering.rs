@@ -130,8 +130,8 @@ mod tests {
         // Captured squares sorted in the reversed numbering: d4xb6xd8 over c5, c7.
         let q = crate::fen::parse_fen("W:Wd4:Bc5,c7,h8").unwrap();
         let m = legal_moves(&q)[0];
-        assert_eq!(move_to_string(&q, m, Notation::Hub), "18x2x6x10");
-        assert_eq!(n.format(&q, m), "15x31x23x27");
-        assert_eq!(n.parse(&q, "15x31x27x23").unwrap(), m);
+        assert_eq!(move_to_string(&q, m, Notation::Hub), "18x2x6x14");
+        assert_eq!(n.format(&q, m), "14x30x18x26");
+        assert_eq!(n.parse(&q, "14x30x26x18").unwrap(), m);
     }
 }
