@@ -9,6 +9,7 @@ pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod hub;
+pub mod matches;
 pub mod moves;
 pub mod movegen;
 pub mod notation;

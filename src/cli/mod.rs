@@ -9,6 +9,7 @@ use crate::fen::parse_fen;
 use crate::position::Position;
 
 mod hub;
+mod matches;
 mod moves;
 mod pdn;
 mod perft;
@@ -33,6 +34,8 @@ pub enum Command {
     Hub(hub::Args),
     /// Game records (PDN): `damas pdn check FILE`.
     Pdn(pdn::Args),
+    /// Play a match between two engines and estimate the Elo difference.
+    Match(Box<matches::Args>),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -47,7 +50,10 @@ pub struct CliError {
 impl CliError {
     /// Bad input (arguments, FEN, files): exit status 2.
     pub fn input(message: impl std::fmt::Display) -> CliError {
-        CliError { message: message.to_string(), status: 2 }
+        CliError {
+            message: message.to_string(),
+            status: 2,
+        }
     }
 }
 
@@ -72,6 +78,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Hub(a)) => hub::run(&a),
         Some(Command::Pdn(a)) => pdn::run(&a),
+        Some(Command::Match(a)) => matches::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,260 @@
+//! Engine matches: games between two [`Player`]s from varied openings, each opening
+//! played with both colours, ended by the rules and draw rules of [`Game::result`] or a
+//! move cap, recorded as PDN, scored with an Elo estimate.
+
+pub mod elo;
+pub mod openings;
+pub mod player;
+
+use crate::game::Game;
+use crate::moves::Move;
+use crate::pdn::PdnGame;
+use crate::position::{Color, Position};
+
+pub use elo::{estimate, EloEstimate};
+pub use openings::random_openings;
+pub use player::{
+    make_player, EngineSpec, HubPlayer, InternalPlayer, MoveLimit, Player, PlayerError, SpecError,
+};
+
+/// Match settings.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Number of games (openings are played in pairs, colours swapped).
+    pub games: usize,
+    /// Random plies before the engines take over.
+    pub opening_plies: usize,
+    /// Seed of the opening generator.
+    pub seed: u64,
+    /// Plies after which a game is adjudicated a draw.
+    pub max_plies: usize,
+    /// The `Event` tag.
+    pub event: String,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameOutcome {
+    /// The record (opening moves included).
+    pub pdn: PdnGame,
+    /// Whether the first player had White.
+    pub first_is_white: bool,
+    /// The first player's points: 1, ½ or 0.
+    pub first_points: f64,
+    /// Why the game ended.
+    pub termination: String,
+}
+
+/// Wins, draws and losses of the first player.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Tally {
+    /// Games the first player won.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Games the first player lost.
+    pub losses: u32,
+}
+
+impl Tally {
+    /// Count `outcome`.
+    pub fn add(&mut self, outcome: &GameOutcome) {
+        if outcome.first_points > 0.75 {
+            self.wins += 1;
+        } else if outcome.first_points > 0.25 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first player's points.
+    pub fn points(&self) -> f64 {
+        f64::from(self.wins) + f64::from(self.draws) / 2.0
+    }
+
+    /// Elo estimate with a 95 % margin.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        estimate(self.wins, self.draws, self.losses, 1.96)
+    }
+}
+
+/// Play one game: `opening` moves, then the players in turn until the game ends by the
+/// rules, a draw rule, the move cap, or a player failing (which loses).
+pub fn play_game(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    opening: &[Move],
+    max_plies: usize,
+) -> (Game, Option<Color>, String) {
+    let mut game = Game::new(Position::start());
+    for &m in opening {
+        if !game.play(m) {
+            break;
+        }
+    }
+    if let Err(e) = white.new_game() {
+        return (
+            game,
+            Some(Color::Black),
+            format!("{} failed: {e}", white.name()),
+        );
+    }
+    if let Err(e) = black.new_game() {
+        return (
+            game,
+            Some(Color::White),
+            format!("{} failed: {e}", black.name()),
+        );
+    }
+    loop {
+        if let Some(r) = game.result() {
+            return (game, r.winner, r.reason.describe().to_string());
+        }
+        if game.moves().len() >= max_plies {
+            return (
+                game,
+                None,
+                format!("adjudicated draw after {max_plies} plies"),
+            );
+        }
+        let side = game.position().side_to_move();
+        let player: &mut dyn Player = if side == Color::White {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        match player.choose(&game) {
+            Ok(m) if game.play(m) => {}
+            Ok(m) => {
+                return (
+                    game,
+                    Some(side.opponent()),
+                    format!("{} played an illegal move {m:?}", player.name()),
+                )
+            }
+            Err(e) => {
+                return (
+                    game,
+                    Some(side.opponent()),
+                    format!("{} failed: {e}", player.name()),
+                )
+            }
+        }
+    }
+}
+
+/// Play a match of `config.games` games; `on_game` sees each outcome as it finishes.
+pub fn run_match(
+    first: &mut dyn Player,
+    second: &mut dyn Player,
+    config: &MatchConfig,
+    mut on_game: impl FnMut(&GameOutcome),
+) -> Vec<GameOutcome> {
+    let pairs = config.games.div_ceil(2);
+    let openings = random_openings(pairs, config.opening_plies, config.seed);
+    let mut outcomes = Vec::with_capacity(config.games);
+    for i in 0..config.games {
+        let opening = &openings[i / 2];
+        let first_is_white = i % 2 == 0;
+        let (game, winner, termination) = if first_is_white {
+            play_game(first, second, opening, config.max_plies)
+        } else {
+            play_game(second, first, opening, config.max_plies)
+        };
+        let (white, black) = if first_is_white {
+            (first.name(), second.name())
+        } else {
+            (second.name(), first.name())
+        };
+        let result = match winner {
+            Some(Color::White) => "2-0",
+            Some(Color::Black) => "0-2",
+            None => "1-1",
+        };
+        let mut pdn = PdnGame::from_game(&game);
+        pdn.result = Some(result.to_string());
+        pdn.set_tag("Event", config.event.clone());
+        pdn.set_tag("Round", (i + 1).to_string());
+        pdn.set_tag("White", white);
+        pdn.set_tag("Black", black);
+        pdn.set_tag("Result", result);
+        pdn.set_tag(
+            "Opening",
+            format!(
+                "{} random plies, seed {}, pair {}",
+                opening.len(),
+                config.seed,
+                i / 2 + 1
+            ),
+        );
+        pdn.set_tag("Termination", termination.clone());
+        let first_colour = if first_is_white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let first_points = match winner {
+            Some(c) if c == first_colour => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        let outcome = GameOutcome {
+            pdn,
+            first_is_white,
+            first_points,
+            termination,
+        };
+        on_game(&outcome);
+        outcomes.push(outcome);
+    }
+    outcomes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdn::{read_games, write_games};
+
+    #[test]
+    fn short_match_between_two_depths_is_recorded_and_scored() {
+        let mut a = InternalPlayer::new(&"depth=3,name=d3".parse().unwrap());
+        let mut b = InternalPlayer::new(&"depth=1,name=d1".parse().unwrap());
+        let config = MatchConfig {
+            games: 2,
+            opening_plies: 2,
+            seed: 3,
+            max_plies: 80,
+            event: "test".into(),
+        };
+        let mut seen = 0;
+        let outcomes = run_match(&mut a, &mut b, &config, |_| seen += 1);
+        assert_eq!((outcomes.len(), seen), (2, 2));
+        // Same opening, colours swapped.
+        assert_eq!(outcomes[0].pdn.moves[..2], outcomes[1].pdn.moves[..2]);
+        assert_eq!(
+            (outcomes[0].pdn.tag("White"), outcomes[1].pdn.tag("White")),
+            (Some("d3"), Some("d1"))
+        );
+        let mut tally = Tally::default();
+        for o in &outcomes {
+            tally.add(o);
+            let game = o.pdn.to_game().unwrap();
+            assert!(
+                game.result().is_some() || game.moves().len() == 80,
+                "{}",
+                o.termination
+            );
+        }
+        assert_eq!(tally.games(), 2);
+        let text = write_games(&outcomes.iter().map(|o| o.pdn.clone()).collect::<Vec<_>>());
+        let back = read_games(&text).unwrap();
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[1].moves, outcomes[1].pdn.moves);
+    }
+}
