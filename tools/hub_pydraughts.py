@@ -10,7 +10,8 @@ Usage:
 It plays one game of Brazilian draughts engine-against-itself through pydraughts
 (`Board(variant="brazilian")`, `HubEngine.play`), checks that every move damas
 returns is legal in pydraughts' own board, then exercises ping, ponder + ponder-hit and
-quit.
+quit. Each side plays on a real clock (3 s + 0.05 s per move) that must never run
+out.
 
 Ponder is checked first, on the start position. Numbering quirk: for Brazilian (and Russian) pydraughts sends the position string
 (`pos pos=W...`) in the standard order of SPEC §2 (square 1 = b8), but numbers the
@@ -20,6 +21,7 @@ therefore sets `move-numbering=rows-reversed` (a damas Hub parameter) before pla
 lidraughts-bot users do the same in the engine options of its config.
 """
 import sys
+import time
 
 import draughts
 from draughts.engine import HubEngine, Limit
@@ -47,14 +49,20 @@ def main() -> int:
             print("ponder-hit answered:", arg)
             break
 
-    limit = Limit(time=5, inc=0.1)
+    # A real clock per side: 3 s + 0.05 s a move; damas must never run out.
+    clock = {draughts.WHITE: 3.0, draughts.BLACK: 3.0}
+    inc = 0.05
     for ply in range(plies):
         if board.is_over():
             break
         legal = {m.hub_move for m in board.legal_moves()}
-        result = engine.play(board, limit, ponder=False)
+        side = board.turn
+        t0 = time.monotonic()
+        result = engine.play(board, Limit(time=clock[side], inc=inc), ponder=False)
+        clock[side] += inc - (time.monotonic() - t0)
+        assert clock[side] > 0, f"ply {ply}: out of time ({clock[side]:.3f} s)"
         assert result.move.hub_move in legal, f"ply {ply}: {result.move.hub_move} not in {sorted(legal)}"
-        print(ply + 1, result.move.pdn_move, result.info.get("score"), result.info.get("depth"))
+        print(ply + 1, result.move.pdn_move, result.info.get("score"), result.info.get("depth"), f"clock {clock[side]:.2f}")
         board.push(result.move)
     print("final fen:", board.fen, "over:", board.is_over(), "winner:", board.winner())
 

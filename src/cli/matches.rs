@@ -80,13 +80,15 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             o.pdn.tag("White").unwrap_or("?"),
             o.pdn.tag("Black").unwrap_or("?"),
         );
-        bar.println(format!(
+        let line = format!(
             "game {:>3}: {w} - {b} {} ({}, {} plies)",
             records.len(),
             o.pdn.result.as_deref().unwrap_or("*"),
             o.termination,
             o.pdn.moves.len()
-        ));
+        );
+        // Printed above the bar (also when the bar is hidden).
+        bar.suspend(|| println!("{line}"));
         bar.set_message(format!(
             "+{} ={} -{}",
             tally.wins, tally.draws, tally.losses

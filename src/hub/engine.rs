@@ -117,13 +117,13 @@ fn pv_string(pos: &Position, pv: &[crate::moves::Move], numbering: MoveNumbering
 fn info_line(pos: &Position, info: &Info, numbering: MoveNumbering) -> String {
     let nodes = info.stats.nodes + info.stats.qs_nodes;
     format!(
-        "info depth={} score={} nodes={} time={:.3} nps={} pv={}",
+        "info depth={} score={} nodes={} time={:.3} nps={} pv=\"{}\"",
         info.depth,
         hub_score(info.score),
         nodes,
         info.stats.time.as_secs_f64(),
         info.stats.nps(),
-        quote(&pv_string(pos, &info.pv, numbering))
+        pv_string(pos, &info.pv, numbering)
     )
 }
 
@@ -274,6 +274,9 @@ impl HubEngine {
             },
             // The directory is kept for the endgame-database search technique; an
             // empty value means none.
+            "egdb-dir" if !value.is_empty() && !std::path::Path::new(value).is_dir() => {
+                self.error(format!("egdb-dir {value:?} is not a directory"))
+            }
             "egdb-dir" => self.settings.egdb_dir = PathBuf::from(value),
             "move-numbering" => match value.parse() {
                 Ok(n) => self.settings.numbering = n,
