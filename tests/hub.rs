@@ -338,4 +338,32 @@ fn short_match_against_the_hub_engine_writes_pdn() {
         (Some("inside"), Some("outside"))
     );
     assert_eq!(games[0].moves[..2], games[1].moves[..2]);
+
+    // Resume to four games: the two recorded ones are kept and counted.
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--games",
+            "4",
+            "--opening-plies",
+            "2",
+            "--max-plies",
+            "100",
+            "--quiet",
+            "--resume",
+            "--engine1",
+            "depth=2,name=inside",
+        ])
+        .args(["--engine2", "depth=2,name=outside"])
+        .arg("--pdn")
+        .arg(&pdn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("resuming after 2 games"), "{stdout}");
+    assert!(stdout.contains("inside vs outside: 4 games"), "{stdout}");
+    let all = read_games(&std::fs::read_to_string(&pdn).unwrap()).unwrap();
+    assert_eq!(all.len(), 4);
+    assert_eq!(all[..2], games[..]);
 }

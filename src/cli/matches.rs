@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::CliError;
 use crate::matches::{make_player, run_match, EngineSpec, MatchConfig, Tally};
-use crate::pdn::{write_games, PdnGame};
+use crate::pdn::{read_games, write_games, PdnGame};
 
 /// Arguments of `damas match`.
 #[derive(clap::Args, Debug)]
@@ -33,6 +33,10 @@ pub struct Args {
     /// Write every game to this PDN file (rewritten after each game).
     #[arg(long, alias = "pgn")]
     pub pdn: Option<PathBuf>,
+    /// Continue the match recorded in the --pdn file (same engines, seed and
+    /// options): its games are counted and the match goes on from the next one.
+    #[arg(long, requires = "pdn")]
+    pub resume: bool,
     /// Do not show the progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -54,12 +58,32 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         make_player(&args.engine1).map_err(|e| CliError::input(format!("engine1: {e}")))?;
     let mut second =
         make_player(&args.engine2).map_err(|e| CliError::input(format!("engine2: {e}")))?;
+    let mut tally = Tally::default();
+    let mut records: Vec<PdnGame> = Vec::new();
+    if let (true, Some(path)) = (args.resume, &args.pdn) {
+        if path.exists() {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+            records = read_games(&text)
+                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+            tally = Tally::from_records(&records, &first.name())
+                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+            println!(
+                "resuming after {} games: +{} ={} -{}",
+                records.len(),
+                tally.wins,
+                tally.draws,
+                tally.losses
+            );
+        }
+    }
     let config = MatchConfig {
         games: args.games,
         opening_plies: args.opening_plies,
         seed: args.seed,
         max_plies: args.max_plies,
         event: format!("damas match: {} vs {}", first.name(), second.name()),
+        first_game: records.len().min(args.games),
     };
     let bar = if args.quiet {
         ProgressBar::hidden()
@@ -70,8 +94,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} [{elapsed}<{eta}]")
             .expect("valid template"),
     );
-    let mut tally = Tally::default();
-    let mut records: Vec<PdnGame> = Vec::new();
+    bar.set_position(config.first_game as u64);
     let mut write_error = None;
     run_match(first.as_mut(), second.as_mut(), &config, |o| {
         tally.add(o);

@@ -319,7 +319,12 @@ impl HubEngine {
             return;
         }
         let budget = match mode {
-            GoMode::Think => Budget::for_level(&self.level),
+            GoMode::Think => {
+                let mut b = Budget::for_level(&self.level);
+                // The searcher's own clock backs up the deadline watcher.
+                b.limits.time = b.hard;
+                b
+            }
             // Depth and node levels still bound a ponder search; time starts at ponder-hit.
             GoMode::Ponder => Budget {
                 limits: Budget::for_level(&self.level).limits,
@@ -459,4 +464,87 @@ pub fn run_stdio() {
     let stdin = std::io::stdin();
     let mut engine = HubEngine::new(Box::new(std::io::stdout()));
     engine.run(stdin.lock());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An output buffer the test can read while the engine owns a writer to it.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(lines: &[&str]) -> (HubEngine, Vec<String>) {
+        let buf = Shared::default();
+        let mut engine = HubEngine::new(Box::new(buf.clone()));
+        engine.run(lines.join("\n").as_bytes());
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        (engine, text.lines().map(str::to_string).collect())
+    }
+
+    #[test]
+    fn parameters_are_checked_and_stored() {
+        let dir = std::env::temp_dir();
+        let (engine, out) = session(&[
+            "set-param name=tt-bits value=12",
+            "set-param name=tt-bits value=99",
+            "set-param name=techniques value=pvs+tt",
+            "set-param name=techniques value=warp",
+            "set-param name=variant value=brazilian",
+            "set-param name=variant value=russian",
+            &format!("set-param name=egdb-dir value=\"{}\"", dir.display()),
+            "set-param name=egdb-dir value=/no/such/dir",
+            "set-param name=move-numbering value=rows-reversed",
+            "set-param name=colour value=green",
+        ]);
+        let s = engine.settings();
+        assert_eq!(s.tt_bits, 12);
+        assert_eq!(s.techniques, "pvs+tt".parse().unwrap());
+        assert_eq!(s.egdb_dir, dir);
+        assert_eq!(s.numbering, MoveNumbering::RowsReversed);
+        let errors: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("error message="))
+            .collect();
+        assert_eq!(errors.len(), 4, "{out:?}");
+        assert!(
+            errors[0].contains("tt-bits")
+                && errors[2].contains("russian")
+                && errors[3].contains("/no/such/dir"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn illegal_move_keeps_the_previous_position() {
+        let start = super::super::protocol::position_string(&Position::start());
+        let (engine, out) = session(&[
+            &format!("pos pos={start} moves=\"22-18\""),
+            &format!("pos pos={start} moves=\"22-18 18-14\""),
+        ]);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].starts_with("error message=\"move 2 of pos: illegal move"),
+            "{out:?}"
+        );
+        assert_eq!(engine.pos.side_to_move(), crate::position::Color::Black);
+        assert_eq!(engine.history, vec![Position::start()]);
+    }
+
+    #[test]
+    fn scores_follow_the_hub_convention() {
+        assert_eq!(hub_score(Score::centi(-150)), "-1.50");
+        assert_eq!(hub_score(Score::win_in(5)), "99.95");
+        assert_eq!(hub_score(Score::loss_in(4)), "-99.96");
+    }
 }

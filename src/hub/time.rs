@@ -50,7 +50,7 @@ impl Budget {
                 // Hub clients send the time left before the increment is added.
                 let total = time + inc;
                 let usable = total.saturating_sub(margin(total));
-                let to_go = moves.unwrap_or(MOVES_TO_GO).clamp(1, MOVES_TO_GO);
+                let to_go = moves.unwrap_or(MOVES_TO_GO).max(1);
                 let share = time / to_go + inc.mul_f64(0.8);
                 // Never more than half of what is left (most of it on the last move
                 // before a time control).

@@ -30,6 +30,8 @@ pub struct MatchConfig {
     pub max_plies: usize,
     /// The `Event` tag.
     pub event: String,
+    /// Games already played (resuming): play from this game index on.
+    pub first_game: usize,
 }
 
 /// One finished game.
@@ -76,6 +78,33 @@ impl Tally {
     /// The first player's points.
     pub fn points(&self) -> f64 {
         f64::from(self.wins) + f64::from(self.draws) / 2.0
+    }
+
+    /// The tally of games already recorded, from the view of the player named
+    /// `first` (who must be `White` or `Black` in each).
+    pub fn from_records(games: &[PdnGame], first: &str) -> Result<Tally, String> {
+        let mut tally = Tally::default();
+        for (i, g) in games.iter().enumerate() {
+            let first_is_white = match (g.tag("White"), g.tag("Black")) {
+                (Some(w), _) if w == first => true,
+                (_, Some(b)) if b == first => false,
+                _ => return Err(format!("game {} was not played by {first:?}", i + 1)),
+            };
+            let first_points = match (g.result.as_deref(), first_is_white) {
+                (Some("2-0"), true) | (Some("0-2"), false) => 1.0,
+                (Some("1-1"), _) => 0.5,
+                (Some("2-0" | "0-2"), _) => 0.0,
+                _ => return Err(format!("game {} has no result", i + 1)),
+            };
+            let outcome = GameOutcome {
+                pdn: g.clone(),
+                first_is_white,
+                first_points,
+                termination: String::new(),
+            };
+            tally.add(&outcome);
+        }
+        Ok(tally)
     }
 
     /// Elo estimate with a 95 % margin.
@@ -159,7 +188,7 @@ pub fn run_match(
     let pairs = config.games.div_ceil(2);
     let openings = random_openings(pairs, config.opening_plies, config.seed);
     let mut outcomes = Vec::with_capacity(config.games);
-    for i in 0..config.games {
+    for i in config.first_game..config.games {
         let opening = &openings[i / 2];
         let first_is_white = i % 2 == 0;
         let (game, winner, termination) = if first_is_white {
@@ -231,6 +260,7 @@ mod tests {
             seed: 3,
             max_plies: 80,
             event: "test".into(),
+            first_game: 0,
         };
         let mut seen = 0;
         let outcomes = run_match(&mut a, &mut b, &config, |_| seen += 1);
@@ -256,5 +286,18 @@ mod tests {
         let back = read_games(&text).unwrap();
         assert_eq!(back.len(), 2);
         assert_eq!(back[1].moves, outcomes[1].pdn.moves);
+        // Resuming at game 2 replays exactly the second game.
+        let resumed = run_match(
+            &mut a,
+            &mut b,
+            &MatchConfig {
+                first_game: 1,
+                ..config
+            },
+            |_| {},
+        );
+        assert_eq!(resumed.len(), 1);
+        assert_eq!(resumed[0].pdn.moves, outcomes[1].pdn.moves);
+        assert_eq!(Tally::from_records(&back, "d3"), Ok(tally));
     }
 }
