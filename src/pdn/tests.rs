@@ -119,7 +119,14 @@ fn game_conversions() {
 #[test]
 fn malformed_files_report_where_and_why() {
     type Check = fn(&PdnErrorKind) -> bool;
-    type Case = (&'static str, usize, Option<&'static str>, usize, usize, Check);
+    type Case = (
+        &'static str,
+        usize,
+        Option<&'static str>,
+        usize,
+        usize,
+        Check,
+    );
     let cases: Vec<Case> = vec![
         ("1. c3-e5", 1, Some("1"), 1, 4, |k| {
             matches!(k, PdnErrorKind::Move(MoveError::Illegal { .. }))
