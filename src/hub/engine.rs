@@ -3,6 +3,7 @@
 //! `ponder-hit` are answered while it thinks.
 
 use std::io::{BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -360,7 +361,28 @@ impl HubEngine {
                     ctl.stop.store(true, Ordering::SeqCst);
                 }
             };
-            let result = searcher.search(&pos, &history, &budget.limits, &ctl.stop, &mut on_info);
+            let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+                searcher.search(&pos, &history, &budget.limits, &ctl.stop, &mut on_info)
+            }));
+            let result = match searched {
+                Ok(r) => r,
+                Err(_) => {
+                    // The GUI still needs a move: report, play the first legal one,
+                    // and start over with fresh tables.
+                    out.line(
+                        "error message=\"internal search error; playing the first legal move\"",
+                    );
+                    searcher = Searcher::new(searcher.options().clone());
+                    let best = legal_moves(&pos).first().copied();
+                    SearchResult {
+                        best,
+                        score: Score::DRAW,
+                        depth: 0,
+                        pv: best.into_iter().collect(),
+                        stats: Default::default(),
+                    }
+                }
+            };
             while ctl.hold.load(Ordering::SeqCst) && !ctl.stop.load(Ordering::SeqCst) {
                 thread::sleep(Duration::from_millis(2));
             }
