@@ -137,7 +137,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         100.0 * tally.points() / f64::from(tally.games().max(1))
     );
     if let Some(e) = tally.elo() {
-        println!("Elo difference: {:+.0} ± {:.0} (95%)", e.elo, e.margin);
+        println!(
+            "Elo difference: {:+.0} ± {:.0} (95%)",
+            e.elo + 0.0,
+            e.margin
+        );
     }
     if let Some(path) = &args.pdn {
         println!("games written to {}", path.display());

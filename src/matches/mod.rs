@@ -6,6 +6,8 @@ pub mod elo;
 pub mod openings;
 pub mod player;
 
+use std::time::Instant;
+
 use crate::game::Game;
 use crate::moves::Move;
 use crate::pdn::PdnGame;
@@ -141,6 +143,8 @@ pub fn play_game(
             format!("{} failed: {e}", black.name()),
         );
     }
+    // Time left per side in clock games.
+    let mut clocks = [white.clock().map(|c| c.0), black.clock().map(|c| c.0)];
     loop {
         if let Some(r) = game.result() {
             return (game, r.winner, r.reason.describe().to_string());
@@ -158,7 +162,21 @@ pub fn play_game(
         } else {
             &mut *black
         };
-        match player.choose(&game) {
+        let clock = &mut clocks[usize::from(side == Color::Black)];
+        let started = Instant::now();
+        let chosen = player.choose(&game, *clock);
+        if let (Some(left), Some((_, inc))) = (clock.as_mut(), player.clock()) {
+            let spent = started.elapsed();
+            if spent > *left {
+                return (
+                    game,
+                    Some(side.opponent()),
+                    format!("{} lost on time", player.name()),
+                );
+            }
+            *left = *left - spent + inc;
+        }
+        match chosen {
             Ok(m) if game.play(m) => {}
             Ok(m) => {
                 return (
@@ -299,5 +317,22 @@ mod tests {
         assert_eq!(resumed.len(), 1);
         assert_eq!(resumed[0].pdn.moves, outcomes[1].pdn.moves);
         assert_eq!(Tally::from_records(&back, "d3"), Ok(tally));
+    }
+
+    #[test]
+    fn clock_games_are_played_within_the_clock() {
+        let spec: EngineSpec = "clock=1+0.1".parse().unwrap();
+        let (mut a, mut b) = (InternalPlayer::new(&spec), InternalPlayer::new(&spec));
+        let config = MatchConfig {
+            games: 2,
+            opening_plies: 2,
+            seed: 5,
+            max_plies: 30,
+            event: "clock".into(),
+            first_game: 0,
+        };
+        for o in run_match(&mut a, &mut b, &config, |_| {}) {
+            assert!(!o.termination.contains("on time"), "{}", o.termination);
+        }
     }
 }

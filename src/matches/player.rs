@@ -4,13 +4,15 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 use crate::game::Game;
+use crate::hub::time::Budget;
 use crate::hub::{ClientError, HubClient, Level, MoveNumbering};
+use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::search::{Limits, SearchOptions, Searcher, Techniques};
 
@@ -23,11 +25,52 @@ pub enum MoveLimit {
     Nodes(u64),
     /// Fixed time per move.
     Time(Duration),
+    /// A game clock: base time and increment per move (added after the move).
+    Clock {
+        /// Time for the whole game.
+        base: Duration,
+        /// Added after each move.
+        inc: Duration,
+    },
+}
+
+impl MoveLimit {
+    /// The clock's base time and increment, for clock games.
+    pub fn clock(&self) -> Option<(Duration, Duration)> {
+        match *self {
+            MoveLimit::Clock { base, inc } => Some((base, inc)),
+            _ => None,
+        }
+    }
+
+    /// The Hub level for one move; `left` is the time on the clock now.
+    pub fn level(&self, left: Option<Duration>) -> Level {
+        match *self {
+            MoveLimit::Depth(d) => Level::Depth(d),
+            MoveLimit::Nodes(n) => Level::Nodes(n),
+            MoveLimit::Time(t) => Level::MoveTime(t),
+            // Hub clients send the time before the increment, which engines add back.
+            MoveLimit::Clock { base, inc } => {
+                let left = left.unwrap_or(base);
+                Level::Clock {
+                    moves: None,
+                    time: left.saturating_sub(inc),
+                    inc,
+                }
+            }
+        }
+    }
+}
+
+fn seconds(text: &str) -> Option<Duration> {
+    let s: f64 = text.trim().parse().ok()?;
+    (s.is_finite() && (0.0..1e6).contains(&s)).then(|| Duration::from_secs_f64(s))
 }
 
 /// A player description: `key=value` pairs separated by commas. Keys: `name`,
 /// `techniques` (e.g. `pvs+tt`), `tt-bits`, `depth`, `nodes`, `time` (seconds per
-/// move), `numbering` (Hub move numbering) and `cmd`, which must come last and takes
+/// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `numbering` (Hub move
+/// numbering) and `cmd`, which must come last and takes
 /// the rest of the text: the command line of a Hub engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
@@ -99,8 +142,15 @@ impl FromStr for EngineSpec {
                     let s: f64 = value.parse().ok().filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e6).ok_or_else(|| number("seconds > 0"))?;
                     spec.limit = MoveLimit::Time(Duration::from_secs_f64(s));
                 }
+                "clock" => {
+                    let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
+                    match (seconds(base), seconds(inc)) {
+                        (Some(base), Some(inc)) if !base.is_zero() => spec.limit = MoveLimit::Clock { base, inc },
+                        _ => return Err(number("BASE+INC seconds, e.g. 60+0.5")),
+                    }
+                }
                 "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, depth, nodes, time, numbering, cmd)"))),
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, depth, nodes, time, clock, numbering, cmd)"))),
             }
         }
         Ok(spec)
@@ -130,15 +180,18 @@ pub trait Player {
     fn name(&self) -> String;
     /// A new game starts (clear tables).
     fn new_game(&mut self) -> Result<(), PlayerError>;
-    /// The move to play in the game's current position.
-    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError>;
+    /// The move to play in the game's current position; `clock` is the time left
+    /// in clock games.
+    fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError>;
+    /// Base time and increment when the player plays on a clock.
+    fn clock(&self) -> Option<(Duration, Duration)>;
 }
 
 /// The built-in searcher.
 pub struct InternalPlayer {
     name: String,
     searcher: Searcher,
-    limits: Limits,
+    limit: MoveLimit,
 }
 
 impl InternalPlayer {
@@ -151,15 +204,10 @@ impl InternalPlayer {
         if let Some(b) = spec.tt_bits {
             options.tt_bits = b;
         }
-        let limits = match spec.limit {
-            MoveLimit::Depth(d) => Limits::depth(d),
-            MoveLimit::Nodes(n) => Limits::nodes(n),
-            MoveLimit::Time(t) => Limits::time(t),
-        };
         InternalPlayer {
             name: spec.to_string(),
             searcher: Searcher::new(options),
-            limits,
+            limit: spec.limit,
         }
     }
 }
@@ -172,16 +220,35 @@ impl Player for InternalPlayer {
         self.searcher.clear();
         Ok(())
     }
-    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+    fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError> {
+        let legal = legal_moves(&game.position());
+        if legal.len() == 1 {
+            return Ok(legal[0]);
+        }
+        // The same time management as `damas hub`.
+        let budget = Budget::for_level(&self.limit.level(clock));
+        let limits = Limits {
+            time: budget.hard,
+            ..budget.limits
+        };
         let stop = AtomicBool::new(false);
+        let start = Instant::now();
+        let mut on_info = |_: &crate::search::Info| {
+            if !budget.another_iteration(start.elapsed()) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
         let result = self.searcher.search(
             &game.position(),
             game.history(),
-            &self.limits,
+            &limits,
             &stop,
-            &mut |_| {},
+            &mut on_info,
         );
         result.best.ok_or(PlayerError::NoMove)
+    }
+    fn clock(&self) -> Option<(Duration, Duration)> {
+        self.limit.clock()
     }
 }
 
@@ -189,8 +256,7 @@ impl Player for InternalPlayer {
 pub struct HubPlayer {
     name: String,
     client: HubClient,
-    level: Level,
-    timeout: Duration,
+    limit: MoveLimit,
 }
 
 impl HubPlayer {
@@ -210,17 +276,11 @@ impl HubPlayer {
         if let Some(b) = spec.tt_bits {
             client.set_param("tt-bits", &b.to_string())?;
         }
-        let (level, timeout) = match spec.limit {
-            MoveLimit::Depth(d) => (Level::Depth(d), Duration::from_secs(3600)),
-            MoveLimit::Nodes(n) => (Level::Nodes(n), Duration::from_secs(3600)),
-            MoveLimit::Time(t) => (Level::MoveTime(t), t * 3 + Duration::from_secs(5)),
-        };
         let name = spec.name.clone().unwrap_or_else(|| client.name());
         Ok(HubPlayer {
             name,
             client,
-            level,
-            timeout,
+            limit: spec.limit,
         })
     }
 
@@ -238,11 +298,21 @@ impl Player for HubPlayer {
         self.client.new_game()?;
         Ok(())
     }
-    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+    fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError> {
+        let timeout = match self.limit {
+            MoveLimit::Time(t) => t * 3 + Duration::from_secs(5),
+            // On a clock the match runner judges the time; this only catches a hang.
+            MoveLimit::Clock { base, .. } => clock.unwrap_or(base) + Duration::from_secs(5),
+            _ => Duration::from_secs(3600),
+        };
+        let level = self.limit.level(clock);
         let reply = self
             .client
-            .think(&game.start(), game.moves(), &self.level, self.timeout)?;
+            .think(&game.start(), game.moves(), &level, timeout)?;
         Ok(reply.best)
+    }
+    fn clock(&self) -> Option<(Duration, Duration)> {
+        self.limit.clock()
     }
 }
 
@@ -271,6 +341,15 @@ mod tests {
         assert_eq!(h.limit, MoveLimit::Time(Duration::from_millis(500)));
         assert_eq!(h.to_string(), "scan");
         assert_eq!("".parse::<EngineSpec>().unwrap().limit, MoveLimit::Depth(6));
+        let c: EngineSpec = "clock=60+0.5".parse().unwrap();
+        assert_eq!(
+            c.limit.clock(),
+            Some((Duration::from_secs(60), Duration::from_millis(500)))
+        );
+        assert_eq!(
+            "clock=5".parse::<EngineSpec>().unwrap().limit.clock(),
+            Some((Duration::from_secs(5), Duration::ZERO))
+        );
         for bad in [
             "depth=0",
             "depth=x",
@@ -280,6 +359,8 @@ mod tests {
             "tt-bits=99",
             "time=-1",
             "depth",
+            "clock=0+1",
+            "clock=a+1",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
         }
