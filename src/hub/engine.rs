@@ -3,21 +3,19 @@
 //! `ponder-hit` are answered while it thinks.
 
 use std::io::{BufRead, Write};
-use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 use crate::movegen::legal_moves;
 use crate::position::Position;
-use crate::score::Score;
-use crate::search::{Info, SearchOptions, SearchResult, Searcher, Techniques};
+use crate::search::{SearchOptions, Searcher, Techniques};
 
 use super::numbering::MoveNumbering;
 use super::protocol::{parse_command, quote, Command, GoMode, Level};
 use super::time::Budget;
+use super::worker::{self, Control, Job, Output};
 
 /// Engine settings, each a Hub `param`.
 #[derive(Clone, Debug)]
@@ -54,94 +52,10 @@ impl Settings {
     }
 }
 
-/// The engine's output: whole lines, flushed at once, shared with the search thread.
-#[derive(Clone)]
-struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Output {
-    fn line(&self, text: &str) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        // A closed output cannot be reported anywhere; the engine ends when stdin does.
-        let _ = writeln!(w, "{text}").and_then(|_| w.flush());
-    }
-}
-
-/// Shared between the command loop and a running search.
-struct Control {
-    /// Ends the search (set by `stop`, the deadline or the soft time check).
-    stop: AtomicBool,
-    /// Ponder and analyze: hold `done` back until `stop` or `ponder-hit`.
-    hold: AtomicBool,
-    /// When the clock started and what may be spent.
-    timing: Mutex<(Instant, Budget)>,
-    /// The search thread is done.
-    finished: AtomicBool,
-}
-
-impl Control {
-    fn timing(&self) -> (Instant, Budget) {
-        *self.timing.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
 struct Running {
     control: Arc<Control>,
     handle: JoinHandle<Searcher>,
     mode: GoMode,
-}
-
-/// The score in men as Hub clients read it: proven results as ±(100 − plies/100), the
-/// convention of Scan that pydraughts decodes into "win in N moves".
-fn hub_score(score: Score) -> String {
-    match score.plies() {
-        Some(p) => {
-            let v = (10_000 - p.min(9_000) as i32) as f64 / 100.0;
-            format!("{:.2}", if score.is_win() { v } else { -v })
-        }
-        None => format!("{:.2}", score.as_men()),
-    }
-}
-
-fn pv_string(pos: &Position, pv: &[crate::moves::Move], numbering: MoveNumbering) -> String {
-    let mut p = *pos;
-    let mut words = Vec::new();
-    for &m in pv {
-        if !legal_moves(&p).contains(&m) {
-            break;
-        }
-        words.push(numbering.format(&p, m));
-        p = p.play(m);
-    }
-    words.join(" ")
-}
-
-fn info_line(pos: &Position, info: &Info, numbering: MoveNumbering) -> String {
-    let nodes = info.stats.nodes + info.stats.qs_nodes;
-    format!(
-        "info depth={} score={} nodes={} time={:.3} nps={} pv=\"{}\"",
-        info.depth,
-        hub_score(info.score),
-        nodes,
-        info.stats.time.as_secs_f64(),
-        info.stats.nps(),
-        pv_string(pos, &info.pv, numbering)
-    )
-}
-
-fn done_line(pos: &Position, result: &SearchResult, numbering: MoveNumbering) -> String {
-    let Some(best) = result.best else {
-        return "done".to_string();
-    };
-    let mut line = format!("done move={}", numbering.format(pos, best));
-    if result.pv.first() == Some(&best) {
-        if let Some(&reply) = result.pv.get(1) {
-            let next = pos.play(best);
-            if legal_moves(&next).contains(&reply) {
-                line.push_str(&format!(" ponder={}", numbering.format(&next, reply)));
-            }
-        }
-    }
-    line
 }
 
 /// The Hub engine state.
@@ -194,8 +108,7 @@ impl HubEngine {
     /// searcher back. Its `done` line is printed by the search thread.
     fn finish_search(&mut self) {
         if let Some(r) = self.running.take() {
-            r.control.hold.store(false, Ordering::SeqCst);
-            r.control.stop.store(true, Ordering::SeqCst);
+            r.control.stop();
             self.reclaim(r);
         }
     }
@@ -333,64 +246,18 @@ impl HubEngine {
             },
             GoMode::Analyze => Budget::default(),
         };
-        let control = Arc::new(Control {
-            stop: AtomicBool::new(false),
-            hold: AtomicBool::new(mode != GoMode::Think),
-            timing: Mutex::new((Instant::now(), budget)),
-            finished: AtomicBool::new(false),
-        });
-        let mut searcher = self
+        let control = Arc::new(Control::new(mode != GoMode::Think, budget));
+        let searcher = self
             .searcher
             .take()
             .unwrap_or_else(|| Searcher::new(self.settings.search_options()));
-        let (pos, history, out, ctl) = (
-            self.pos,
-            self.history.clone(),
-            self.out.clone(),
-            control.clone(),
-        );
-        let handle = thread::spawn(move || {
-            let timer = {
-                let ctl = ctl.clone();
-                thread::spawn(move || watch_deadline(&ctl))
-            };
-            let mut on_info = |info: &Info| {
-                out.line(&info_line(&pos, info, numbering));
-                let (start, budget) = ctl.timing();
-                if !ctl.hold.load(Ordering::SeqCst) && !budget.another_iteration(start.elapsed()) {
-                    ctl.stop.store(true, Ordering::SeqCst);
-                }
-            };
-            let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-                searcher.search(&pos, &history, &budget.limits, &ctl.stop, &mut on_info)
-            }));
-            let result = match searched {
-                Ok(r) => r,
-                Err(_) => {
-                    // The GUI still needs a move: report, play the first legal one,
-                    // and start over with fresh tables.
-                    out.line(
-                        "error message=\"internal search error; playing the first legal move\"",
-                    );
-                    searcher = Searcher::new(searcher.options().clone());
-                    let best = legal_moves(&pos).first().copied();
-                    SearchResult {
-                        best,
-                        score: Score::DRAW,
-                        depth: 0,
-                        pv: best.into_iter().collect(),
-                        stats: Default::default(),
-                    }
-                }
-            };
-            while ctl.hold.load(Ordering::SeqCst) && !ctl.stop.load(Ordering::SeqCst) {
-                thread::sleep(Duration::from_millis(2));
-            }
-            ctl.finished.store(true, Ordering::SeqCst);
-            let _ = timer.join();
-            out.line(&done_line(&pos, &result, numbering));
-            searcher
-        });
+        let job = Job {
+            pos: self.pos,
+            history: self.history.clone(),
+            budget,
+            numbering,
+        };
+        let handle = worker::spawn(searcher, job, control.clone(), self.out.clone());
         self.running = Some(Running {
             control,
             handle,
@@ -401,9 +268,8 @@ impl HubEngine {
     fn ponder_hit(&mut self) {
         let budget = Budget::for_level(&self.level);
         if let Some(r) = self.running.as_mut().filter(|r| r.mode == GoMode::Ponder) {
-            *r.control.timing.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), budget);
             r.mode = GoMode::Think;
-            r.control.hold.store(false, Ordering::SeqCst);
+            r.control.start_clock(budget);
         }
     }
 
@@ -466,18 +332,6 @@ impl HubEngine {
             }
         }
         self.finish_search();
-    }
-}
-
-/// Set the stop flag when the hard deadline passes; ends with the search.
-fn watch_deadline(ctl: &Control) {
-    while !ctl.finished.load(Ordering::SeqCst) {
-        let (start, budget) = ctl.timing();
-        let held = ctl.hold.load(Ordering::SeqCst);
-        if !held && budget.hard.is_some_and(|h| start.elapsed() >= h) {
-            ctl.stop.store(true, Ordering::SeqCst);
-        }
-        thread::sleep(Duration::from_millis(2));
     }
 }
 
@@ -561,12 +415,5 @@ mod tests {
         );
         assert_eq!(engine.pos.side_to_move(), crate::position::Color::Black);
         assert_eq!(engine.history, vec![Position::start()]);
-    }
-
-    #[test]
-    fn scores_follow_the_hub_convention() {
-        assert_eq!(hub_score(Score::centi(-150)), "-1.50");
-        assert_eq!(hub_score(Score::win_in(5)), "99.95");
-        assert_eq!(hub_score(Score::loss_in(4)), "-99.96");
     }
 }

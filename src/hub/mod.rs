@@ -7,6 +7,7 @@ pub mod engine;
 pub mod numbering;
 pub mod protocol;
 pub mod time;
+mod worker;
 
 pub use client::{ClientError, HubClient};
 pub use engine::{run_stdio, HubEngine, Settings};
