@@ -26,4 +26,5 @@ pub use moves::{Move, MoveList};
 pub use position::{Color, Kind, Piece, Position};
 pub use square::Square;
 pub mod cli;
+pub mod egdb;
 pub use score::Score;
