@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::egdb::Egdb;
 use crate::movegen::legal_moves;
 use crate::position::Position;
 use crate::search::{SearchOptions, Searcher, Techniques};
@@ -26,6 +27,9 @@ pub struct Settings {
     pub techniques: Techniques,
     /// Endgame database directory (empty: none).
     pub egdb_dir: PathBuf,
+    /// The database opened from `egdb_dir`, for the search's endgame-database
+    /// technique.
+    pub egdb: Option<Arc<Egdb>>,
     /// Numbering of squares in moves.
     pub numbering: MoveNumbering,
 }
@@ -37,6 +41,7 @@ impl Default for Settings {
             tt_bits: o.tt_bits,
             techniques: o.techniques,
             egdb_dir: PathBuf::new(),
+            egdb: None,
             numbering: MoveNumbering::default(),
         }
     }
@@ -188,10 +193,18 @@ impl HubEngine {
             },
             // The directory is kept for the endgame-database search technique; an
             // empty value means none.
-            "egdb-dir" if !value.is_empty() && !std::path::Path::new(value).is_dir() => {
-                self.error(format!("egdb-dir {value:?} is not a directory"))
+            "egdb-dir" if value.is_empty() => {
+                self.settings.egdb_dir = PathBuf::new();
+                self.settings.egdb = None;
             }
-            "egdb-dir" => self.settings.egdb_dir = PathBuf::from(value),
+            // Opening checks every part file, so a bad directory is reported now.
+            "egdb-dir" => match Egdb::open(value) {
+                Ok(db) => {
+                    self.settings.egdb_dir = PathBuf::from(value);
+                    self.settings.egdb = Some(Arc::new(db));
+                }
+                Err(e) => self.error(format!("egdb-dir {value:?}: {e}")),
+            },
             "move-numbering" => match value.parse() {
                 Ok(n) => self.settings.numbering = n,
                 Err(e) => self.error(e),
@@ -370,7 +383,9 @@ mod tests {
 
     #[test]
     fn parameters_are_checked_and_stored() {
-        let dir = std::env::temp_dir();
+        let db = tempfile::tempdir().unwrap();
+        crate::egdb::build(db.path(), 2, &Default::default(), |_| {}).unwrap();
+        let empty = tempfile::tempdir().unwrap();
         let (engine, out) = session(&[
             "set-param name=tt-bits value=12",
             "set-param name=tt-bits value=99",
@@ -378,21 +393,23 @@ mod tests {
             "set-param name=techniques value=warp",
             "set-param name=variant value=brazilian",
             "set-param name=variant value=russian",
-            &format!("set-param name=egdb-dir value=\"{}\"", dir.display()),
+            &format!("set-param name=egdb-dir value=\"{}\"", db.path().display()),
             "set-param name=egdb-dir value=/no/such/dir",
+            &format!("set-param name=egdb-dir value={}", empty.path().display()),
             "set-param name=move-numbering value=rows-reversed",
             "set-param name=colour value=green",
         ]);
         let s = engine.settings();
         assert_eq!(s.tt_bits, 12);
         assert_eq!(s.techniques, "pvs+tt".parse().unwrap());
-        assert_eq!(s.egdb_dir, dir);
+        assert_eq!(s.egdb_dir, db.path());
+        assert_eq!(s.egdb.as_ref().map(|d| d.max_pieces()), Some(2));
         assert_eq!(s.numbering, MoveNumbering::RowsReversed);
         let errors: Vec<&String> = out
             .iter()
             .filter(|l| l.starts_with("error message="))
             .collect();
-        assert_eq!(errors.len(), 4, "{out:?}");
+        assert_eq!(errors.len(), 5, "{out:?}");
         assert!(
             errors[0].contains("tt-bits")
                 && errors[2].contains("russian")
