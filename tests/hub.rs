@@ -300,6 +300,27 @@ fn pdn_check_reports_ok_or_the_first_bad_move() {
     );
 }
 
+/// A game written by pydraughts 0.6.7 (`PDNWriter`, 40 random plies, variant
+/// brazilian, `random.seed(3)`): its algebraic moves and FEN read back here.
+#[test]
+fn reads_a_pdn_written_by_pydraughts() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/pydraughts_brazilian.pdn"
+    );
+    let out = Command::new(BIN)
+        .args(["pdn", "check", path])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "ok 1 games 40 moves\n"
+    );
+    let games = read_games(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(games[0].start, Position::start());
+    assert_eq!(games[0].result.as_deref(), Some("*"));
+}
+
 #[test]
 fn short_match_against_the_hub_engine_writes_pdn() {
     let dir = tempfile::tempdir().unwrap();

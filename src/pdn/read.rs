@@ -183,6 +183,10 @@ impl<'a> Lexer<'a> {
 fn classify(word: &str) -> Token<'_> {
     match word {
         "2-0" | "1-1" | "0-2" | "*" => Token::Result(word),
+        // Chess-style results found in some files; no move can be read this way.
+        "1-0" => Token::Result("2-0"),
+        "0-1" => Token::Result("0-2"),
+        "1/2-1/2" | "0-0" => Token::Result("1-1"),
         _ => Token::Word(word),
     }
 }

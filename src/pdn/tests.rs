@@ -206,6 +206,13 @@ fn malformed_files_report_where_and_why() {
 }
 
 #[test]
+fn chess_style_results_are_read_as_draughts_results() {
+    let games = read_games("1. c3-d4 1-0 1. c3-d4 0-1 1. c3-d4 1/2-1/2").unwrap();
+    let results: Vec<_> = games.iter().map(|g| g.result.as_deref()).collect();
+    assert_eq!(results, [Some("2-0"), Some("0-2"), Some("1-1")]);
+}
+
+#[test]
 fn move_after_the_end_is_reported() {
     let e = read_games("[FEN \"B:Wa1,c1:Bb2\"]\n1... b2-a3").unwrap_err();
     assert!(matches!(e.kind, PdnErrorKind::AfterEnd(_)), "{e}");
