@@ -337,10 +337,18 @@ impl HubEngine {
 
     /// Read commands until `quit` or the end of the input; a search still running is
     /// stopped (its `done` is printed).
-    pub fn run(&mut self, input: impl BufRead) {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if self.handle_line(&line) == Flow::Quit {
+    pub fn run(&mut self, mut input: impl BufRead) {
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            // Bytes, not `lines()`: a line that is not UTF-8 is garbage to ignore,
+            // not the end of the session.
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&bytes);
+            if self.handle_line(line.trim_end_matches(['\n', '\r'])) == Flow::Quit {
                 break;
             }
         }
@@ -416,6 +424,15 @@ mod tests {
                 && errors[3].contains("/no/such/dir"),
             "{errors:?}"
         );
+    }
+
+    #[test]
+    fn invalid_utf8_is_ignored_and_crlf_accepted() {
+        let buf = Shared::default();
+        let mut engine = HubEngine::new(Box::new(buf.clone()));
+        engine.run(&b"\xff\xfe garbage\r\nping\r\n"[..]);
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text, "pong\n");
     }
 
     #[test]
