@@ -9,7 +9,10 @@ use crate::fen::parse_fen;
 use crate::position::Position;
 
 pub mod analyze;
+mod hub;
+mod matches;
 mod moves;
+mod pdn;
 mod perft;
 
 /// Brazilian checkers: play, analyse, count.
@@ -30,6 +33,12 @@ pub enum Command {
     Perft(perft::Args),
     /// Search a position: one line per iteration, then the best move.
     Analyze(analyze::Args),
+    /// Run as a Hub protocol engine on stdin/stdout.
+    Hub(hub::Args),
+    /// Game records (PDN): `damas pdn check FILE`.
+    Pdn(pdn::Args),
+    /// Play a match between two engines and estimate the Elo difference.
+    Match(Box<matches::Args>),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -71,6 +80,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Moves(a)) => moves::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Analyze(a)) => analyze::run(&a),
+        Some(Command::Hub(a)) => hub::run(&a),
+        Some(Command::Pdn(a)) => pdn::run(&a),
+        Some(Command::Match(a)) => matches::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
