@@ -16,6 +16,7 @@ pub mod position;
 pub mod score;
 pub mod search;
 pub mod square;
+pub mod ui;
 
 pub use bitboard::{Bitboard, Dir};
 pub use fen::{parse_fen, to_fen, FenError};

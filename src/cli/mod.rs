@@ -10,6 +10,7 @@ use crate::position::Position;
 
 mod moves;
 mod perft;
+mod play;
 
 /// Brazilian checkers: play, analyse, count.
 #[derive(Parser, Debug)]
@@ -27,6 +28,8 @@ pub enum Command {
     Moves(moves::Args),
     /// Count the leaves of the move tree (bulk counting).
     Perft(perft::Args),
+    /// Play in the terminal (the default).
+    Play(play::Args),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -56,14 +59,10 @@ pub fn position_arg(fen: Option<&str>) -> Result<Position, CliError> {
 /// Run a parsed command line; errors are printed as one line on stderr.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
-        None => {
-            println!("{}", Position::start());
-            println!();
-            println!("Usage: damas <moves|perft> [options]; see `damas --help`.");
-            Ok(())
-        }
+        None => play::run(&play::Args::default_game()),
         Some(Command::Moves(a)) => moves::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
+        Some(Command::Play(a)) => play::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
