@@ -32,7 +32,14 @@ pub struct Args {
 impl Args {
     /// The defaults: human White against the engine at about a second per move.
     pub fn default_game() -> Args {
-        Args { white: Player::Human, black: Player::Engine, time: None, depth: None, fen: None, egdb: None }
+        Args {
+            white: Player::Human,
+            black: Player::Engine,
+            time: None,
+            depth: None,
+            fen: None,
+            egdb: None,
+        }
     }
 }
 
@@ -42,18 +49,33 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let level = match (args.depth, args.time) {
         (Some(0), _) => return Err(CliError::input("--depth must be at least 1")),
         (Some(d), _) => Level::Depth(d),
-        (None, Some(t)) if !(t.is_finite() && t > 0.0 && t <= 86_400.0) => return Err(CliError::input(format!("--time {t}: give seconds between 0 and 86400"))),
+        (None, Some(t)) if !(t.is_finite() && t > 0.0 && t <= 86_400.0) => {
+            return Err(CliError::input(format!(
+                "--time {t}: give seconds between 0 and 86400"
+            )))
+        }
         (None, Some(t)) => Level::Millis((t * 1000.0).round().max(1.0) as u64),
         (None, None) => Level::default(),
     };
-    let greeting = args.egdb.as_ref().map(|d| format!("Endgame databases are not in this build yet; --egdb {} ignored.", d.display()));
+    let greeting = args.egdb.as_ref().map(|d| {
+        format!(
+            "Endgame databases are not in this build yet; --egdb {} ignored.",
+            d.display()
+        )
+    });
     let config = ui::Config {
         start,
-        players: Players { white: args.white, black: args.black },
+        players: Players {
+            white: args.white,
+            black: args.black,
+        },
         level,
         search: SearchOptions::default(),
         oracle: None,
         greeting,
     };
-    ui::run(config).map_err(|e| CliError { message: format!("terminal: {e}"), status: 1 })
+    ui::run(config).map_err(|e| CliError {
+        message: format!("terminal: {e}"),
+        status: 1,
+    })
 }

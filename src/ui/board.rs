@@ -43,8 +43,15 @@ impl BoardGeometry {
 
     /// The top-left screen position of the cell of (file, row).
     pub fn cell_origin(&self, file: u8, row: u8) -> (u16, u16) {
-        let (i, j) = if self.flipped { (7 - file, row) } else { (file, 7 - row) };
-        (self.x + i as u16 * self.cell_w, self.y + j as u16 * self.cell_h)
+        let (i, j) = if self.flipped {
+            (7 - file, row)
+        } else {
+            (file, 7 - row)
+        };
+        (
+            self.x + i as u16 * self.cell_w,
+            self.y + j as u16 * self.cell_h,
+        )
     }
 
     /// Width and height of the whole widget (coordinates included) for a cell size.
@@ -94,9 +101,9 @@ pub struct BoardWidget<'a> {
 }
 
 // 256-colour palette: explicit backgrounds keep the board readable on dark and light themes.
-const LIGHT_SQ: Tc = Tc::Indexed(180);
-const DARK_SQ: Tc = Tc::Indexed(94);
-const LAST_SQ: Tc = Tc::Indexed(136);
+const LIGHT_SQ: Tc = Tc::Indexed(223);
+const DARK_SQ: Tc = Tc::Indexed(137);
+const LAST_SQ: Tc = Tc::Indexed(143);
 const SELECT_SQ: Tc = Tc::Indexed(25);
 const DEST_SQ: Tc = Tc::Indexed(28);
 const HINT_SQ: Tc = Tc::Indexed(90);
@@ -118,7 +125,13 @@ pub fn piece_text(color: Color, kind: Kind) -> &'static str {
 impl BoardWidget<'_> {
     /// The geometry this widget uses inside `area`.
     pub fn geometry(&self, area: Rect) -> BoardGeometry {
-        BoardGeometry { x: area.x + 2, y: area.y, cell_w: self.cell.0, cell_h: self.cell.1, flipped: self.flipped }
+        BoardGeometry {
+            x: area.x + 2,
+            y: area.y,
+            cell_w: self.cell.0,
+            cell_h: self.cell.1,
+            flipped: self.flipped,
+        }
     }
 }
 
@@ -136,7 +149,12 @@ impl Widget for BoardWidget<'_> {
                 let (cx, cy) = g.cell_origin(file, row);
                 self.cell(buf, &g, file, row, cx, cy);
                 if (g.flipped && file == 7) || (!g.flipped && file == 0) {
-                    buf.set_string(area.x, cy + (g.cell_h - 1) / 2, (row + 1).to_string(), label);
+                    buf.set_string(
+                        area.x,
+                        cy + (g.cell_h - 1) / 2,
+                        (row + 1).to_string(),
+                        label,
+                    );
                 }
                 let bottom_row = if g.flipped { 7 } else { 0 };
                 if row == bottom_row {
@@ -185,7 +203,9 @@ impl BoardWidget<'_> {
         }
         // Marks that also read without colour: a dot on a destination, x on a piece to be taken.
         let glyph = match (piece, sq) {
-            (Some(p), _) if on(m.taken) => format!("x{}", piece_text(p.color, p.kind).trim_matches(['<', '>'])),
+            (Some(p), _) if on(m.taken) => {
+                format!("x{}", piece_text(p.color, p.kind).trim_matches(['<', '>']))
+            }
             (Some(p), _) => piece_text(p.color, p.kind).to_string(),
             (None, Some(_)) if on(m.destinations) => "·".to_string(),
             (None, Some(_)) if on(m.hint) => "+".to_string(),

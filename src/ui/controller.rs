@@ -284,13 +284,20 @@ impl Controller {
     pub fn destinations(&self) -> Bitboard {
         match self.selected {
             None => Bitboard::default(),
-            Some(s) => legal_moves(&self.position()).iter().filter(|m| m.from() == s).map(|m| m.to()).collect(),
+            Some(s) => legal_moves(&self.position())
+                .iter()
+                .filter(|m| m.from() == s)
+                .map(|m| m.to())
+                .collect(),
         }
     }
 
     /// Pieces that may be picked (those with a legal move; only capturers when a capture is forced).
     pub fn movable(&self) -> Bitboard {
-        legal_moves(&self.position()).iter().map(|m| m.from()).collect()
+        legal_moves(&self.position())
+            .iter()
+            .map(|m| m.from())
+            .collect()
     }
 
     /// The move list, one row per move number, PDN style: `1. c3-d4 f6-e5`.
@@ -382,7 +389,9 @@ impl Controller {
 
     /// Search `id` finished.
     pub fn on_engine_done(&mut self, id: u64, result: &SearchResult) {
-        let Some((s, purpose)) = self.searching else { return };
+        let Some((s, purpose)) = self.searching else {
+            return;
+        };
         if s != id {
             return;
         }
@@ -393,7 +402,10 @@ impl Controller {
         match purpose {
             Purpose::Hint => {
                 self.hint = Some(best);
-                self.info(format!("Hint: {text} (score {})", Thinking::score_text(pos.side_to_move(), result.score)));
+                self.info(format!(
+                    "Hint: {text} (score {})",
+                    Thinking::score_text(pos.side_to_move(), result.score)
+                ));
             }
             Purpose::Move => {
                 if self.players.of(pos.side_to_move()) == Player::Engine {
@@ -463,14 +475,23 @@ impl Controller {
             Action::MoveNow => self.move_now(),
             Action::Players => {
                 self.players = self.players.cycle();
-                if self.searching.is_some_and(|(_, p)| p == Purpose::Move) && self.players.of(self.position().side_to_move()) == Player::Human {
+                if self.searching.is_some_and(|(_, p)| p == Purpose::Move)
+                    && self.players.of(self.position().side_to_move()) == Player::Human
+                {
                     self.cancel_search();
                 }
                 self.paused = false;
-                self.info(format!("White: {}, Black: {}", self.players.white, self.players.black));
+                self.info(format!(
+                    "White: {}, Black: {}",
+                    self.players.white, self.players.black
+                ));
             }
             Action::Stronger | Action::Weaker => {
-                self.level = if action == Action::Stronger { self.level.stronger() } else { self.level.weaker() };
+                self.level = if action == Action::Stronger {
+                    self.level.stronger()
+                } else {
+                    self.level.weaker()
+                };
                 self.info(format!("Engine level: {}", self.level));
             }
             Action::Quit => {
@@ -496,12 +517,18 @@ impl Controller {
     /// Whether a human may move now; says why not otherwise.
     fn human_to_move(&mut self) -> bool {
         if let Some(r) = self.result() {
-            self.error(format!("The game is over ({}). n: new game.", r.reason.describe()));
+            self.error(format!(
+                "The game is over ({}). n: new game.",
+                r.reason.describe()
+            ));
             return false;
         }
         let side = self.position().side_to_move();
         if self.players.of(side) == Player::Engine {
-            self.error(format!("{} is played by the engine; m: move now, p: change players.", color_name(side)));
+            self.error(format!(
+                "{} is played by the engine; m: move now, p: change players.",
+                color_name(side)
+            ));
             return false;
         }
         true
@@ -518,7 +545,11 @@ impl Controller {
         let pos = self.position();
         let legal = legal_moves(&pos);
         if let Some(from) = self.selected {
-            let to_here: Vec<Move> = legal.iter().copied().filter(|m| m.from() == from && m.to() == sq).collect();
+            let to_here: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| m.from() == from && m.to() == sq)
+                .collect();
             if !to_here.is_empty() {
                 self.selected = None;
                 self.play_candidates(to_here);
@@ -537,7 +568,10 @@ impl Controller {
                 self.info(format!("{sq} picked: choose a highlighted square."));
             } else if legal.first().is_some_and(|m| m.is_capture()) {
                 let capturers: Vec<String> = self.movable().iter().map(|s| s.to_string()).collect();
-                self.error(format!("A capture is forced: pick {}.", capturers.join(" or ")));
+                self.error(format!(
+                    "A capture is forced: pick {}.",
+                    capturers.join(" or ")
+                ));
             } else {
                 self.error(format!("The piece on {sq} cannot move."));
             }
@@ -553,7 +587,10 @@ impl Controller {
         if candidates.len() == 1 {
             self.play_human(candidates[0]);
         } else {
-            self.choice = Some(Choice { candidates, index: 0 });
+            self.choice = Some(Choice {
+                candidates,
+                index: 0,
+            });
             self.describe_choice();
         }
     }
@@ -576,7 +613,9 @@ impl Controller {
     }
 
     fn step_choice(&mut self, action: Action) {
-        let Some(c) = self.choice.as_mut() else { return };
+        let Some(c) = self.choice.as_mut() else {
+            return;
+        };
         let n = c.candidates.len();
         match action {
             Action::NextChoice => c.index = (c.index + 1) % n,
@@ -625,7 +664,11 @@ impl Controller {
                 Some(c) => format!("{} wins", color_name(c)),
                 None => "Draw".to_string(),
             };
-            self.info(format!("Game over: {who} ({}), {}. n: new game, u: undo.", r.reason.describe(), r.pdn()));
+            self.info(format!(
+                "Game over: {who} ({}), {}. n: new game, u: undo.",
+                r.reason.describe(),
+                r.pdn()
+            ));
         }
     }
 
@@ -635,7 +678,9 @@ impl Controller {
             self.play_human(mv);
             return;
         }
-        let Some(prompt) = self.prompt.take() else { return };
+        let Some(prompt) = self.prompt.take() else {
+            return;
+        };
         let text = prompt.text.trim().to_string();
         match prompt.kind {
             PromptKind::Move => self.submit_move(&text),
@@ -646,11 +691,16 @@ impl Controller {
                 }
                 Err(e) => self.error(format!("Bad FEN: {e}")),
             },
-            PromptKind::Save | PromptKind::Load if text.is_empty() => self.error("No file name given."),
+            PromptKind::Save | PromptKind::Load if text.is_empty() => {
+                self.error("No file name given.")
+            }
             PromptKind::Save => {
                 self.save_path = text.clone();
                 let pdn = self.pdn_text();
-                self.effects.push(Effect::Save { path: PathBuf::from(text), text: pdn });
+                self.effects.push(Effect::Save {
+                    path: PathBuf::from(text),
+                    text: pdn,
+                });
             }
             PromptKind::Load => {
                 self.save_path = text.clone();
@@ -679,7 +729,10 @@ impl Controller {
                 if moves.len() > 1 {
                     self.play_candidates(moves);
                 } else {
-                    self.error(format!("Ambiguous move {text:?}: could be {}.", candidates.join(", ")));
+                    self.error(format!(
+                        "Ambiguous move {text:?}: could be {}.",
+                        candidates.join(", ")
+                    ));
                 }
             }
             Err(e) => self.error(e.to_string()),
@@ -711,7 +764,9 @@ impl Controller {
             return;
         }
         // Against the engine, take back to the human's turn.
-        while self.players.of(self.position().side_to_move()) == Player::Engine && self.players.of(self.position().side_to_move().opponent()) == Player::Human {
+        while self.players.of(self.position().side_to_move()) == Player::Engine
+            && self.players.of(self.position().side_to_move().opponent()) == Player::Human
+        {
             if self.game.undo().is_none() {
                 break;
             }
@@ -725,7 +780,10 @@ impl Controller {
             self.error("Nothing to redo.");
             return;
         }
-        while self.players.of(self.position().side_to_move()) == Player::Engine && self.players.of(self.position().side_to_move().opponent()) == Player::Human && self.game.can_redo() {
+        while self.players.of(self.position().side_to_move()) == Player::Engine
+            && self.players.of(self.position().side_to_move().opponent()) == Player::Human
+            && self.game.can_redo()
+        {
             self.game.redo();
         }
         self.after_navigation("Move replayed.");
@@ -768,7 +826,10 @@ impl Controller {
             None => {
                 let side = self.position().side_to_move();
                 if self.result().is_none() && self.players.of(side) == Player::Human {
-                    self.error(format!("{} is yours to move (p changes players).", color_name(side)));
+                    self.error(format!(
+                        "{} is yours to move (p changes players).",
+                        color_name(side)
+                    ));
                 }
             }
         }

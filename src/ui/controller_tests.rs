@@ -5,7 +5,14 @@ use crate::search::Stats;
 
 fn human_vs_human(fen: &str) -> Controller {
     let start = parse_fen(fen).unwrap();
-    Controller::new(start, Players { white: Player::Human, black: Player::Human }, Level::Depth(2))
+    Controller::new(
+        start,
+        Players {
+            white: Player::Human,
+            black: Player::Human,
+        },
+        Level::Depth(2),
+    )
 }
 
 fn sq(name: &str) -> Square {
@@ -86,7 +93,10 @@ fn only_capturing_pieces_can_be_picked_when_a_capture_is_forced() {
     assert_eq!(c.selected(), None);
     let (msg, kind) = c.message().unwrap();
     assert_eq!(kind, MessageKind::Error);
-    assert!(msg.contains("capture is forced") && msg.contains("c3"), "{msg}");
+    assert!(
+        msg.contains("capture is forced") && msg.contains("c3"),
+        "{msg}"
+    );
     click(&mut c, "c3");
     assert_eq!(squares(c.destinations()), ["e5"]);
 }
@@ -109,7 +119,14 @@ fn ambiguous_position() -> (Position, Move, Move) {
 #[test]
 fn the_user_chooses_between_captures_with_the_same_start_and_end() {
     let (pos, a, b) = ambiguous_position();
-    let mut c = Controller::new(pos, Players { white: Player::Human, black: Player::Human }, Level::Depth(2));
+    let mut c = Controller::new(
+        pos,
+        Players {
+            white: Player::Human,
+            black: Player::Human,
+        },
+        Level::Depth(2),
+    );
     c.handle(Action::Click(a.from().file(), a.from().row()));
     c.handle(Action::Click(a.to().file(), a.to().row()));
     // Nothing played yet: a choice is open and shows what each candidate takes.
@@ -124,7 +141,14 @@ fn the_user_chooses_between_captures_with_the_same_start_and_end() {
     assert_eq!(c.game().moves(), [second]);
 
     // Typing from and to only opens the same choice.
-    let mut c = Controller::new(pos, Players { white: Player::Human, black: Player::Human }, Level::Depth(2));
+    let mut c = Controller::new(
+        pos,
+        Players {
+            white: Player::Human,
+            black: Player::Human,
+        },
+        Level::Depth(2),
+    );
     type_move(&mut c, &format!("{}x{}", a.from(), a.to()));
     assert_eq!(c.input_mode(), InputMode::Choice);
     c.handle(Action::Choose(0));
@@ -159,7 +183,13 @@ fn undo_and_redo_return_to_the_humans_turn_against_the_engine() {
     assert_eq!(req.history, vec![Position::start()]);
     // …and plays it when done.
     let reply = parse_move(&c.position(), "f6-e5").unwrap();
-    let result = SearchResult { best: Some(reply), score: crate::score::Score::DRAW, depth: 2, pv: vec![reply], stats: Stats::default() };
+    let result = SearchResult {
+        best: Some(reply),
+        score: crate::score::Score::DRAW,
+        depth: 2,
+        pv: vec![reply],
+        stats: Stats::default(),
+    };
     c.on_engine_done(req.id, &result);
     assert_eq!(c.move_rows(), ["1. c3-d4 f6-e5"]);
     // Undo takes back both plies; redo replays both.
@@ -177,12 +207,26 @@ fn undo_and_redo_return_to_the_humans_turn_against_the_engine() {
 
 #[test]
 fn undo_cancels_a_running_search_and_pauses_engine_games() {
-    let both = Players { white: Player::Engine, black: Player::Engine };
+    let both = Players {
+        white: Player::Engine,
+        black: Player::Engine,
+    };
     let mut c = Controller::new(Position::start(), both, Level::Depth(2));
     c.tick();
-    let Some(Effect::Search(req)) = c.take_effects().pop() else { panic!("no search") };
+    let Some(Effect::Search(req)) = c.take_effects().pop() else {
+        panic!("no search")
+    };
     let mv = legal_moves(&c.position())[0];
-    c.on_engine_done(req.id, &SearchResult { best: Some(mv), score: crate::score::Score::DRAW, depth: 1, pv: vec![], stats: Stats::default() });
+    c.on_engine_done(
+        req.id,
+        &SearchResult {
+            best: Some(mv),
+            score: crate::score::Score::DRAW,
+            depth: 1,
+            pv: vec![],
+            stats: Stats::default(),
+        },
+    );
     c.tick();
     assert!(matches!(c.take_effects().pop(), Some(Effect::Search(_))));
     c.handle(Action::Undo);
@@ -197,13 +241,31 @@ fn undo_cancels_a_running_search_and_pauses_engine_games() {
 
 #[test]
 fn move_now_stops_the_search_and_plays_its_answer() {
-    let mut c = Controller::new(Position::start(), Players { white: Player::Engine, black: Player::Human }, Level::Millis(60_000));
+    let mut c = Controller::new(
+        Position::start(),
+        Players {
+            white: Player::Engine,
+            black: Player::Human,
+        },
+        Level::Millis(60_000),
+    );
     c.tick();
-    let Some(Effect::Search(req)) = c.take_effects().pop() else { panic!("no search") };
+    let Some(Effect::Search(req)) = c.take_effects().pop() else {
+        panic!("no search")
+    };
     c.handle(Action::MoveNow);
     assert_eq!(c.take_effects(), [Effect::Stop]);
     let mv = legal_moves(&c.position())[0];
-    c.on_engine_done(req.id, &SearchResult { best: Some(mv), score: crate::score::Score::DRAW, depth: 1, pv: vec![], stats: Stats::default() });
+    c.on_engine_done(
+        req.id,
+        &SearchResult {
+            best: Some(mv),
+            score: crate::score::Score::DRAW,
+            depth: 1,
+            pv: vec![],
+            stats: Stats::default(),
+        },
+    );
     assert_eq!(c.game().moves(), [mv]);
 }
 
@@ -226,7 +288,10 @@ fn no_move_loses_and_draw_rules_are_surfaced() {
     let r = c.result().expect("drawn");
     assert_eq!(r.winner, None);
     let (msg, _) = c.message().unwrap();
-    assert!(msg.starts_with("Game over: Draw") && msg.contains(r.reason.describe()), "{msg}");
+    assert!(
+        msg.starts_with("Game over: Draw") && msg.contains(r.reason.describe()),
+        "{msg}"
+    );
     // No move is accepted after the end, and the engine is not started.
     type_move(&mut c, "g1-h2");
     assert_eq!(c.game().moves().len(), 8);
@@ -246,7 +311,10 @@ fn fen_prompt_sets_up_and_bad_fen_is_refused() {
         c.handle(Action::Type(ch));
     }
     c.handle(Action::Submit);
-    assert_eq!(to_fen(&c.position()), to_fen(&parse_fen("B:Wc3:Bf6").unwrap()));
+    assert_eq!(
+        to_fen(&c.position()),
+        to_fen(&parse_fen("B:Wc3:Bf6").unwrap())
+    );
     // Black starts: the first row is numbered with an ellipsis.
     type_move(&mut c, "f6-e5");
     assert_eq!(c.move_rows(), ["1. ... f6-e5"]);
@@ -255,18 +323,35 @@ fn fen_prompt_sets_up_and_bad_fen_is_refused() {
     c.handle(Action::Submit);
     assert_eq!(c.message().unwrap().1, MessageKind::Error);
     c.handle(Action::CopyFen);
-    assert!(matches!(c.take_effects().last(), Some(Effect::Copy(f)) if parse_fen(f).unwrap() == c.position()));
+    assert!(
+        matches!(c.take_effects().last(), Some(Effect::Copy(f)) if parse_fen(f).unwrap() == c.position())
+    );
 }
 
 #[test]
 fn hint_searches_and_shows_without_playing() {
     let mut c = human_vs_human(START);
     c.handle(Action::Hint);
-    let Some(Effect::Search(req)) = c.take_effects().pop() else { panic!("no search") };
+    let Some(Effect::Search(req)) = c.take_effects().pop() else {
+        panic!("no search")
+    };
     assert_eq!(req.purpose, Purpose::Hint);
     let mv = legal_moves(&c.position())[3];
-    c.on_engine_done(req.id, &SearchResult { best: Some(mv), score: crate::score::Score::centi(25), depth: 3, pv: vec![mv], stats: Stats::default() });
+    c.on_engine_done(
+        req.id,
+        &SearchResult {
+            best: Some(mv),
+            score: crate::score::Score::centi(25),
+            depth: 3,
+            pv: vec![mv],
+            stats: Stats::default(),
+        },
+    );
     assert_eq!(c.hint(), Some(mv));
     assert_eq!(c.game().moves().len(), 0);
-    assert!(c.message().unwrap().0.contains(&move_to_string(&c.position(), mv, Notation::Algebraic)));
+    assert!(c.message().unwrap().0.contains(&move_to_string(
+        &c.position(),
+        mv,
+        Notation::Algebraic
+    )));
 }

@@ -4,7 +4,7 @@
 //! a bounded time.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -63,9 +63,18 @@ impl Engine {
                             let id = req.id;
                             let tx = ev_tx.clone();
                             let mut on_info = |info: &Info| {
-                                let _ = tx.send(EngineEvent::Info { id, info: info.clone() });
+                                let _ = tx.send(EngineEvent::Info {
+                                    id,
+                                    info: info.clone(),
+                                });
                             };
-                            let result = searcher.search(&req.position, &req.history, &req.limits, &stop, &mut on_info);
+                            let result = searcher.search(
+                                &req.position,
+                                &req.history,
+                                &req.limits,
+                                &stop,
+                                &mut on_info,
+                            );
                             if ev_tx.send(EngineEvent::Done { id, result }).is_err() {
                                 break;
                             }
@@ -75,7 +84,13 @@ impl Engine {
                 let _ = fin_tx.send(());
             })
             .ok();
-        Engine { commands: Some(cmd_tx), events: ev_rx, stop: Arc::new(AtomicBool::new(false)), thread, finished: fin_rx }
+        Engine {
+            commands: Some(cmd_tx),
+            events: ev_rx,
+            stop: Arc::new(AtomicBool::new(false)),
+            thread,
+            finished: fin_rx,
+        }
     }
 
     /// Start a search (stop the previous one first).
@@ -100,10 +115,7 @@ impl Engine {
 
     /// The next report, if any, without waiting.
     pub fn try_event(&self) -> Option<EngineEvent> {
-        match self.events.try_recv() {
-            Ok(e) => Some(e),
-            Err(TryRecvError::Empty | TryRecvError::Disconnected) => None,
-        }
+        self.events.try_recv().ok()
     }
 
     /// The next report, waiting at most `timeout`.
@@ -136,12 +148,21 @@ mod tests {
     use crate::ui::controller::Purpose;
 
     fn request(id: u64, limits: Limits) -> SearchRequest {
-        SearchRequest { id, purpose: Purpose::Move, position: Position::start(), history: Vec::new(), limits }
+        SearchRequest {
+            id,
+            purpose: Purpose::Move,
+            position: Position::start(),
+            history: Vec::new(),
+            limits,
+        }
     }
 
     fn wait_done(e: &Engine) -> (u64, SearchResult) {
         loop {
-            match e.wait_event(Duration::from_secs(30)).expect("engine answers") {
+            match e
+                .wait_event(Duration::from_secs(30))
+                .expect("engine answers")
+            {
                 EngineEvent::Done { id, result } => return (id, result),
                 EngineEvent::Info { .. } => {}
             }

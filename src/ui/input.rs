@@ -2,7 +2,9 @@
 //! prompt is open every printable key is text; otherwise a letter a–h or a digit opens
 //! the move prompt, so the command keys are other letters.
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind};
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
 
 use super::board::BoardGeometry;
 
@@ -88,8 +90,12 @@ pub enum InputMode {
 pub fn map_event(event: &Event, mode: InputMode, board: Option<&BoardGeometry>) -> Option<Action> {
     match event {
         Event::Key(k) if k.kind != KeyEventKind::Release => map_key(k, mode),
-        Event::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) && mode != InputMode::Prompt => {
-            board.and_then(|b| b.square_at(m.column, m.row)).map(|(f, r)| Action::Click(f, r))
+        Event::Mouse(m)
+            if m.kind == MouseEventKind::Down(MouseButton::Left) && mode != InputMode::Prompt =>
+        {
+            board
+                .and_then(|b| b.square_at(m.column, m.row))
+                .map(|(f, r)| Action::Click(f, r))
         }
         Event::Resize(..) => Some(Action::Redraw),
         _ => None,
@@ -165,9 +171,15 @@ fn command_key(c: char) -> Option<Action> {
 
 /// The key help, one entry per line: (keys, what they do).
 pub const KEY_HELP: &[(&str, &str)] = &[
-    ("arrows, Enter/Space", "move the cursor, pick a piece, then its destination"),
+    (
+        "arrows, Enter/Space",
+        "move the cursor, pick a piece, then its destination",
+    ),
     ("mouse click", "pick a piece, then its destination"),
-    ("a-h, 1-9", "type a move: c3-d4, c3xe5, a1xd4xg7, 22-18; Enter plays it"),
+    (
+        "a-h, 1-9",
+        "type a move: c3-d4, c3xe5, a1xd4xg7, 22-18; Enter plays it",
+    ),
     ("Esc", "cancel the selection, prompt or help"),
     ("n", "new game"),
     ("u / r", "undo / redo a move"),
@@ -193,12 +205,33 @@ mod tests {
     #[test]
     fn letters_of_files_and_digits_open_the_prompt_commands_do_not() {
         for c in ['a', 'c', 'f', 'h', '2', '9'] {
-            assert_eq!(map_key(&key(KeyCode::Char(c)), InputMode::Normal), Some(Action::OpenPrompt(c)));
+            assert_eq!(
+                map_key(&key(KeyCode::Char(c)), InputMode::Normal),
+                Some(Action::OpenPrompt(c))
+            );
         }
-        assert_eq!(map_key(&key(KeyCode::Char('u')), InputMode::Normal), Some(Action::Undo));
-        assert_eq!(map_key(&key(KeyCode::Char('F')), InputMode::Normal), Some(Action::SetFen));
-        assert_eq!(map_key(&key(KeyCode::Char('q')), InputMode::Prompt), Some(Action::Type('q')));
-        assert_eq!(map_key(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL), InputMode::Prompt), Some(Action::Quit));
-        assert_eq!(map_key(&key(KeyCode::Char('2')), InputMode::Choice), Some(Action::Choose(1)));
+        assert_eq!(
+            map_key(&key(KeyCode::Char('u')), InputMode::Normal),
+            Some(Action::Undo)
+        );
+        assert_eq!(
+            map_key(&key(KeyCode::Char('F')), InputMode::Normal),
+            Some(Action::SetFen)
+        );
+        assert_eq!(
+            map_key(&key(KeyCode::Char('q')), InputMode::Prompt),
+            Some(Action::Type('q'))
+        );
+        assert_eq!(
+            map_key(
+                &KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+                InputMode::Prompt
+            ),
+            Some(Action::Quit)
+        );
+        assert_eq!(
+            map_key(&key(KeyCode::Char('2')), InputMode::Choice),
+            Some(Action::Choose(1))
+        );
     }
 }

@@ -55,13 +55,18 @@ pub fn run(config: Config) -> io::Result<()> {
         controller.notify(g);
     }
     let mut engine = Engine::spawn(config.search);
-    let outcome = terminal::setup().and_then(|mut guard| event_loop(&mut guard, &mut controller, &mut engine));
+    let outcome = terminal::setup()
+        .and_then(|mut guard| event_loop(&mut guard, &mut controller, &mut engine));
     // The guard is dropped (terminal restored) before waiting for the engine.
     engine.shutdown(Duration::from_secs(2));
     outcome
 }
 
-fn event_loop(guard: &mut terminal::TerminalGuard, controller: &mut Controller, engine: &mut Engine) -> io::Result<()> {
+fn event_loop(
+    guard: &mut terminal::TerminalGuard,
+    controller: &mut Controller,
+    engine: &mut Engine,
+) -> io::Result<()> {
     let mut geometry = None;
     loop {
         controller.tick();
@@ -70,11 +75,14 @@ fn event_loop(guard: &mut terminal::TerminalGuard, controller: &mut Controller, 
                 return Ok(());
             }
         }
-        guard.terminal.draw(|frame| geometry = Some(render::draw(frame, controller)))?;
+        guard
+            .terminal
+            .draw(|frame| geometry = Some(render::draw(frame, controller)))?;
         // Short polls keep the clocks and the engine's reports fresh.
         if event::poll(Duration::from_millis(100))? {
             let ev = event::read()?;
-            if let Some(action) = input::map_event(&ev, controller.input_mode(), geometry.as_ref()) {
+            if let Some(action) = input::map_event(&ev, controller.input_mode(), geometry.as_ref())
+            {
                 controller.handle(action);
             }
         }

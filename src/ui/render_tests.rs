@@ -16,7 +16,11 @@ fn screen(c: &Controller, w: u16, h: u16) -> (Vec<String>, BoardGeometry) {
     t.draw(|f| g = Some(draw(f, c))).unwrap();
     let buf = t.backend().buffer().clone();
     let lines = (0..h)
-        .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect::<String>())
+        .map(|y| {
+            (0..w)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
         .collect();
     (lines, g.unwrap())
 }
@@ -33,12 +37,23 @@ fn cell_text(lines: &[String], g: &BoardGeometry, name: &str) -> String {
     let s = crate::square::Square::from_algebraic(name).unwrap();
     let (x, y) = g.cell_origin(s.file(), s.row());
     let row: Vec<char> = lines[(y + (g.cell_h - 1) / 2) as usize].chars().collect();
-    row[x as usize..(x + g.cell_w) as usize].iter().collect::<String>().trim().to_string()
+    row[x as usize..(x + g.cell_w) as usize]
+        .iter()
+        .collect::<String>()
+        .trim()
+        .to_string()
 }
 
 #[test]
 fn board_coordinates_pieces_and_move_list_at_80x24() {
-    let mut c = Controller::new(Position::start(), Players { white: Player::Human, black: Player::Human }, Level::Depth(2));
+    let mut c = Controller::new(
+        Position::start(),
+        Players {
+            white: Player::Human,
+            black: Player::Human,
+        },
+        Level::Depth(2),
+    );
     type_move(&mut c, "c3-d4");
     type_move(&mut c, "f6-g5");
     type_move(&mut c, "g3-h4");
@@ -46,9 +61,19 @@ fn board_coordinates_pieces_and_move_list_at_80x24() {
     let text = lines.join("\n");
     // File letters under the board, rank numbers beside it, top to bottom 8..1.
     let files_row = &lines[(g.y + 8 * g.cell_h) as usize];
-    let letters: String = files_row.chars().filter(|ch| ch.is_ascii_lowercase()).collect();
+    let letters: String = files_row
+        .chars()
+        .filter(|ch| ch.is_ascii_lowercase())
+        .collect();
     assert_eq!(letters, "abcdefgh");
-    let ranks: String = (0..8).map(|j| lines[(g.y + j * g.cell_h) as usize].chars().nth(g.x as usize - 2).unwrap()).collect();
+    let ranks: String = (0..8)
+        .map(|j| {
+            lines[(g.y + j * g.cell_h) as usize]
+                .chars()
+                .nth(g.x as usize - 2)
+                .unwrap()
+        })
+        .collect();
     assert_eq!(ranks, "87654321");
     // Pieces where the position has them, men and colours by glyph.
     assert_eq!(cell_text(&lines, &g, "d4"), "w");
@@ -85,15 +110,29 @@ fn kings_differ_from_men_and_flipping_turns_the_board() {
 
 #[test]
 fn highlights_and_thinking_are_shown() {
-    let mut c = Controller::new(Position::start(), Players { white: Player::Human, black: Player::Human }, Level::Depth(2));
+    let mut c = Controller::new(
+        Position::start(),
+        Players {
+            white: Player::Human,
+            black: Player::Human,
+        },
+        Level::Depth(2),
+    );
     c.handle(Action::Select); // cursor starts on c3
     let (lines, g) = screen(&c, 80, 24);
     assert_eq!(cell_text(&lines, &g, "d4"), "·");
     assert_eq!(cell_text(&lines, &g, "b4"), "·");
     assert_eq!(cell_text(&lines, &g, "c3"), "[w]");
-    let info = crate::search::Info { depth: 7, score: crate::score::Score::centi(50), stats: Default::default(), pv: vec![] };
+    let info = crate::search::Info {
+        depth: 7,
+        score: crate::score::Score::centi(50),
+        stats: Default::default(),
+        pv: vec![],
+    };
     c.handle(Action::Hint);
-    let Some(crate::ui::controller::Effect::Search(req)) = c.take_effects().pop() else { panic!() };
+    let Some(crate::ui::controller::Effect::Search(req)) = c.take_effects().pop() else {
+        panic!()
+    };
     c.on_engine_info(req.id, &info);
     let text = screen(&c, 80, 24).0.join("\n");
     assert!(text.contains("depth 7") && text.contains("+0.50"), "{text}");

@@ -35,7 +35,10 @@ pub struct Players {
 
 impl Default for Players {
     fn default() -> Self {
-        Players { white: Player::Human, black: Player::Engine }
+        Players {
+            white: Player::Human,
+            black: Player::Engine,
+        }
     }
 }
 
@@ -94,7 +97,9 @@ impl Level {
     pub fn stronger(self) -> Level {
         match self {
             Level::Depth(d) => Level::Depth((d + 1).min(MAX_DEPTH)),
-            Level::Millis(ms) => Level::Millis(TIME_STEPS.iter().copied().find(|&t| t > ms).unwrap_or(ms)),
+            Level::Millis(ms) => {
+                Level::Millis(TIME_STEPS.iter().copied().find(|&t| t > ms).unwrap_or(ms))
+            }
         }
     }
 
@@ -102,7 +107,14 @@ impl Level {
     pub fn weaker(self) -> Level {
         match self {
             Level::Depth(d) => Level::Depth(d.saturating_sub(1).max(1)),
-            Level::Millis(ms) => Level::Millis(TIME_STEPS.iter().rev().copied().find(|&t| t < ms).unwrap_or(ms)),
+            Level::Millis(ms) => Level::Millis(
+                TIME_STEPS
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|&t| t < ms)
+                    .unwrap_or(ms),
+            ),
         }
     }
 }

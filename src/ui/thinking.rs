@@ -54,7 +54,7 @@ impl Thinking {
 pub fn short_count(n: u64) -> String {
     match n {
         0..=9_999 => n.to_string(),
-        10_000..=9_999_999 => format!("{:.1}k", n as f64 / 1e3),
+        10_000..=999_999 => format!("{:.1}k", n as f64 / 1e3),
         _ => format!("{:.2}M", n as f64 / 1e6),
     }
 }
@@ -65,9 +65,18 @@ mod tests {
 
     #[test]
     fn scores_are_told_from_whites_side() {
-        assert_eq!(Thinking::score_text(Color::White, Score::centi(150)), "+1.50");
-        assert_eq!(Thinking::score_text(Color::Black, Score::centi(150)), "-1.50");
-        assert_eq!(Thinking::score_text(Color::Black, Score::win_in(7)), "Black wins in 7");
+        assert_eq!(
+            Thinking::score_text(Color::White, Score::centi(150)),
+            "+1.50"
+        );
+        assert_eq!(
+            Thinking::score_text(Color::Black, Score::centi(150)),
+            "-1.50"
+        );
+        assert_eq!(
+            Thinking::score_text(Color::Black, Score::win_in(7)),
+            "Black wins in 7"
+        );
         assert_eq!(short_count(123_456), "123.5k");
     }
 }
