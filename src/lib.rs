@@ -11,6 +11,7 @@ pub mod game;
 pub mod moves;
 pub mod movegen;
 pub mod notation;
+pub mod pdn;
 pub mod perft;
 pub mod position;
 pub mod score;

@@ -1,0 +1,216 @@
+//! PDN game records (Portable Draughts Notation) for Brazilian checkers: reading
+//! ([`read_games`]) and writing ([`write_game`], [`write_games`]), and conversion to and
+//! from a [`Game`].
+//!
+//! Reading accepts tags, move numbers (`1.`, `1...`), algebraic or numeric moves with
+//! `-`, `x` or `:`, and skips comments `{…}`, `;` line comments, `$n` annotations and
+//! (nested) variations `(…)`. Writing uses algebraic moves and
+//! `GameType "26,W,8,8,A0,0"`.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::fen::{to_fen, FenError};
+use crate::game::Game;
+use crate::moves::Move;
+use crate::notation::MoveError;
+use crate::position::{Color, Position};
+
+mod read;
+mod write;
+
+pub use read::read_games;
+pub use write::{write_game, write_games};
+
+/// The `GameType` tag value of Brazilian checkers with algebraic notation.
+pub const GAME_TYPE: &str = "26,W,8,8,A0,0";
+
+/// One game: its tags in file order, the start position, the moves, and the result
+/// token that ended the movetext (`2-0`, `1-1`, `0-2`, `*`), if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnGame {
+    /// Tag pairs in file order (`("White", "Ana")`).
+    pub tags: Vec<(String, String)>,
+    /// The start position (from the `FEN` tag, else the initial position).
+    pub start: Position,
+    /// The moves, all legal from `start`.
+    pub moves: Vec<Move>,
+    /// The game termination marker.
+    pub result: Option<String>,
+}
+
+/// A move number as PDN writes it: `12` for White's move, `12...` for Black's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveNumber {
+    /// Full-move number, from 1.
+    pub number: u32,
+    /// Whether it is Black's move.
+    pub black: bool,
+}
+
+impl MoveNumber {
+    /// The number of the move played at ply `ply` (0-based) of a game starting with
+    /// `first` to move.
+    pub fn of_ply(first: Color, ply: usize) -> MoveNumber {
+        let offset = usize::from(first == Color::Black);
+        let k = ply + offset;
+        MoveNumber {
+            number: (k / 2 + 1) as u32,
+            black: k % 2 == 1,
+        }
+    }
+}
+
+impl fmt::Display for MoveNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.number, if self.black { "..." } else { "" })
+    }
+}
+
+/// What is wrong with a PDN text.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PdnErrorKind {
+    /// A tag `[Name "value"]` that is not closed or not well formed.
+    #[error("bad tag: {0}")]
+    BadTag(String),
+    /// A comment or variation still open at the end of the text.
+    #[error("unterminated {0}")]
+    Unterminated(&'static str),
+    /// A `)` or `}` without its opening bracket.
+    #[error("unexpected {0:?}")]
+    Unexpected(char),
+    /// The `GameType` tag names another game.
+    #[error("unsupported GameType {0:?} (only 26, Brazilian, is read)")]
+    GameType(String),
+    /// The `FEN` tag is not a valid position.
+    #[error("bad FEN tag: {0}")]
+    Fen(FenError),
+    /// A move that cannot be read or is not legal.
+    #[error("{0}")]
+    Move(MoveError),
+    /// A move after the game is already over (the side to move has no move).
+    #[error("move {0:?} after the end of the game")]
+    AfterEnd(String),
+}
+
+/// A PDN error: which game (1-based), which move when a move is at fault, where in
+/// the text (1-based line and column), and why.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub struct PdnError {
+    /// Game number, from 1.
+    pub game: usize,
+    /// The move at fault, if the error is about a move.
+    pub mv: Option<MoveNumber>,
+    /// Line, from 1 (0 when the game was not read from text).
+    pub line: usize,
+    /// Column in characters, from 1 (0 when not read from text).
+    pub column: usize,
+    /// The reason.
+    pub kind: PdnErrorKind,
+}
+
+impl fmt::Display for PdnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game {}", self.game)?;
+        if let Some(m) = self.mv {
+            write!(f, " move {m}")?;
+        }
+        if self.line > 0 {
+            write!(f, " (line {}, column {})", self.line, self.column)?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+impl PdnGame {
+    /// A game with the standard tags (`Event`, `White`, `Black`, `Result`, `GameType`,
+    /// and `FEN` when `start` is not the initial position).
+    pub fn new(start: Position, moves: Vec<Move>, result: Option<String>) -> PdnGame {
+        let mut tags: Vec<(String, String)> = vec![
+            ("Event".into(), "?".into()),
+            ("White".into(), "?".into()),
+            ("Black".into(), "?".into()),
+            (
+                "Result".into(),
+                result.clone().unwrap_or_else(|| "*".into()),
+            ),
+            ("GameType".into(), GAME_TYPE.into()),
+        ];
+        if start != Position::start() {
+            tags.push(("FEN".into(), to_fen(&start)));
+        }
+        PdnGame {
+            tags,
+            start,
+            moves,
+            result,
+        }
+    }
+
+    /// A game record of `game`, with its result when the game is over.
+    pub fn from_game(game: &Game) -> PdnGame {
+        let result = game.result().map(|r| r.pdn().to_string());
+        PdnGame::new(game.start(), game.moves().to_vec(), result)
+    }
+
+    /// The value of tag `name` (case-sensitive, first occurrence).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Set tag `name` to `value`, replacing an existing value or appending the tag.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(k, _)| k == name) {
+            Some(t) => t.1 = value,
+            None => self.tags.push((name.to_string(), value)),
+        }
+    }
+
+    /// The position after every move.
+    pub fn end_position(&self) -> Position {
+        self.moves.iter().fold(self.start, |p, &m| p.play(m))
+    }
+
+    /// Replay the moves into a [`Game`]; fails on the first illegal move (possible
+    /// only for a hand-built `PdnGame`; [`read_games`] checks every move).
+    pub fn to_game(&self) -> Result<Game, PdnError> {
+        let mut game = Game::new(self.start);
+        for (ply, &m) in self.moves.iter().enumerate() {
+            if !game.play(m) {
+                let pos = game.position();
+                let text = format!("{m:?}");
+                let legal =
+                    crate::notation::legal_move_strings(&pos, crate::notation::Notation::Algebraic);
+                return Err(PdnError {
+                    game: 1,
+                    mv: Some(MoveNumber::of_ply(self.start.side_to_move(), ply)),
+                    line: 0,
+                    column: 0,
+                    kind: PdnErrorKind::Move(MoveError::Illegal { text, legal }),
+                });
+            }
+        }
+        Ok(game)
+    }
+}
+
+impl From<&Game> for PdnGame {
+    fn from(game: &Game) -> PdnGame {
+        PdnGame::from_game(game)
+    }
+}
+
+impl TryFrom<&PdnGame> for Game {
+    type Error = PdnError;
+    fn try_from(g: &PdnGame) -> Result<Game, PdnError> {
+        g.to_game()
+    }
+}
+
+#[cfg(test)]
+mod tests;

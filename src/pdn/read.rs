@@ -1,0 +1,327 @@
+//! Reading PDN text: a small tokenizer (tags, comments, variations, words) and a
+//! parser that replays every move against the position.
+
+use crate::fen::parse_fen;
+use crate::movegen::legal_moves;
+use crate::notation::parse_move;
+use crate::position::Position;
+
+use super::{MoveNumber, PdnError, PdnErrorKind, PdnGame};
+
+/// A token with the byte offset where it starts.
+#[derive(Debug)]
+enum Token<'a> {
+    Tag(String, String),
+    Word(&'a str),
+    Result(&'a str),
+}
+
+struct Lexer<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+/// Where a lexing error happened and why.
+struct LexError {
+    at: usize,
+    kind: PdnErrorKind,
+}
+
+impl<'a> Lexer<'a> {
+    fn peek(&self) -> Option<char> {
+        self.text[self.at..].chars().next()
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.at += c.len_utf8();
+        Some(c)
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.text[..self.at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| c == '\n')
+    }
+
+    fn skip_line(&mut self) {
+        while let Some(c) = self.bump() {
+            if c == '\n' {
+                break;
+            }
+        }
+    }
+
+    /// Skip a `{…}` comment; the `{` is already consumed.
+    fn skip_comment(&mut self, open: usize) -> Result<(), LexError> {
+        while let Some(c) = self.bump() {
+            if c == '}' {
+                return Ok(());
+            }
+        }
+        Err(LexError {
+            at: open,
+            kind: PdnErrorKind::Unterminated("comment"),
+        })
+    }
+
+    /// Skip a variation with nested variations and comments; `(` already consumed.
+    fn skip_variation(&mut self, open: usize) -> Result<(), LexError> {
+        let mut depth = 1;
+        while let Some(c) = self.bump() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                '{' => self.skip_comment(self.at - 1)?,
+                _ => {}
+            }
+        }
+        Err(LexError {
+            at: open,
+            kind: PdnErrorKind::Unterminated("variation"),
+        })
+    }
+
+    fn tag(&mut self, open: usize) -> Result<Token<'a>, LexError> {
+        let bad = |at: usize, why: &str| LexError {
+            at,
+            kind: PdnErrorKind::BadTag(why.to_string()),
+        };
+        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+            self.bump();
+        }
+        let name_start = self.at;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            self.bump();
+        }
+        let name = self.text[name_start..self.at].to_string();
+        if name.is_empty() {
+            return Err(bad(name_start, "expected a tag name"));
+        }
+        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+            self.bump();
+        }
+        if self.bump() != Some('"') {
+            return Err(bad(self.at.saturating_sub(1), "expected a quoted value"));
+        }
+        let mut value = String::new();
+        loop {
+            match self.bump() {
+                None | Some('\n') => return Err(bad(open, "value not closed by '\"'")),
+                Some('\\') => match self.bump() {
+                    Some(c @ ('"' | '\\')) => value.push(c),
+                    Some(c) => {
+                        value.push('\\');
+                        value.push(c);
+                    }
+                    None => return Err(bad(open, "value not closed by '\"'")),
+                },
+                Some('"') => break,
+                Some(c) => value.push(c),
+            }
+        }
+        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+            self.bump();
+        }
+        if self.bump() != Some(']') {
+            return Err(bad(self.at.saturating_sub(1), "expected ']'"));
+        }
+        Ok(Token::Tag(name, value))
+    }
+
+    /// The next token and its start offset, or `None` at the end.
+    fn next_token(&mut self) -> Result<Option<(usize, Token<'a>)>, LexError> {
+        loop {
+            let start = self.at;
+            let line_start = self.at_line_start();
+            let Some(c) = self.bump() else {
+                return Ok(None);
+            };
+            match c {
+                c if c.is_whitespace() => {}
+                '%' if line_start => self.skip_line(),
+                ';' => self.skip_line(),
+                '{' => self.skip_comment(start)?,
+                '(' => self.skip_variation(start)?,
+                ')' | '}' | ']' => {
+                    return Err(LexError {
+                        at: start,
+                        kind: PdnErrorKind::Unexpected(c),
+                    })
+                }
+                '[' => return self.tag(start).map(|t| Some((start, t))),
+                '*' => return Ok(Some((start, Token::Result("*")))),
+                '$' => {
+                    while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                        self.bump();
+                    }
+                }
+                _ => {
+                    while self
+                        .peek()
+                        .is_some_and(|c| !c.is_whitespace() && !"{}()[];".contains(c))
+                    {
+                        self.bump();
+                    }
+                    let word = &self.text[start..self.at];
+                    return Ok(Some((start, classify(word))));
+                }
+            }
+        }
+    }
+}
+
+fn classify(word: &str) -> Token<'_> {
+    match word {
+        "2-0" | "1-1" | "0-2" | "*" => Token::Result(word),
+        _ => Token::Word(word),
+    }
+}
+
+/// Split a word into a leading move number (`12.` / `12...`) and the move text after
+/// it, with trailing annotations (`!`, `?`, `+`, `#`) removed.
+fn split_word(word: &str) -> (Option<&str>, &str) {
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
+    let (number, rest) = if digits > 0 && dots > 0 {
+        (Some(&word[..digits + dots]), &word[digits + dots..])
+    } else {
+        (None, word)
+    };
+    (number, rest.trim_end_matches(['!', '?', '+', '#']))
+}
+
+/// 1-based line and character column of byte offset `at`.
+fn line_column(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// A game being read.
+#[derive(Default)]
+struct Pending {
+    tags: Vec<(String, String)>,
+    /// The start position and the position now, once the first move is read.
+    positions: Option<(Position, Position)>,
+    moves: Vec<crate::moves::Move>,
+}
+
+impl Pending {
+    fn is_empty(&self) -> bool {
+        self.tags.is_empty() && self.moves.is_empty() && self.positions.is_none()
+    }
+
+    fn start(&self) -> Result<Position, PdnErrorKind> {
+        if let Some((_, gt)) = self.tags.iter().find(|(k, _)| k == "GameType") {
+            let number = gt.split(',').next().unwrap_or("").trim();
+            if number != "26" {
+                return Err(PdnErrorKind::GameType(gt.clone()));
+            }
+        }
+        match self.tags.iter().find(|(k, _)| k == "FEN") {
+            Some((_, fen)) => parse_fen(fen).map_err(PdnErrorKind::Fen),
+            None => Ok(Position::start()),
+        }
+    }
+
+    fn finish(self, result: Option<String>) -> Result<PdnGame, PdnErrorKind> {
+        let start = match self.positions {
+            Some((s, _)) => s,
+            None => self.start()?,
+        };
+        Ok(PdnGame {
+            tags: self.tags,
+            start,
+            moves: self.moves,
+            result,
+        })
+    }
+}
+
+/// Read every game of a PDN text. Games end at their result token (`2-0`, `1-1`,
+/// `0-2`, `*`), at a tag following movetext, or at the end of the text. Every move is
+/// checked against the position; the first problem is returned with its game, move,
+/// line and column.
+pub fn read_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
+    let mut lexer = Lexer { text, at: 0 };
+    let mut games = Vec::new();
+    let mut pending = Pending::default();
+    let error = |games: &Vec<PdnGame>, at: usize, mv: Option<MoveNumber>, kind: PdnErrorKind| {
+        let (line, column) = line_column(text, at);
+        PdnError {
+            game: games.len() + 1,
+            mv,
+            line,
+            column,
+            kind,
+        }
+    };
+    loop {
+        let (at, token) = match lexer.next_token() {
+            Ok(Some(t)) => t,
+            Ok(None) => break,
+            Err(e) => return Err(error(&games, e.at, None, e.kind)),
+        };
+        match token {
+            Token::Tag(name, value) => {
+                if !pending.moves.is_empty() || pending.positions.is_some() {
+                    let done = std::mem::take(&mut pending);
+                    games.push(done.finish(None).map_err(|k| error(&games, at, None, k))?);
+                }
+                pending.tags.push((name, value));
+            }
+            Token::Result(r) => {
+                let done = std::mem::take(&mut pending);
+                let game = done
+                    .finish(Some(r.to_string()))
+                    .map_err(|k| error(&games, at, None, k))?;
+                games.push(game);
+            }
+            Token::Word(word) => {
+                let (number, mv_text) = split_word(word);
+                if mv_text.is_empty() {
+                    continue;
+                }
+                let mv_at = at + number.map_or(0, str::len);
+                let (start, pos) = match pending.positions {
+                    Some(p) => p,
+                    None => {
+                        let s = pending.start().map_err(|k| error(&games, at, None, k))?;
+                        (s, s)
+                    }
+                };
+                let num = MoveNumber::of_ply(start.side_to_move(), pending.moves.len());
+                if legal_moves(&pos).is_empty() {
+                    return Err(error(
+                        &games,
+                        mv_at,
+                        Some(num),
+                        PdnErrorKind::AfterEnd(mv_text.to_string()),
+                    ));
+                }
+                let mv = parse_move(&pos, mv_text)
+                    .map_err(|e| error(&games, mv_at, Some(num), PdnErrorKind::Move(e)))?;
+                pending.moves.push(mv);
+                pending.positions = Some((start, pos.play(mv)));
+            }
+        }
+    }
+    if !pending.is_empty() {
+        let game = pending
+            .finish(None)
+            .map_err(|k| error(&games, text.len(), None, k))?;
+        games.push(game);
+    }
+    Ok(games)
+}

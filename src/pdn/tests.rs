@@ -1,0 +1,257 @@
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+use crate::fen::parse_fen;
+use crate::movegen::legal_moves;
+use crate::notation::{move_to_string, parse_move, Notation};
+
+fn moves_from(start: Position, texts: &[&str]) -> Vec<Move> {
+    let mut pos = start;
+    texts
+        .iter()
+        .map(|t| {
+            let m = parse_move(&pos, t).unwrap();
+            pos = pos.play(m);
+            m
+        })
+        .collect()
+}
+
+const SAMPLE: &str = r#"[Event "Club, round 1"]
+[White "Ana \"A\" Silva"]
+[Black "Bruno"]
+[Result "2-0"]
+[GameType "26,W,8,8,A0,0"]
+
+1. c3-d4 {a common start} f6-e5 2. d4xf6 (2. b2-c3 e5xc3) g7xe5 $1
+3. 21-17! 1... 2-0
+
+[Event "second"]
+[FEN "B:W21,22,K18:B1-3"]
+1... 1-5 2. 18-14 *
+"#;
+
+#[test]
+fn reads_tags_moves_comments_variations_and_several_games() {
+    let games = read_games(SAMPLE).unwrap();
+    assert_eq!(games.len(), 2);
+    let g = &games[0];
+    assert_eq!(g.tag("White"), Some("Ana \"A\" Silva"));
+    assert_eq!(g.tag("Event"), Some("Club, round 1"));
+    assert_eq!(g.start, Position::start());
+    assert_eq!(
+        g.moves,
+        moves_from(
+            Position::start(),
+            &["c3-d4", "f6-e5", "d4xf6", "g7xe5", "a3-b4"]
+        )
+    );
+    assert_eq!(g.result.as_deref(), Some("2-0"));
+    let h = &games[1];
+    assert_eq!(h.start, parse_fen("B:W21,22,K18:B1-3").unwrap());
+    assert_eq!(h.moves.len(), 2);
+    assert_eq!(h.result.as_deref(), Some("*"));
+}
+
+#[test]
+fn writes_black_first_games_with_ellipsis_and_fen() {
+    let start = parse_fen("B:W21,22,K18:B1-3").unwrap();
+    let moves = moves_from(start, &["1-5", "18-14", "5-9"]);
+    let g = PdnGame::new(start, moves, Some("1-1".into()));
+    let text = write_game(&g);
+    assert!(text.contains("[GameType \"26,W,8,8,A0,0\"]"), "{text}");
+    assert!(text.contains("[FEN \""), "{text}");
+    assert!(text.contains("1... b8-a7 2. d4-c5 a7-b6 1-1"), "{text}");
+    assert_eq!(read_games(&text).unwrap(), vec![g]);
+}
+
+#[test]
+fn writes_one_number_per_pair() {
+    let moves = moves_from(Position::start(), &["c3-d4", "f6-e5", "d4xf6"]);
+    let g = PdnGame::new(Position::start(), moves, Some("*".into()));
+    let text = write_game(&g);
+    assert!(text.contains("\n1. c3-d4 f6-e5 2. d4xf6 *\n"), "{text}");
+    assert!(!text.contains("FEN"));
+}
+
+#[test]
+fn round_trip_of_read_games_is_stable() {
+    let games = read_games(SAMPLE).unwrap();
+    let text = write_games(&games);
+    let again = read_games(&text).unwrap();
+    assert_eq!(again.len(), games.len());
+    for (a, b) in games.iter().zip(&again) {
+        assert_eq!(
+            (a.start, &a.moves, &a.result),
+            (b.start, &b.moves, &b.result)
+        );
+    }
+    assert_eq!(write_games(&again), text);
+}
+
+#[test]
+fn game_conversions() {
+    let mut game = Game::new(Position::start());
+    for m in moves_from(Position::start(), &["c3-d4", "f6-e5"]) {
+        assert!(game.play(m));
+    }
+    let pdn = PdnGame::from(&game);
+    assert_eq!(pdn.result, None);
+    let back = Game::try_from(&pdn).unwrap();
+    assert_eq!(back.moves(), game.moves());
+    let finished = Game::new(parse_fen("B:Wa1,c1:Bb2").unwrap());
+    assert_eq!(PdnGame::from_game(&finished).result.as_deref(), Some("2-0"));
+    let mut bad = pdn.clone();
+    bad.moves.push(bad.moves[0]);
+    let err = bad.to_game().unwrap_err();
+    assert_eq!(
+        err.mv,
+        Some(MoveNumber {
+            number: 2,
+            black: false
+        })
+    );
+}
+
+/// Each malformed text with the expected (game, move, line, column) and error kind.
+#[test]
+fn malformed_files_report_where_and_why() {
+    type Check = fn(&PdnErrorKind) -> bool;
+    let cases: Vec<(&str, usize, Option<&str>, usize, usize, Check)> = vec![
+        ("1. c3-e5", 1, Some("1"), 1, 4, |k| {
+            matches!(k, PdnErrorKind::Move(MoveError::Illegal { .. }))
+        }),
+        ("1. c3-d4 f6-e5 2. zz-d4", 1, Some("2"), 1, 19, |k| {
+            matches!(k, PdnErrorKind::Move(MoveError::Syntax { .. }))
+        }),
+        (
+            "1. c3-d4 *\n\n1. c3-d4 d4-e5",
+            2,
+            Some("1..."),
+            3,
+            10,
+            |k| matches!(k, PdnErrorKind::Move(_)),
+        ),
+        ("[Event \"x\"\n1. c3-d4", 1, None, 1, 11, |k| {
+            matches!(k, PdnErrorKind::BadTag(_))
+        }),
+        ("[Event x]", 1, None, 1, 8, |k| {
+            matches!(k, PdnErrorKind::BadTag(_))
+        }),
+        ("1. c3-d4 {open", 1, None, 1, 10, |k| {
+            matches!(k, PdnErrorKind::Unterminated("comment"))
+        }),
+        ("1. c3-d4 (f6-e5 (x)", 1, None, 1, 10, |k| {
+            matches!(k, PdnErrorKind::Unterminated("variation"))
+        }),
+        ("1. c3-d4 )", 1, None, 1, 10, |k| {
+            matches!(k, PdnErrorKind::Unexpected(')'))
+        }),
+        ("[GameType \"20\"]\n1. 32-28", 1, None, 2, 4, |k| {
+            matches!(k, PdnErrorKind::GameType(_))
+        }),
+        ("[FEN \"W:Wz9:B1\"]\n1. 22-18", 1, None, 2, 4, |k| {
+            matches!(k, PdnErrorKind::Fen(_))
+        }),
+        (
+            "[FEN \"W:Wa1:Bb2,c3\"]\n1. a1-b2",
+            1,
+            Some("1"),
+            2,
+            4,
+            |k| matches!(k, PdnErrorKind::AfterEnd(_)),
+        ),
+        (
+            "[FEN \"W:Wa1:Bh8\"]\n1. a1-b2 h8-g7 2. b2-c3 g7-f6 3. c3-b4 f6-d4",
+            1,
+            Some("3..."),
+            2,
+            40,
+            |k| matches!(k, PdnErrorKind::Move(_)),
+        ),
+        (
+            "[FEN \"B:Wa1:Bb2,d4\"]\n1... b2xa1",
+            1,
+            Some("1..."),
+            2,
+            6,
+            |k| matches!(k, PdnErrorKind::Move(_)),
+        ),
+        (
+            "[FEN \"B:Wc1,e1:Bd2\"]\n1... d2-c1 2. e1-f2",
+            1,
+            Some("1..."),
+            2,
+            6,
+            |k| matches!(k, PdnErrorKind::AfterEnd(_)),
+        ),
+    ];
+    for (text, game, mv, line, column, check) in cases {
+        let e = read_games(text).expect_err(text);
+        assert_eq!(e.game, game, "{text}: {e}");
+        assert_eq!(e.mv.map(|m| m.to_string()).as_deref(), mv, "{text}: {e}");
+        assert_eq!((e.line, e.column), (line, column), "{text}: {e}");
+        assert!(check(&e.kind), "{text}: {e}");
+    }
+}
+
+#[test]
+fn move_after_the_end_is_reported() {
+    let e = read_games("[FEN \"B:Wa1,c1:Bb2\"]\n1... b2-a3").unwrap_err();
+    assert!(matches!(e.kind, PdnErrorKind::AfterEnd(_)), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "game 1 move 1... (line 2, column 6): move \"b2-a3\" after the end of the game"
+    );
+}
+
+fn random_game(seed: u64, prefix: usize, len: usize) -> PdnGame {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut start = Position::start();
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for i in 0..prefix + len {
+        let legal = legal_moves(&pos);
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.gen_range(0..legal.len())];
+        pos = pos.play(m);
+        if i < prefix {
+            start = pos;
+        } else {
+            moves.push(m);
+        }
+    }
+    let result = ["2-0", "1-1", "0-2", "*"][rng.gen_range(0..4)];
+    PdnGame::new(start, moves, Some(result.to_string()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn random_games_round_trip(seed in any::<u64>(), prefix in 0usize..30, len in 0usize..120) {
+        let g = random_game(seed, prefix, len);
+        let text = write_game(&g);
+        let back = read_games(&text).unwrap();
+        prop_assert_eq!(back, vec![g.clone()]);
+        // The numeric form of the same moves reads back too.
+        let mut pos = g.start;
+        let mut numeric = String::new();
+        for &m in &g.moves {
+            numeric.push_str(&move_to_string(&pos, m, Notation::Numeric));
+            numeric.push(' ');
+            pos = pos.play(m);
+        }
+        let fen = crate::fen::to_fen_numeric(&g.start);
+        let again = read_games(&format!("[FEN \"{fen}\"]\n{numeric}")).unwrap();
+        prop_assert_eq!(&again[0].moves, &g.moves);
+    }
+
+    #[test]
+    fn garbage_never_panics(text in "[\\[\\]{}()a-h1-9x:. \"\\n*-]{0,80}") {
+        let _ = read_games(&text);
+    }
+}
