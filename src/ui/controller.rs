@@ -12,6 +12,7 @@ use crate::game::{Game, GameResult};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::notation::{capture_paths, move_to_string, parse_move, MoveError, Notation};
+use crate::pdn::{read_games, write_game, PdnGame};
 use crate::position::{Color, Position};
 use crate::search::{Info, Limits, SearchResult};
 use crate::square::Square;
@@ -835,14 +836,24 @@ impl Controller {
         }
     }
 
-    /// The game as PDN text.
+    /// The game as PDN text, the players named in the `White`/`Black` tags.
     pub fn pdn_text(&self) -> String {
-        super::pdn_io::game_to_pdn(&self.game, self.result().as_ref())
+        let mut record = PdnGame::from_game(&self.game);
+        record.set_tag("Event", "damas terminal game");
+        let name = |p: Player| match p {
+            Player::Human => "human",
+            Player::Engine => "damas",
+        };
+        record.set_tag("White", name(self.players.white));
+        record.set_tag("Black", name(self.players.black));
+        write_game(&record)
     }
 
     /// Replace the game by the first game of a PDN text.
     pub fn load_pdn(&mut self, text: &str) -> Result<(), String> {
-        let game = super::pdn_io::game_from_pdn(text)?;
+        let games = read_games(text).map_err(|e| e.to_string())?;
+        let first = games.first().ok_or("no game in the file")?;
+        let game = first.to_game().map_err(|e| e.to_string())?;
         self.cancel_search();
         let n = game.moves().len();
         self.game = game;

@@ -355,3 +355,33 @@ fn hint_searches_and_shows_without_playing() {
         Notation::Algebraic
     )));
 }
+
+#[test]
+fn pdn_save_and_load_round_trip() {
+    let mut c = human_vs_human("W:Wc3,e3,g3:Bb6,d6,Ka7");
+    for m in ["c3-d4", "b6-c5", "d4xb6"] {
+        type_move(&mut c, m);
+    }
+    c.handle(Action::Save);
+    c.handle(Action::Submit); // the default file name
+    let Some(Effect::Save { path, text }) = c.take_effects().pop() else {
+        panic!("no save")
+    };
+    assert_eq!(path, PathBuf::from("game.pdn"));
+    assert!(text.contains("GameType \"26"), "{text}");
+    assert!(text.contains("1. c3-d4 b6-c5"), "{text}");
+    assert!(text.contains("FEN"), "{text}");
+
+    let mut d = human_vs_human(START);
+    d.load_pdn(&text).unwrap();
+    assert_eq!(d.game().start(), c.game().start());
+    assert_eq!(d.game().moves(), c.game().moves());
+    assert_eq!(d.move_rows(), c.move_rows());
+    // A broken file is refused with a reason and the game kept.
+    let err = d.load_pdn("1. c3-c4 *").unwrap_err();
+    assert!(!err.is_empty());
+    assert_eq!(d.game().moves().len(), 3);
+    d.handle(Action::Load);
+    d.handle(Action::Submit);
+    assert_eq!(d.take_effects(), [Effect::Load(PathBuf::from("game.pdn"))]);
+}

@@ -9,7 +9,6 @@ pub mod controller;
 pub mod engine;
 pub mod input;
 pub mod oracle;
-pub mod pdn_io;
 pub mod render;
 pub mod setup;
 pub mod terminal;
