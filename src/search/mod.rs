@@ -97,7 +97,11 @@ impl fmt::Display for Techniques {
 impl Techniques {
     /// The combination used when none is given.
     pub fn strongest() -> Techniques {
-        Techniques { id: true, qs: true, ..Techniques::default() }
+        Techniques {
+            id: true,
+            qs: true,
+            ..Techniques::default()
+        }
     }
 }
 
@@ -115,15 +119,24 @@ pub struct Limits {
 impl Limits {
     /// Search to a fixed depth.
     pub fn depth(d: u32) -> Limits {
-        Limits { depth: Some(d), ..Limits::default() }
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
     }
     /// Search for a fixed time.
     pub fn time(t: Duration) -> Limits {
-        Limits { time: Some(t), ..Limits::default() }
+        Limits {
+            time: Some(t),
+            ..Limits::default()
+        }
     }
     /// Search a fixed number of nodes.
     pub fn nodes(n: u64) -> Limits {
-        Limits { nodes: Some(n), ..Limits::default() }
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
     }
 }
 
@@ -140,7 +153,11 @@ pub struct SearchOptions {
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { techniques: Techniques::strongest(), tt_bits: 21, aspiration_delta: 50 }
+        SearchOptions {
+            techniques: Techniques::strongest(),
+            tt_bits: 21,
+            aspiration_delta: 50,
+        }
     }
 }
 
@@ -238,7 +255,10 @@ impl Ctx<'_> {
 impl Searcher {
     /// A searcher with the given options.
     pub fn new(options: SearchOptions) -> Searcher {
-        Searcher { options, eval: Material }
+        Searcher {
+            options,
+            eval: Material,
+        }
     }
 
     /// The options in force.
@@ -253,23 +273,57 @@ impl Searcher {
     /// including `pos`) for repetition detection. `on_info` is called after each
     /// completed iteration. Stops at the limits or when `stop` becomes true, returning
     /// the best move found so far.
-    pub fn search(&mut self, pos: &Position, history: &[Position], limits: &Limits, stop: &AtomicBool, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[Position],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
         let start = Instant::now();
-        let mut ctx = Ctx { stats: Stats::default(), stop, deadline: limits.time.map(|t| start + t), max_nodes: limits.nodes, aborted: false, path: history.to_vec() };
+        let mut ctx = Ctx {
+            stats: Stats::default(),
+            stop,
+            deadline: limits.time.map(|t| start + t),
+            max_nodes: limits.nodes,
+            aborted: false,
+            path: history.to_vec(),
+        };
         let mut list = MoveList::new();
         generate(pos, &mut list);
-        let mut result = SearchResult { best: list.first().copied(), score: Score::loss_in(0), depth: 0, pv: Vec::new(), stats: Stats::default() };
+        let mut result = SearchResult {
+            best: list.first().copied(),
+            score: Score::loss_in(0),
+            depth: 0,
+            pv: Vec::new(),
+            stats: Stats::default(),
+        };
         if list.is_empty() {
             return result;
         }
-        let max_depth = limits.depth.unwrap_or(crate::score::Score::MAX_PLY as u32 - 1).max(1);
-        let first = if self.options.techniques.id || limits.depth.is_none() { 1 } else { max_depth };
+        let max_depth = limits
+            .depth
+            .unwrap_or(crate::score::Score::MAX_PLY as u32 - 1)
+            .max(1);
+        let first = if self.options.techniques.id || limits.depth.is_none() {
+            1
+        } else {
+            max_depth
+        };
         for depth in first..=max_depth {
             let mut best = None;
             let mut alpha = -Score::INFINITE;
             ctx.path.push(*pos);
             for &m in list.iter() {
-                let s = -self.alphabeta(&pos.play(m), depth - 1, 1, -Score::INFINITE, -alpha, &mut ctx);
+                let s = -self.alphabeta(
+                    &pos.play(m),
+                    depth - 1,
+                    1,
+                    -Score::INFINITE,
+                    -alpha,
+                    &mut ctx,
+                );
                 if ctx.aborted {
                     break;
                 }
@@ -293,7 +347,12 @@ impl Searcher {
                 }
             }
             ctx.stats.time = start.elapsed();
-            on_info(&Info { depth, score: result.score, stats: ctx.stats, pv: result.pv.clone() });
+            on_info(&Info {
+                depth,
+                score: result.score,
+                stats: ctx.stats,
+                pv: result.pv.clone(),
+            });
             if ctx.aborted || result.score.is_proven() && limits.depth.is_none() {
                 break;
             }
@@ -303,7 +362,15 @@ impl Searcher {
         result
     }
 
-    fn alphabeta(&self, pos: &Position, depth: u32, ply: u32, mut alpha: Score, beta: Score, ctx: &mut Ctx) -> Score {
+    fn alphabeta(
+        &self,
+        pos: &Position,
+        depth: u32,
+        ply: u32,
+        mut alpha: Score,
+        beta: Score,
+        ctx: &mut Ctx,
+    ) -> Score {
         ctx.stats.nodes += 1;
         if ctx.out_of_budget() {
             return Score::DRAW;
@@ -320,7 +387,11 @@ impl Searcher {
         }
         if depth == 0 {
             ctx.stats.leaves += 1;
-            return if self.options.techniques.qs { self.quiesce(pos, alpha, beta, ctx) } else { evaluate(&self.eval, pos) };
+            return if self.options.techniques.qs {
+                self.quiesce(pos, alpha, beta, ctx)
+            } else {
+                evaluate(&self.eval, pos)
+            };
         }
         ctx.stats.interior += 1;
         ctx.path.push(*pos);
@@ -351,7 +422,11 @@ impl Searcher {
         for &m in list.iter() {
             ctx.stats.qs_nodes += 1;
             let child = pos.play(m);
-            let s = if crate::movegen::count_moves(&child) == 0 { Score::win_in(1) } else { -self.quiesce(&child, -beta, -alpha, ctx) };
+            let s = if crate::movegen::count_moves(&child) == 0 {
+                Score::win_in(1)
+            } else {
+                -self.quiesce(&child, -beta, -alpha, ctx)
+            };
             if s > best {
                 best = s;
                 alpha = alpha.max(s);
