@@ -234,4 +234,40 @@ mod tests {
             Some(Action::Choose(1))
         );
     }
+
+    #[test]
+    fn clicks_map_to_board_squares() {
+        use crossterm::event::{MouseEvent, MouseEventKind};
+        let g = BoardGeometry {
+            x: 2,
+            y: 1,
+            cell_w: 3,
+            cell_h: 1,
+            flipped: false,
+        };
+        let click = |column, row| {
+            Event::Mouse(MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column,
+                row,
+                modifiers: KeyModifiers::NONE,
+            })
+        };
+        // Top-left cell is a8, bottom-left a1; outside the board nothing.
+        assert_eq!(
+            map_event(&click(2, 1), InputMode::Normal, Some(&g)),
+            Some(Action::Click(0, 7))
+        );
+        assert_eq!(
+            map_event(&click(10, 8), InputMode::Normal, Some(&g)),
+            Some(Action::Click(2, 0))
+        );
+        assert_eq!(map_event(&click(40, 8), InputMode::Normal, Some(&g)), None);
+        assert_eq!(map_event(&click(10, 8), InputMode::Prompt, Some(&g)), None);
+        let flipped = BoardGeometry { flipped: true, ..g };
+        assert_eq!(
+            map_event(&click(2, 1), InputMode::Normal, Some(&flipped)),
+            Some(Action::Click(7, 0))
+        );
+    }
 }

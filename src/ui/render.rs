@@ -266,7 +266,7 @@ fn draw_message(frame: &mut Frame, c: &Controller, area: Rect) {
 }
 
 fn draw_help(frame: &mut Frame, area: Rect) {
-    let h = (KEY_HELP.len() as u16 + 4).min(area.height);
+    let h = (KEY_HELP.len() as u16 + 2).min(area.height);
     let w = 78.min(area.width);
     let rect = Rect {
         x: area.x + (area.width - w) / 2,

@@ -150,3 +150,13 @@ fn help_and_prompt_are_drawn() {
     let lines = screen(&c, 80, 24).0;
     assert!(lines[22].starts_with("move> c3_"), "{}", lines[22]);
 }
+
+#[test]
+fn any_terminal_size_draws_without_panicking() {
+    let mut c = Controller::new(Position::start(), Players::default(), Level::default());
+    c.handle(Action::Help);
+    for (w, h) in [(1, 1), (10, 5), (30, 12), (79, 23), (80, 24), (200, 60)] {
+        let (lines, _) = screen(&c, w, h);
+        assert_eq!(lines.len(), h as usize);
+    }
+}
