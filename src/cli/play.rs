@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 
 use crate::cli::{position_arg, CliError};
+use crate::egdb::{Egdb, DEFAULT_DIR};
 use crate::search::SearchOptions;
-use crate::ui::{self, Level, Player, Players};
+use crate::ui::{self, Level, Oracle, Player, Players};
 
 /// Arguments of `damas play`.
 #[derive(clap::Args, Debug)]
@@ -57,12 +58,17 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         (None, Some(t)) => Level::Millis((t * 1000.0).round().max(1.0) as u64),
         (None, None) => Level::default(),
     };
-    let greeting = args.egdb.as_ref().map(|d| {
-        format!(
-            "Endgame databases are not in this build yet; --egdb {} ignored.",
-            d.display()
-        )
-    });
+    // The databases of --egdb, else those at the default place when they were built.
+    let oracle: Option<Box<dyn Oracle>> = match &args.egdb {
+        Some(dir) => {
+            Some(Box::new(Egdb::open(dir).map_err(|e| {
+                CliError::input(format!("--egdb {}: {e}", dir.display()))
+            })?))
+        }
+        None => Egdb::open(DEFAULT_DIR)
+            .ok()
+            .map(|db| Box::new(db) as Box<dyn Oracle>),
+    };
     let config = ui::Config {
         start,
         players: Players {
@@ -71,8 +77,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         },
         level,
         search: SearchOptions::default(),
-        oracle: None,
-        greeting,
+        oracle,
+        greeting: None,
     };
     ui::run(config).map_err(|e| CliError {
         message: format!("terminal: {e}"),
