@@ -4,6 +4,7 @@
 //! raw mode and is handled as quit by the input mapping.
 
 use std::io::{self, Stdout, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
 use crossterm::cursor::{Hide, Show};
@@ -22,6 +23,10 @@ pub struct TerminalGuard {
 }
 
 static HOOK: Once = Once::new();
+/// Whether the terminal is in game mode. Process-wide like the terminal itself: the
+/// panic hook and the guard's drop both restore, and only the first may act (leaving
+/// the alternate screen twice would move the cursor back over the panic message).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// Put the terminal in game mode and install the panic hook (once per process).
 pub fn setup() -> io::Result<TerminalGuard> {
@@ -33,6 +38,7 @@ pub fn setup() -> io::Result<TerminalGuard> {
         }));
     });
     enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
     let mut out = io::stdout();
     if let Err(e) = execute!(out, EnterAlternateScreen, EnableMouseCapture, Hide) {
         restore();
@@ -49,6 +55,9 @@ pub fn setup() -> io::Result<TerminalGuard> {
 
 /// Undo [`setup`]; harmless when the terminal is already restored.
 pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = disable_raw_mode();
     let mut out = io::stdout();
     let _ = execute!(out, DisableMouseCapture, LeaveAlternateScreen, Show);
