@@ -79,6 +79,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         search: SearchOptions::default(),
         oracle,
         greeting: None,
+        // https://no-color.org: a set, non-empty NO_COLOR turns colours off.
+        colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
     ui::run(config).map_err(|e| CliError {
         message: format!("terminal: {e}"),

@@ -98,16 +98,18 @@ pub struct BoardWidget<'a> {
     pub flipped: bool,
     /// Cell size.
     pub cell: (u16, u16),
+    /// Draw with colours (off for `NO_COLOR`: the glyphs and marks still tell everything).
+    pub colour: bool,
 }
 
 // 256-colour palette: explicit backgrounds keep the board readable on dark and light themes.
 const LIGHT_SQ: Tc = Tc::Indexed(223);
 const DARK_SQ: Tc = Tc::Indexed(137);
 const LAST_SQ: Tc = Tc::Indexed(143);
-const SELECT_SQ: Tc = Tc::Indexed(25);
-const DEST_SQ: Tc = Tc::Indexed(28);
-const HINT_SQ: Tc = Tc::Indexed(90);
-const TAKEN_SQ: Tc = Tc::Indexed(124);
+const SELECT_SQ: Tc = Tc::Indexed(74);
+const DEST_SQ: Tc = Tc::Indexed(71);
+const HINT_SQ: Tc = Tc::Indexed(176);
+const TAKEN_SQ: Tc = Tc::Indexed(167);
 const CURSOR_SQ: Tc = Tc::Indexed(178);
 const WHITE_PIECE: Tc = Tc::Indexed(231);
 const BLACK_PIECE: Tc = Tc::Indexed(16);
@@ -193,7 +195,12 @@ impl BoardWidget<'_> {
             Some(Color::White) => WHITE_PIECE,
             _ => BLACK_PIECE,
         };
-        let mut style = Style::default().bg(bg).fg(fg).add_modifier(Modifier::BOLD);
+        let mut style = if self.colour {
+            Style::default().bg(bg).fg(fg)
+        } else {
+            Style::default()
+        };
+        style = style.add_modifier(Modifier::BOLD);
         if sq.is_some() && sq == m.selected {
             style = style.add_modifier(Modifier::UNDERLINED);
         }
@@ -207,8 +214,12 @@ impl BoardWidget<'_> {
                 format!("x{}", piece_text(p.color, p.kind).trim_matches(['<', '>']))
             }
             (Some(p), _) => piece_text(p.color, p.kind).to_string(),
-            (None, Some(_)) if on(m.destinations) => "·".to_string(),
+            (None, Some(_)) if on(m.destinations) => {
+                if self.colour { "·" } else { "*" }.to_string()
+            }
             (None, Some(_)) if on(m.hint) => "+".to_string(),
+            // Without colour the dark squares are dotted so the diagonals stay visible.
+            (None, Some(_)) if !self.colour => ".".to_string(),
             _ => String::new(),
         };
         let mid = cy + (g.cell_h - 1) / 2;

@@ -42,6 +42,8 @@ pub struct Config {
     pub oracle: Option<Box<dyn Oracle>>,
     /// A message to show first (e.g. about ignored options).
     pub greeting: Option<String>,
+    /// Draw with colours (`false` when `NO_COLOR` is set).
+    pub colour: bool,
 }
 
 /// Run the game in the terminal until the user quits.
@@ -55,7 +57,7 @@ pub fn run(config: Config) -> io::Result<()> {
     }
     let mut engine = Engine::spawn(config.search);
     let outcome = terminal::setup()
-        .and_then(|mut guard| event_loop(&mut guard, &mut controller, &mut engine));
+        .and_then(|mut guard| event_loop(&mut guard, &mut controller, &mut engine, config.colour));
     // The guard is dropped (terminal restored) before waiting for the engine.
     engine.shutdown(Duration::from_secs(2));
     outcome
@@ -65,6 +67,7 @@ fn event_loop(
     guard: &mut terminal::TerminalGuard,
     controller: &mut Controller,
     engine: &mut Engine,
+    colour: bool,
 ) -> io::Result<()> {
     let mut geometry = None;
     loop {
@@ -76,7 +79,7 @@ fn event_loop(
         }
         guard
             .terminal
-            .draw(|frame| geometry = Some(render::draw(frame, controller)))?;
+            .draw(|frame| geometry = Some(render::draw(frame, controller, colour)))?;
         // Short polls keep the clocks and the engine's reports fresh.
         if event::poll(Duration::from_millis(100))? {
             let ev = event::read()?;

@@ -37,7 +37,8 @@ fn clock_text(d: Duration) -> String {
 }
 
 /// Draw the screen; returns where the board is, for mouse clicks.
-pub fn draw(frame: &mut Frame, c: &Controller) -> BoardGeometry {
+/// `colour` off draws without colours (`NO_COLOR`).
+pub fn draw(frame: &mut Frame, c: &Controller, colour: bool) -> BoardGeometry {
     let area = frame.area();
     let [main, message, keys] = Layout::vertical([
         Constraint::Min(10),
@@ -56,9 +57,9 @@ pub fn draw(frame: &mut Frame, c: &Controller) -> BoardGeometry {
     };
     let [left, right] =
         Layout::horizontal([Constraint::Length(left_w), Constraint::Min(20)]).areas(main);
-    let geometry = draw_left(frame, c, left, cell);
+    let geometry = draw_left(frame, c, left, cell, colour);
     draw_right(frame, c, right);
-    draw_message(frame, c, message);
+    draw_message(frame, c, message, colour);
     let key_line = if keys.width as usize >= KEY_LINE.len() {
         KEY_LINE
     } else {
@@ -86,19 +87,22 @@ fn player_label(c: &Controller, color: Color) -> Line<'static> {
     ];
     if c.result().is_none() && c.position().side_to_move() == color {
         let busy = c.is_searching() && player == Player::Engine;
+        spans.push(Span::raw(" "));
         spans.push(Span::styled(
-            if busy {
-                " ◀ thinking"
-            } else {
-                " ◀ to move"
-            },
-            Style::default().fg(Tc::Yellow).add_modifier(Modifier::BOLD),
+            if busy { "◀ thinking" } else { "◀ to move" },
+            Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED),
         ));
     }
     Line::from(spans)
 }
 
-fn draw_left(frame: &mut Frame, c: &Controller, area: Rect, cell: (u16, u16)) -> BoardGeometry {
+fn draw_left(
+    frame: &mut Frame,
+    c: &Controller,
+    area: Rect,
+    cell: (u16, u16),
+    colour: bool,
+) -> BoardGeometry {
     let (_, bh) = BoardGeometry::size_for(cell.0, cell.1);
     let [top, board, bottom, info] = Layout::vertical([
         Constraint::Length(1),
@@ -141,6 +145,7 @@ fn draw_left(frame: &mut Frame, c: &Controller, area: Rect, cell: (u16, u16)) ->
         marks,
         flipped: c.flipped(),
         cell,
+        colour,
     };
     let geometry = widget.geometry(board);
     frame.render_widget(widget, board);
@@ -241,7 +246,7 @@ fn draw_right(frame: &mut Frame, c: &Controller, area: Rect) {
     );
 }
 
-fn draw_message(frame: &mut Frame, c: &Controller, area: Rect) {
+fn draw_message(frame: &mut Frame, c: &Controller, area: Rect, colour: bool) {
     if let Some(p) = c.prompt() {
         let line = Line::from(vec![
             Span::styled(
@@ -259,7 +264,10 @@ fn draw_message(frame: &mut Frame, c: &Controller, area: Rect) {
     } else if let Some((text, kind)) = c.message() {
         let style = match kind {
             MessageKind::Info => Style::default(),
-            MessageKind::Error => Style::default().fg(Tc::Red).add_modifier(Modifier::BOLD),
+            MessageKind::Error if colour => {
+                Style::default().fg(Tc::Red).add_modifier(Modifier::BOLD)
+            }
+            MessageKind::Error => Style::default().add_modifier(Modifier::BOLD),
         };
         frame.render_widget(Paragraph::new(text.to_string()).style(style), area);
     }

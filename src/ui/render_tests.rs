@@ -13,7 +13,7 @@ use crate::ui::setup::{Level, Players};
 fn screen(c: &Controller, w: u16, h: u16) -> (Vec<String>, BoardGeometry) {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     let mut g = None;
-    t.draw(|f| g = Some(draw(f, c))).unwrap();
+    t.draw(|f| g = Some(draw(f, c, true))).unwrap();
     let buf = t.backend().buffer().clone();
     let lines = (0..h)
         .map(|y| {
@@ -159,4 +159,25 @@ fn any_terminal_size_draws_without_panicking() {
         let (lines, _) = screen(&c, w, h);
         assert_eq!(lines.len(), h as usize);
     }
+}
+
+#[test]
+fn without_colour_the_marks_are_glyphs() {
+    let mut c = Controller::new(Position::start(), Players::default(), Level::default());
+    c.handle(Action::Select); // c3
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut g = None;
+    t.draw(|f| g = Some(draw(f, &c, false))).unwrap();
+    let g = g.unwrap();
+    let buf = t.backend().buffer().clone();
+    let lines: Vec<String> = (0..24)
+        .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
+        .collect();
+    assert_eq!(cell_text(&lines, &g, "d4"), "*");
+    assert_eq!(cell_text(&lines, &g, "e5"), ".");
+    assert_eq!(cell_text(&lines, &g, "d6"), "b");
+    assert!(
+        (0..80).all(|x| (0..24).all(|y| buf[(x, y)].bg == ratatui::style::Color::Reset)),
+        "no background colour"
+    );
 }
