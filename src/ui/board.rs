@@ -61,7 +61,7 @@ impl BoardGeometry {
 
     /// The largest cell size whose board fits in `w`×`h`.
     pub fn best_cell(w: u16, h: u16) -> (u16, u16) {
-        for (cw, ch) in [(7, 3), (5, 2)] {
+        for (cw, ch) in [(9, 4), (7, 3), (5, 2)] {
             let (bw, bh) = BoardGeometry::size_for(cw, ch);
             if bw <= w && bh <= h {
                 return (cw, ch);

@@ -66,7 +66,12 @@ impl Controller {
             game: Game::new(start),
             players,
             level,
-            cursor: (2, 2),
+            // Start on a piece of the side at the bottom of the board.
+            cursor: if players.white == Player::Engine && players.black == Player::Human {
+                (5, 5)
+            } else {
+                (2, 2)
+            },
             selected: None,
             choice: None,
             prompt: None,
