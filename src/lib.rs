@@ -25,5 +25,5 @@ pub use moves::{Move, MoveList};
 pub use position::{Color, Kind, Piece, Position};
 pub use square::Square;
 pub mod cli;
-pub use score::Score;
 pub mod egdb;
+pub use score::Score;

@@ -145,22 +145,28 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
 }
 
 /// The single man jumps, when [`classify_captures`] found that they are all there is.
+/// Same order as the full generator (start square, then direction), so a stored
+/// move index (endgame database, TT) means the same move whichever path made the list.
 fn generate_single_jumps(pos: &Position, list: &mut MoveList) {
     list.clear();
     let side = pos.side_to_move();
-    let opp = pos.opp();
-    let empty = pos.empty();
+    let opp = pos.opp().0;
+    let empty = pos.empty().0;
     let men = pos.men(side);
-    for d in Dir::ALL {
-        let back = d.opposite() as usize;
-        for to in (men.step(d) & opp).step(d) & empty {
-            let over = NEIGHBOR[back][to.index()];
-            let from = NEIGHBOR[back][over as usize];
-            list.push(Move::new(
-                Square::from_index(from as u32),
-                to,
-                Bitboard(1 << over),
-            ));
+    for from in men {
+        for nb in &NEIGHBOR {
+            let over = nb[from.index()];
+            if over == NO_SQUARE || opp & (1 << over) == 0 {
+                continue;
+            }
+            let land = nb[over as usize];
+            if land != NO_SQUARE && empty & (1 << land) != 0 {
+                list.push(Move::new(
+                    from,
+                    Square::from_index(land as u32),
+                    Bitboard(1 << over),
+                ));
+            }
         }
     }
 }
@@ -271,15 +277,20 @@ impl Capturer<'_> {
 pub fn generate_captures(pos: &Position, list: &mut MoveList) {
     list.clear();
     let side = pos.side_to_move();
-    let opp = pos.opp().0;
-    let empty = pos.empty().0;
+    let opp = pos.opp();
+    let empty = pos.empty();
     let own_kings = pos.kings_of(side);
+    // Only men with a first jump start a search; kings are few and all tried.
+    let men = pos.men(side);
+    let first_jump = |e: Dir| (empty.step(e.opposite()) & opp).step(e.opposite());
+    let jumpers = men
+        & (first_jump(Dir::NE) | first_jump(Dir::NW) | first_jump(Dir::SE) | first_jump(Dir::SW));
     let mut best = 0;
-    for from in pos.own() {
+    for from in jumpers | own_kings {
         let mut c = Capturer {
             from,
-            opp,
-            empty: empty | from.bit().0,
+            opp: opp.0,
+            empty: (empty | from.bit()).0,
             best,
             list,
         };

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use damas::egdb::cli::probe_line;
-use damas::egdb::file::{part_path, FileKind, HEADER_LEN};
+use damas::egdb::file::{part_path, write_part_file, FileKind, Header, HEADER_LEN};
 use damas::egdb::index::{is_valid_slot, part_size, rank_position, unrank};
 use damas::egdb::verify::verify;
 use damas::egdb::{build, BuildOptions, Egdb, EgdbError, Wdl};
@@ -317,4 +317,132 @@ fn part_4_obeys_the_rules() {
     let db = Egdb::open(dir.path()).unwrap();
     let r = verify(&db, 5);
     assert_eq!(r.violations, 0, "{:?}", r.first);
+}
+
+fn tool(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_damas-egdb"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn probe_tool_answers_every_line_in_order() {
+    let dir = db3().0.path().to_str().unwrap().to_string();
+    let fens = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        fens.path(),
+        "W:WKa1:BKh8\n# comment\n\nnot a fen\nB:Wc3:Bd4\nW:Wa1,c1,e1,g1:Bh8,f8\n",
+    )
+    .unwrap();
+    let out = tool(&[
+        "probe",
+        "--dir",
+        &dir,
+        "--fens",
+        fens.path().to_str().unwrap(),
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines[0], "loss 2 best a1-b2");
+    assert!(lines[1].starts_with("error bad FEN"), "{}", lines[1]);
+    assert_eq!(lines[2], "win 1 best d4xb2");
+    assert!(lines[3].starts_with("error 6 pieces"), "{}", lines[3]);
+    assert_eq!(out.status.code(), Some(1), "a line failed");
+}
+
+#[test]
+fn tools_refuse_damaged_files_on_one_line() {
+    let dir = copy_db3();
+    let path = part_path(dir.path(), 2, FileKind::Values);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[HEADER_LEN + 100] ^= 1;
+    std::fs::write(&path, bytes).unwrap();
+    let d = dir.path().to_str().unwrap();
+    for args in [
+        vec!["verify", "--dir", d],
+        vec!["probe", "--dir", d, "--fen", "W:WKa1:BKh8"],
+    ] {
+        let out = tool(&args);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("part2.val") && err.contains("corrupt"),
+            "{err}"
+        );
+    }
+    let out = tool(&["build", "--pieces", "6", "--dir", d]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn two_byte_distances_read_the_same() {
+    let dir = copy_db3();
+    let path = part_path(dir.path(), 3, FileKind::Distances);
+    let bytes = std::fs::read(&path).unwrap();
+    let wide: Vec<u8> = bytes[HEADER_LEN..]
+        .iter()
+        .flat_map(|&d| u16::from(d).to_le_bytes())
+        .collect();
+    let header = Header {
+        kind: FileKind::Distances,
+        pieces: 3,
+        width: 2,
+        entries: part_size(3),
+        checksum: 0,
+        max_distance: 25,
+    };
+    write_part_file(&path, header, &wide).unwrap();
+    let db = Egdb::open(dir.path()).unwrap();
+    for i in 0..part_size(3) {
+        let p = unrank(3, i).unwrap();
+        assert_eq!(db.probe_value(&p), db3().1.probe_value(&p));
+    }
+}
+
+/// The handle is shared between search threads.
+#[test]
+fn egdb_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Egdb>();
+}
+
+/// A wrong value with a valid checksum is caught by `verify`, not by the checksum.
+#[test]
+fn verify_finds_wrong_entries() {
+    let dir = copy_db3();
+    let path = part_path(dir.path(), 3, FileKind::Values);
+    let bytes = std::fs::read(&path).unwrap();
+    let mut body = bytes[HEADER_LEN..].to_vec();
+    let (pos, _) = (0..body.len())
+        .map(|i| (i, body[i] & 3))
+        .find(|&(_, v)| v == 1)
+        .unwrap();
+    body[pos] = (body[pos] & !3) | 3; // a win stored as a loss
+    let header = Header {
+        kind: FileKind::Values,
+        pieces: 3,
+        width: 1,
+        entries: part_size(3),
+        checksum: 0,
+        max_distance: 25,
+    };
+    write_part_file(&path, header, &body).unwrap();
+    let db = Egdb::open(dir.path()).unwrap();
+    let r = verify(&db, 3);
+    assert!(r.violations >= 1 && !r.first.is_empty(), "{r:?}");
+    assert!(
+        r.first
+            .iter()
+            .any(|v| v.contains("stored loss but successors give win")),
+        "{:?}",
+        r.first
+    );
+    let out = tool(&["verify", "--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .starts_with("violation: part 3"));
 }

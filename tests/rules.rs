@@ -142,3 +142,12 @@ fn flying_king_quiet_moves_stop_at_pieces() {
     let start = Position::start();
     assert_eq!(moves(&damas::to_fen(&start)).len(), 7);
 }
+
+#[test]
+fn generation_order_is_canonical() {
+    // Stored move indices (endgame database, TT) rely on this order: captures by
+    // start square, then direction NE, NW, SE, SW, whichever generator path runs.
+    let list = legal_moves(&parse_fen("W:Wc3,g3:Bb4,d4,f4,h4").unwrap());
+    let got: Vec<String> = list.iter().map(canonical).collect();
+    assert_eq!(got, ["c3xe5:d4", "c3xa5:b4", "g3xe5:f4"]);
+}

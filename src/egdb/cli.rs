@@ -45,7 +45,9 @@ pub enum Command {
     Verify(DirArgs),
     /// Wins, draws and losses per part and per material; longest wins.
     Stats(DirArgs),
-    /// Look positions up: one line per position (see the module docs).
+    /// Look positions up, one answer line per position in input order:
+    /// `win <plies> best <move>`, `loss <plies> best <move>`, `loss 0` (no move),
+    /// `draw best <move>` or `error <reason>`; exit status 1 if any line is an error.
     Probe(ProbeArgs),
 }
 
@@ -76,13 +78,12 @@ pub struct BuildArgs {
 
 /// Arguments of `probe`.
 #[derive(ClapArgs, Debug)]
-#[group(id = "input", required = true, multiple = false, args = ["fen", "fens"])]
 pub struct ProbeArgs {
     /// Database directory.
     #[arg(long, default_value = DEFAULT_DIR)]
     pub dir: PathBuf,
     /// One position.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "fens", required_unless_present = "fens")]
     pub fen: Option<String>,
     /// A file with one FEN per line (blank lines and lines starting with `#` skipped).
     #[arg(long)]
