@@ -8,6 +8,8 @@ pub mod bitboard;
 pub mod eval;
 pub mod fen;
 pub mod game;
+pub mod hub;
+pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

@@ -8,7 +8,10 @@ use clap::{Parser, Subcommand};
 use crate::fen::parse_fen;
 use crate::position::Position;
 
+mod hub;
+mod matches;
 mod moves;
+mod pdn;
 mod perft;
 mod play;
 
@@ -28,6 +31,12 @@ pub enum Command {
     Moves(moves::Args),
     /// Count the leaves of the move tree (bulk counting).
     Perft(perft::Args),
+    /// Run as a Hub protocol engine on stdin/stdout.
+    Hub(hub::Args),
+    /// Game records (PDN): `damas pdn check FILE`.
+    Pdn(pdn::Args),
+    /// Play a match between two engines and estimate the Elo difference.
+    Match(Box<matches::Args>),
     /// Play in the terminal (the default).
     Play(play::Args),
 }
@@ -65,6 +74,9 @@ pub fn run(cli: Cli) -> ExitCode {
         None => play::run(&play::Args::default_game()),
         Some(Command::Moves(a)) => moves::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
+        Some(Command::Hub(a)) => hub::run(&a),
+        Some(Command::Pdn(a)) => pdn::run(&a),
+        Some(Command::Match(a)) => matches::run(&a),
         Some(Command::Play(a)) => play::run(&a),
     };
     match result {

@@ -119,7 +119,15 @@ fn game_conversions() {
 #[test]
 fn malformed_files_report_where_and_why() {
     type Check = fn(&PdnErrorKind) -> bool;
-    let cases: Vec<(&str, usize, Option<&str>, usize, usize, Check)> = vec![
+    type Case = (
+        &'static str,
+        usize,
+        Option<&'static str>,
+        usize,
+        usize,
+        Check,
+    );
+    let cases: Vec<Case> = vec![
         ("1. c3-e5", 1, Some("1"), 1, 4, |k| {
             matches!(k, PdnErrorKind::Move(MoveError::Illegal { .. }))
         }),

@@ -1,0 +1,16 @@
+//! `damas hub`: the Hub protocol engine on stdin/stdout (SPEC §6).
+
+use crate::cli::CliError;
+
+/// Arguments of `damas hub` (none: everything is set with `set-param`).
+#[derive(clap::Args, Debug)]
+pub struct Args {}
+
+/// Run the engine until `quit` or the end of stdin. Nothing is written to stderr.
+pub fn run(_args: &Args) -> Result<(), CliError> {
+    // Hub clients merge stderr into stdout: a panic message would corrupt the
+    // protocol. The engine reports a failed search with `error` and a legal move.
+    std::panic::set_hook(Box::new(|_| {}));
+    crate::hub::run_stdio();
+    Ok(())
+}

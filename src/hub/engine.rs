@@ -1,0 +1,436 @@
+//! The Hub engine loop: reads commands line by line, keeps the position and the
+//! settings, and runs each search on a background thread so that `stop`, `ping` and
+//! `ponder-hit` are answered while it thinks.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::egdb::Egdb;
+use crate::movegen::legal_moves;
+use crate::position::Position;
+use crate::search::{SearchOptions, Searcher, Techniques};
+
+use super::numbering::MoveNumbering;
+use super::protocol::{parse_command, quote, Command, GoMode, Level};
+use super::time::Budget;
+use super::worker::{self, Control, Job, Output};
+
+/// Engine settings, each a Hub `param`.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Transposition table size as `2^tt_bits` entries.
+    pub tt_bits: u32,
+    /// Search techniques.
+    pub techniques: Techniques,
+    /// Endgame database directory (empty: none).
+    pub egdb_dir: PathBuf,
+    /// The database opened from `egdb_dir`, for the search's endgame-database
+    /// technique.
+    pub egdb: Option<Arc<Egdb>>,
+    /// Numbering of squares in moves.
+    pub numbering: MoveNumbering,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let o = SearchOptions::default();
+        Settings {
+            tt_bits: o.tt_bits,
+            techniques: o.techniques,
+            egdb_dir: PathBuf::new(),
+            egdb: None,
+            numbering: MoveNumbering::default(),
+        }
+    }
+}
+
+impl Settings {
+    fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            techniques: self.techniques,
+            tt_bits: self.tt_bits,
+            ..SearchOptions::default()
+        }
+    }
+}
+
+struct Running {
+    control: Arc<Control>,
+    handle: JoinHandle<Searcher>,
+    mode: GoMode,
+}
+
+/// The Hub engine state.
+pub struct HubEngine {
+    out: Output,
+    settings: Settings,
+    /// `None` while a search owns it or when settings changed.
+    searcher: Option<Searcher>,
+    running: Option<Running>,
+    pos: Position,
+    history: Vec<Position>,
+    level: Level,
+}
+
+/// What the loop should do after a line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// `quit` was received.
+    Quit,
+}
+
+impl HubEngine {
+    /// An engine writing to `out`, at the start position, thinking one second a move
+    /// until told otherwise.
+    pub fn new(out: Box<dyn Write + Send>) -> HubEngine {
+        HubEngine {
+            out: Output(Arc::new(Mutex::new(out))),
+            settings: Settings::default(),
+            searcher: None,
+            running: None,
+            pos: Position::start(),
+            history: Vec::new(),
+            level: Level::MoveTime(Duration::from_secs(1)),
+        }
+    }
+
+    /// The current settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    fn error(&self, message: impl std::fmt::Display) {
+        self.out
+            .line(&format!("error message={}", quote(&message.to_string())));
+    }
+
+    /// Wait for a running search to end (after asking it to stop) and take the
+    /// searcher back. Its `done` line is printed by the search thread.
+    fn finish_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.control.stop();
+            self.reclaim(r);
+        }
+    }
+
+    fn reclaim(&mut self, r: Running) {
+        match r.handle.join() {
+            Ok(s) => self.searcher = Some(s),
+            // A panicking search lost its tables; a fresh searcher is built on demand.
+            Err(_) => self.searcher = None,
+        }
+    }
+
+    /// Take back the searcher of a search that ended by itself.
+    fn reap(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            if let Some(r) = self.running.take() {
+                self.reclaim(r);
+            }
+        }
+    }
+
+    fn announce(&self) {
+        let s = &self.settings;
+        let lines = [
+            format!(
+                "id name=damas version={} author=\"damas authors\" country=Brazil",
+                env!("CARGO_PKG_VERSION")
+            ),
+            "param name=variant value=brazilian type=enum values=\"brazilian\"".to_string(),
+            format!(
+                "param name=tt-bits value={} type=int min=10 max=30",
+                s.tt_bits
+            ),
+            format!(
+                "param name=techniques value={} type=string",
+                quote(&s.techniques.to_string())
+            ),
+            format!(
+                "param name=egdb-dir value={} type=string",
+                quote(&s.egdb_dir.display().to_string())
+            ),
+            format!(
+                "param name=move-numbering value={} type=enum values=\"standard rows-reversed\"",
+                s.numbering
+            ),
+            "wait".to_string(),
+        ];
+        for l in lines {
+            self.out.line(&l);
+        }
+    }
+
+    fn set_param(&mut self, name: &str, value: &str) {
+        match name {
+            "variant" if value != "brazilian" => {
+                self.error(format!("unsupported variant {value:?} (only brazilian)"))
+            }
+            "tt-bits" => match value.parse::<u32>() {
+                Ok(b) if (10..=30).contains(&b) => {
+                    self.settings.tt_bits = b;
+                    self.searcher = None;
+                }
+                _ => self.error(format!(
+                    "tt-bits must be a whole number from 10 to 30, not {value:?}"
+                )),
+            },
+            "techniques" => match value.parse::<Techniques>() {
+                Ok(t) => {
+                    self.settings.techniques = t;
+                    self.searcher = None;
+                }
+                Err(e) => self.error(e),
+            },
+            // The directory is kept for the endgame-database search technique; an
+            // empty value means none.
+            "egdb-dir" if value.is_empty() => {
+                self.settings.egdb_dir = PathBuf::new();
+                self.settings.egdb = None;
+            }
+            // Opening checks every part file, so a bad directory is reported now.
+            "egdb-dir" => match Egdb::open(value) {
+                Ok(db) => {
+                    self.settings.egdb_dir = PathBuf::from(value);
+                    self.settings.egdb = Some(Arc::new(db));
+                }
+                Err(e) => self.error(format!("egdb-dir {value:?}: {e}")),
+            },
+            "move-numbering" => match value.parse() {
+                Ok(n) => self.settings.numbering = n,
+                Err(e) => self.error(e),
+            },
+            _ => {}
+        }
+    }
+
+    fn set_position(&mut self, start: Position, moves: &[String]) {
+        let mut pos = start;
+        let mut history = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            match self.settings.numbering.parse(&pos, text) {
+                Ok(m) => {
+                    history.push(pos);
+                    pos = pos.play(m);
+                }
+                Err(e) => {
+                    self.error(format!("move {} of pos: {e}", i + 1));
+                    return;
+                }
+            }
+        }
+        self.pos = pos;
+        self.history = history;
+    }
+
+    fn go(&mut self, mode: GoMode) {
+        let legal = legal_moves(&self.pos);
+        let numbering = self.settings.numbering;
+        if mode == GoMode::Think && legal.len() <= 1 {
+            // Nothing to think about: answer at once.
+            match legal.first() {
+                Some(&m) => self
+                    .out
+                    .line(&format!("done move={}", numbering.format(&self.pos, m))),
+                None => self.out.line("done"),
+            }
+            return;
+        }
+        let budget = match mode {
+            GoMode::Think => {
+                let mut b = Budget::for_level(&self.level);
+                // The searcher's own clock backs up the deadline watcher.
+                b.limits.time = b.hard;
+                b
+            }
+            // Depth and node levels still bound a ponder search; time starts at ponder-hit.
+            GoMode::Ponder => Budget {
+                limits: Budget::for_level(&self.level).limits,
+                ..Budget::default()
+            },
+            GoMode::Analyze => Budget::default(),
+        };
+        let control = Arc::new(Control::new(mode != GoMode::Think, budget));
+        let searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(self.settings.search_options()));
+        let job = Job {
+            pos: self.pos,
+            history: self.history.clone(),
+            budget,
+            numbering,
+        };
+        let handle = worker::spawn(searcher, job, control.clone(), self.out.clone());
+        self.running = Some(Running {
+            control,
+            handle,
+            mode,
+        });
+    }
+
+    fn ponder_hit(&mut self) {
+        let budget = Budget::for_level(&self.level);
+        if let Some(r) = self.running.as_mut().filter(|r| r.mode == GoMode::Ponder) {
+            r.mode = GoMode::Think;
+            r.control.start_clock(budget);
+        }
+    }
+
+    /// Handle one line from the GUI.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        self.reap();
+        let cmd = match parse_command(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return Flow::Continue,
+            Err(e) => {
+                self.error(e);
+                return Flow::Continue;
+            }
+        };
+        match cmd {
+            Command::Hub => self.announce(),
+            Command::Init => {
+                if self.running.is_none() && self.searcher.is_none() {
+                    self.searcher = Some(Searcher::new(self.settings.search_options()));
+                }
+                self.out.line("ready");
+            }
+            Command::SetParam { name, value } => self.set_param(&name, &value),
+            Command::Pos { pos, moves } => {
+                self.finish_search();
+                self.set_position(pos, &moves);
+            }
+            Command::Level(l) => self.level = l,
+            Command::Go(mode) => {
+                self.finish_search();
+                self.go(mode);
+            }
+            Command::PonderHit => self.ponder_hit(),
+            Command::Stop => self.finish_search(),
+            Command::NewGame => {
+                self.finish_search();
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+                self.pos = Position::start();
+                self.history.clear();
+            }
+            Command::Ping => self.out.line("pong"),
+            Command::Quit => {
+                self.finish_search();
+                return Flow::Quit;
+            }
+            Command::Unknown(_) => {}
+        }
+        Flow::Continue
+    }
+
+    /// Read commands until `quit` or the end of the input; a search still running is
+    /// stopped (its `done` is printed).
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if self.handle_line(&line) == Flow::Quit {
+                break;
+            }
+        }
+        self.finish_search();
+    }
+}
+
+/// Run the Hub protocol on stdin/stdout.
+pub fn run_stdio() {
+    let stdin = std::io::stdin();
+    let mut engine = HubEngine::new(Box::new(std::io::stdout()));
+    engine.run(stdin.lock());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An output buffer the test can read while the engine owns a writer to it.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(lines: &[&str]) -> (HubEngine, Vec<String>) {
+        let buf = Shared::default();
+        let mut engine = HubEngine::new(Box::new(buf.clone()));
+        engine.run(lines.join("\n").as_bytes());
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        (engine, text.lines().map(str::to_string).collect())
+    }
+
+    #[test]
+    fn parameters_are_checked_and_stored() {
+        let db = tempfile::tempdir().unwrap();
+        crate::egdb::build(db.path(), 2, &Default::default(), |_| {}).unwrap();
+        let empty = tempfile::tempdir().unwrap();
+        let (engine, out) = session(&[
+            "set-param name=tt-bits value=12",
+            "set-param name=tt-bits value=99",
+            "set-param name=techniques value=pvs+tt",
+            "set-param name=techniques value=warp",
+            "set-param name=variant value=brazilian",
+            "set-param name=variant value=russian",
+            &format!("set-param name=egdb-dir value=\"{}\"", db.path().display()),
+            "set-param name=egdb-dir value=/no/such/dir",
+            &format!("set-param name=egdb-dir value={}", empty.path().display()),
+            "set-param name=move-numbering value=rows-reversed",
+            "set-param name=colour value=green",
+        ]);
+        let s = engine.settings();
+        assert_eq!(s.tt_bits, 12);
+        assert_eq!(s.techniques, "pvs+tt".parse().unwrap());
+        assert_eq!(s.egdb_dir, db.path());
+        assert_eq!(s.egdb.as_ref().map(|d| d.max_pieces()), Some(2));
+        assert_eq!(s.numbering, MoveNumbering::RowsReversed);
+        let errors: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("error message="))
+            .collect();
+        assert_eq!(errors.len(), 5, "{out:?}");
+        assert!(
+            errors[0].contains("tt-bits")
+                && errors[2].contains("russian")
+                && errors[3].contains("/no/such/dir"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn illegal_move_keeps_the_previous_position() {
+        let start = super::super::protocol::position_string(&Position::start());
+        let (engine, out) = session(&[
+            &format!("pos pos={start} moves=\"22-18\""),
+            &format!("pos pos={start} moves=\"22-18 18-14\""),
+        ]);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].starts_with("error message=\"move 2 of pos: illegal move"),
+            "{out:?}"
+        );
+        assert_eq!(engine.pos.side_to_move(), crate::position::Color::Black);
+        assert_eq!(engine.history, vec![Position::start()]);
+    }
+}

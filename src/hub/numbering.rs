@@ -1,0 +1,137 @@
+//! Square numbering of Hub moves. The protocol (SPEC §6) numbers squares in the
+//! lidraughts/FMJD order (1 = b8, 32 = g1). pydraughts' `HubEngine` (and so
+//! lidraughts-bot) sends the position string in that order but numbers the squares of
+//! its *moves* for Brazilian and Russian from White's side (1 = a1, 32 = h8): the rows
+//! are reversed. [`MoveNumbering::RowsReversed`] translates those moves.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use crate::moves::Move;
+use crate::notation::{move_to_string, parse_hub_move, MoveError, Notation};
+use crate::position::Position;
+
+/// How the numbers in Hub moves are read and written.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum MoveNumbering {
+    /// SPEC §2: 1 = b8 … 32 = g1, as in the position string.
+    #[default]
+    Standard,
+    /// Rows reversed: 1 = a1, 4 = g1, … 32 = h8 (pydraughts for Brazilian).
+    RowsReversed,
+}
+
+/// An unknown numbering name.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown move numbering {0:?} (expected standard or rows-reversed)")]
+pub struct NumberingError(pub String);
+
+impl FromStr for MoveNumbering {
+    type Err = NumberingError;
+    fn from_str(s: &str) -> Result<MoveNumbering, NumberingError> {
+        match s {
+            "standard" => Ok(MoveNumbering::Standard),
+            "rows-reversed" | "pydraughts" => Ok(MoveNumbering::RowsReversed),
+            other => Err(NumberingError(other.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for MoveNumbering {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MoveNumbering::Standard => "standard",
+            MoveNumbering::RowsReversed => "rows-reversed",
+        })
+    }
+}
+
+/// Reverse the rows of square number `n` (an involution on 1..=32).
+fn reverse_rows(n: u32) -> u32 {
+    let i = n - 1;
+    4 * (7 - i / 4) + i % 4 + 1
+}
+
+impl MoveNumbering {
+    /// Rewrite every square number of a move text between this numbering and the
+    /// standard one (the mapping is its own inverse).
+    fn translate(self, text: &str) -> String {
+        if self == MoveNumbering::Standard {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut digits = String::new();
+        let flush = |digits: &mut String, out: &mut String| {
+            match digits.parse::<u32>() {
+                Ok(n) if (1..=32).contains(&n) => out.push_str(&reverse_rows(n).to_string()),
+                _ => out.push_str(digits),
+            }
+            digits.clear();
+        };
+        for c in text.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+            } else {
+                flush(&mut digits, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut digits, &mut out);
+        out
+    }
+
+    /// Parse a Hub move written in this numbering.
+    pub fn parse(self, pos: &Position, text: &str) -> Result<Move, MoveError> {
+        parse_hub_move(pos, &self.translate(text))
+    }
+
+    /// Write a move as a Hub move in this numbering (captured squares in increasing
+    /// order of their numbers in this numbering, as pydraughts expects).
+    pub fn format(self, pos: &Position, mv: Move) -> String {
+        if self == MoveNumbering::Standard || !mv.is_capture() {
+            return self.translate(&move_to_string(pos, mv, Notation::Hub));
+        }
+        let n = |s: crate::square::Square| reverse_rows(u32::from(s.numeric()));
+        let mut caps: Vec<u32> = mv.captured().iter().map(n).collect();
+        caps.sort_unstable();
+        let mut text = format!("{}x{}", n(mv.from()), n(mv.to()));
+        for c in caps {
+            text.push_str(&format!("x{c}"));
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+
+    #[test]
+    fn rows_reversed_matches_pydraughts_start_moves() {
+        let p = Position::start();
+        // pydraughts lists White's first moves as 9-13 … 12-16 (a3-b4 … g3-h4).
+        let n = MoveNumbering::RowsReversed;
+        let m = n.parse(&p, "9-13").unwrap();
+        assert_eq!(move_to_string(&p, m, Notation::Algebraic), "a3-b4");
+        assert_eq!(n.format(&p, m), "9-13");
+        for &m in legal_moves(&p).iter() {
+            assert_eq!(n.parse(&p, &n.format(&p, m)).unwrap(), m);
+            assert_eq!(
+                MoveNumbering::Standard
+                    .parse(&p, &MoveNumbering::Standard.format(&p, m))
+                    .unwrap(),
+                m
+            );
+        }
+        assert!((1..=32).all(|k| reverse_rows(reverse_rows(k)) == k));
+        // Captured squares sorted in the reversed numbering: d4xb6xd8 over c5, c7.
+        let q = crate::fen::parse_fen("W:Wd4:Bc5,c7,h8").unwrap();
+        let m = legal_moves(&q)[0];
+        assert_eq!(move_to_string(&q, m, Notation::Hub), "18x2x6x14");
+        assert_eq!(n.format(&q, m), "14x30x18x26");
+        assert_eq!(n.parse(&q, "14x30x26x18").unwrap(), m);
+    }
+}

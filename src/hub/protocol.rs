@@ -1,0 +1,475 @@
+//! The Hub protocol's text layer (SPEC §6): splitting a line into a command and
+//! `key=value` pairs (values may be quoted), typed commands, the 33-character position
+//! string, and quoting for output.
+
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::bitboard::Bitboard;
+use crate::position::{Color, Position, PositionError};
+use crate::square::Square;
+
+/// What is wrong with a line from the GUI.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ProtocolError {
+    /// A quoted value without its closing quote.
+    #[error("unterminated quote at column {}", .0 + 1)]
+    UnterminatedQuote(usize),
+    /// A required key is absent.
+    #[error("{command}: missing {key}=")]
+    MissingKey {
+        /// The command.
+        command: &'static str,
+        /// The key it needs.
+        key: &'static str,
+    },
+    /// A value that is not of the expected form.
+    #[error("bad value {key}={value:?}: {reason}")]
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What was expected.
+        reason: &'static str,
+    },
+    /// The `pos=` string is not a position.
+    #[error("bad position {text:?}: {reason}")]
+    BadPosition {
+        /// The string given.
+        text: String,
+        /// Why it is rejected.
+        reason: String,
+    },
+}
+
+/// A line split into its command and arguments. Bare words (`think`, `infinite`) are
+/// arguments without a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The first word.
+    pub command: String,
+    /// `key=value` pairs (value `None` for a bare word), quotes removed.
+    pub args: Vec<(String, Option<String>)>,
+}
+
+impl Line {
+    /// The value of `key`, if given.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.args
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| v.as_deref())
+    }
+
+    /// Whether the bare word (or key) `word` is present.
+    pub fn has(&self, word: &str) -> bool {
+        self.args.iter().any(|(k, _)| k == word)
+    }
+}
+
+/// Split a line into words, honouring `"…"` quotes (a quote may start a word or follow
+/// `=`). Returns `None` for a blank line.
+pub fn split_line(text: &str) -> Result<Option<Line>, ProtocolError> {
+    let mut words: Vec<(String, Option<String>)> = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        // A word: key, optionally `=` then a plain or quoted value.
+        let start = i;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b'=' {
+            i += 1;
+        }
+        let key = text[start..i].to_string();
+        let mut value = None;
+        if i < bytes.len() && bytes[i] == b'=' {
+            i += 1;
+            if i < bytes.len() && bytes[i] == b'"' {
+                let open = i;
+                let close = text[i + 1..]
+                    .find('"')
+                    .ok_or(ProtocolError::UnterminatedQuote(open))?;
+                value = Some(text[i + 1..i + 1 + close].to_string());
+                i += close + 2;
+            } else {
+                let vstart = i;
+                while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                value = Some(text[vstart..i].to_string());
+            }
+        }
+        words.push((key, value));
+    }
+    if words.is_empty() {
+        return Ok(None);
+    }
+    let (command, _) = words.remove(0);
+    Ok(Some(Line {
+        command,
+        args: words,
+    }))
+}
+
+/// How long to think.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Level {
+    /// To a fixed depth.
+    Depth(u32),
+    /// A fixed number of nodes.
+    Nodes(u64),
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A clock: time left (before the increment is added), increment, and the moves
+    /// left to the next time control if any.
+    Clock {
+        /// Moves to the next time control.
+        moves: Option<u32>,
+        /// Time left.
+        time: Duration,
+        /// Increment per move.
+        inc: Duration,
+    },
+    /// Until `stop`.
+    Infinite,
+}
+
+/// What `go` asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GoMode {
+    /// Find a move under the current level.
+    Think,
+    /// Think on the opponent's time until `ponder-hit` or `stop`.
+    Ponder,
+    /// Search until `stop`.
+    Analyze,
+}
+
+/// A command from the GUI.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `hub`: announce the engine.
+    Hub,
+    /// `init`: get ready.
+    Init,
+    /// `set-param name=… value=…`.
+    SetParam {
+        /// Parameter name.
+        name: String,
+        /// New value.
+        value: String,
+    },
+    /// `pos pos=… [moves="…"]`: the position and the moves played from it (unparsed).
+    Pos {
+        /// The position.
+        pos: Position,
+        /// Hub moves, in order.
+        moves: Vec<String>,
+    },
+    /// `level …`.
+    Level(Level),
+    /// `go think|ponder|analyze`.
+    Go(GoMode),
+    /// `ponder-hit`.
+    PonderHit,
+    /// `stop`.
+    Stop,
+    /// `new-game`.
+    NewGame,
+    /// `ping`.
+    Ping,
+    /// `quit`.
+    Quit,
+    /// Anything else (ignored).
+    Unknown(String),
+}
+
+fn seconds(key: &str, value: &str) -> Result<Duration, ProtocolError> {
+    let bad = || ProtocolError::BadValue {
+        key: key.to_string(),
+        value: value.to_string(),
+        reason: "expected seconds",
+    };
+    let s: f64 = value.parse().map_err(|_| bad())?;
+    if !s.is_finite() || !(0.0..=1e9).contains(&s) {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(s))
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, ProtocolError> {
+    value.parse().map_err(|_| ProtocolError::BadValue {
+        key: key.to_string(),
+        value: value.to_string(),
+        reason: "expected a whole number",
+    })
+}
+
+fn parse_level(line: &Line) -> Result<Level, ProtocolError> {
+    if line.has("infinite") {
+        return Ok(Level::Infinite);
+    }
+    if let Some(v) = line.get("depth") {
+        return number("depth", v).map(Level::Depth);
+    }
+    if let Some(v) = line.get("nodes") {
+        return number("nodes", v).map(Level::Nodes);
+    }
+    if let Some(v) = line.get("move-time") {
+        return seconds("move-time", v).map(Level::MoveTime);
+    }
+    if let Some(v) = line.get("time") {
+        let time = seconds("time", v)?;
+        let inc = line
+            .get("inc")
+            .map(|v| seconds("inc", v))
+            .transpose()?
+            .unwrap_or_default();
+        let moves = line.get("moves").map(|v| number("moves", v)).transpose()?;
+        return Ok(Level::Clock { moves, time, inc });
+    }
+    Err(ProtocolError::MissingKey {
+        command: "level",
+        key: "depth, nodes, move-time, time or infinite",
+    })
+}
+
+/// Parse one line. `Ok(None)` for a blank line; unknown commands are
+/// [`Command::Unknown`]; unknown keys are ignored.
+pub fn parse_command(text: &str) -> Result<Option<Command>, ProtocolError> {
+    let Some(line) = split_line(text)? else {
+        return Ok(None);
+    };
+    let cmd = match line.command.as_str() {
+        "hub" => Command::Hub,
+        "init" => Command::Init,
+        "set-param" => {
+            let name = line.get("name").ok_or(ProtocolError::MissingKey {
+                command: "set-param",
+                key: "name",
+            })?;
+            let value = line.get("value").ok_or(ProtocolError::MissingKey {
+                command: "set-param",
+                key: "value",
+            })?;
+            Command::SetParam {
+                name: name.to_string(),
+                value: value.to_string(),
+            }
+        }
+        "pos" => {
+            let text = line.get("pos").ok_or(ProtocolError::MissingKey {
+                command: "pos",
+                key: "pos",
+            })?;
+            let pos = parse_position(text)?;
+            let moves = line
+                .get("moves")
+                .unwrap_or("")
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            Command::Pos { pos, moves }
+        }
+        "level" => Command::Level(parse_level(&line)?),
+        "go" => {
+            if line.has("ponder") {
+                Command::Go(GoMode::Ponder)
+            } else if line.has("analyze") || line.has("analyse") {
+                Command::Go(GoMode::Analyze)
+            } else {
+                Command::Go(GoMode::Think)
+            }
+        }
+        "ponder-hit" => Command::PonderHit,
+        "stop" => Command::Stop,
+        "new-game" => Command::NewGame,
+        "ping" => Command::Ping,
+        "quit" => Command::Quit,
+        other => Command::Unknown(other.to_string()),
+    };
+    Ok(Some(cmd))
+}
+
+/// Parse a Hub position: `W` or `B`, then one of `w b W B e` for squares 1…32 in the
+/// numeric order of SPEC §2.
+pub fn parse_position(text: &str) -> Result<Position, ProtocolError> {
+    let bad = |reason: String| ProtocolError::BadPosition {
+        text: text.to_string(),
+        reason,
+    };
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != 33 {
+        return Err(bad(format!(
+            "expected 33 characters (side and 32 squares), found {}",
+            chars.len()
+        )));
+    }
+    let side = match chars[0] {
+        'W' | 'w' => Color::White,
+        'B' | 'b' => Color::Black,
+        c => return Err(bad(format!("side to move must be W or B, found {c:?}"))),
+    };
+    let (mut white, mut black, mut kings) = (Bitboard(0), Bitboard(0), Bitboard(0));
+    for (i, &c) in chars[1..].iter().enumerate() {
+        let sq = Square::from_numeric(i as u8 + 1).expect("1..=32 are squares");
+        match c {
+            'w' => white |= sq.bit(),
+            'b' => black |= sq.bit(),
+            'W' => {
+                white |= sq.bit();
+                kings |= sq.bit();
+            }
+            'B' => {
+                black |= sq.bit();
+                kings |= sq.bit();
+            }
+            'e' | '.' => {}
+            c => {
+                return Err(bad(format!(
+                    "square {} has {c:?} (expected w, b, W, B or e)",
+                    i + 1
+                )))
+            }
+        }
+    }
+    Position::from_parts(white, black, kings, side).map_err(|e: PositionError| bad(e.to_string()))
+}
+
+/// The Hub position string of `pos`.
+pub fn position_string(pos: &Position) -> String {
+    let mut s = String::with_capacity(33);
+    s.push(pos.side_to_move().letter());
+    for n in 1..=32u8 {
+        let sq = Square::from_numeric(n).expect("1..=32 are squares");
+        let king = pos.kings().contains(sq);
+        s.push(
+            match (pos.white().contains(sq), pos.black().contains(sq), king) {
+                (true, _, false) => 'w',
+                (true, _, true) => 'W',
+                (_, true, false) => 'b',
+                (_, true, true) => 'B',
+                _ => 'e',
+            },
+        );
+    }
+    s
+}
+
+/// `value`, quoted when it is empty or contains white space.
+pub fn quote(value: &str) -> String {
+    if value.is_empty() || value.contains(char::is_whitespace) {
+        format!("\"{}\"", value.replace('"', "'"))
+    } else {
+        value.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_quoted_values_and_bare_words() {
+        let l = split_line("  pos pos=Wbbbb moves=\"22-18 9-13\" junk x=")
+            .unwrap()
+            .unwrap();
+        assert_eq!(l.command, "pos");
+        assert_eq!(l.get("moves"), Some("22-18 9-13"));
+        assert!(l.has("junk"));
+        assert_eq!(l.get("x"), Some(""));
+        assert_eq!(split_line(" \t").unwrap(), None);
+        assert_eq!(
+            split_line("id name=\"a b").unwrap_err(),
+            ProtocolError::UnterminatedQuote(8)
+        );
+    }
+
+    #[test]
+    fn parses_commands() {
+        let start = position_string(&Position::start());
+        assert_eq!(start, "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+        assert_eq!(parse_position(&start).unwrap(), Position::start());
+        let c = parse_command(&format!("pos pos={start} moves=\"22-18 11-15\""))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            c,
+            Command::Pos {
+                pos: Position::start(),
+                moves: vec!["22-18".into(), "11-15".into()]
+            }
+        );
+        assert_eq!(
+            parse_command("level depth=7").unwrap(),
+            Some(Command::Level(Level::Depth(7)))
+        );
+        assert_eq!(
+            parse_command("level moves=40 time=60.5 inc=1").unwrap(),
+            Some(Command::Level(Level::Clock {
+                moves: Some(40),
+                time: Duration::from_secs_f64(60.5),
+                inc: Duration::from_secs(1)
+            }))
+        );
+        assert_eq!(
+            parse_command("level infinite").unwrap(),
+            Some(Command::Level(Level::Infinite))
+        );
+        assert_eq!(
+            parse_command("go ponder").unwrap(),
+            Some(Command::Go(GoMode::Ponder))
+        );
+        assert_eq!(
+            parse_command("go").unwrap(),
+            Some(Command::Go(GoMode::Think))
+        );
+        assert_eq!(
+            parse_command("frobnicate a=1").unwrap(),
+            Some(Command::Unknown("frobnicate".into()))
+        );
+        assert_eq!(parse_command("").unwrap(), None);
+    }
+
+    #[test]
+    fn rejects_bad_values_with_reasons() {
+        assert!(matches!(
+            parse_command("level depth=x"),
+            Err(ProtocolError::BadValue { .. })
+        ));
+        assert!(matches!(
+            parse_command("level time=-1"),
+            Err(ProtocolError::BadValue { .. })
+        ));
+        assert!(matches!(
+            parse_command("level"),
+            Err(ProtocolError::MissingKey { .. })
+        ));
+        assert!(matches!(
+            parse_command("pos"),
+            Err(ProtocolError::MissingKey { key: "pos", .. })
+        ));
+        assert!(matches!(
+            parse_command("pos pos=W"),
+            Err(ProtocolError::BadPosition { .. })
+        ));
+        assert!(matches!(
+            parse_command("set-param name=x"),
+            Err(ProtocolError::MissingKey { key: "value", .. })
+        ));
+        let man_on_last_row = format!("W{}{}", "w", "e".repeat(31));
+        assert!(matches!(
+            parse_position(&man_on_last_row),
+            Err(ProtocolError::BadPosition { .. })
+        ));
+        assert!(matches!(
+            parse_position(&format!("X{}", "e".repeat(32))),
+            Err(ProtocolError::BadPosition { .. })
+        ));
+    }
+}

@@ -1,0 +1,129 @@
+//! Time management for the Hub engine: turning a [`Level`] into search limits and two
+//! deadlines. The soft deadline decides whether to start another iteration; the hard
+//! deadline stops the search wherever it is. Both keep a safety margin so that the
+//! engine never loses on time.
+
+use std::time::Duration;
+
+use crate::search::Limits;
+
+use super::protocol::Level;
+
+/// Moves assumed left in the game when the clock gives no `moves=`.
+const MOVES_TO_GO: u32 = 25;
+/// Fixed part of the safety margin (process and pipe latency).
+const MARGIN: Duration = Duration::from_millis(50);
+
+/// What a search may spend.
+#[derive(Clone, Copy, PartialEq, Debug, Default)]
+pub struct Budget {
+    /// Depth and node limits for the searcher (time is enforced by the deadlines).
+    pub limits: Limits,
+    /// Do not start a new iteration after this much time.
+    pub soft: Option<Duration>,
+    /// Stop the search after this much time.
+    pub hard: Option<Duration>,
+}
+
+impl Budget {
+    /// The budget for one move under `level`.
+    pub fn for_level(level: &Level) -> Budget {
+        match *level {
+            Level::Depth(d) => Budget {
+                limits: Limits::depth(d.max(1)),
+                ..Budget::default()
+            },
+            Level::Nodes(n) => Budget {
+                limits: Limits::nodes(n.max(1)),
+                ..Budget::default()
+            },
+            Level::Infinite => Budget::default(),
+            Level::MoveTime(t) => {
+                let hard = t.saturating_sub(margin(t)).max(Duration::from_millis(1));
+                Budget {
+                    soft: Some(hard),
+                    hard: Some(hard),
+                    ..Budget::default()
+                }
+            }
+            Level::Clock { moves, time, inc } => {
+                // Hub clients send the time left before the increment is added.
+                let total = time + inc;
+                let usable = total.saturating_sub(margin(total));
+                let to_go = moves.unwrap_or(MOVES_TO_GO).max(1);
+                let share = time / to_go + inc.mul_f64(0.8);
+                // Never more than half of what is left (most of it on the last move
+                // before a time control).
+                let cap = usable.mul_f64(if to_go == 1 { 0.8 } else { 0.5 });
+                let hard = (share * 3).min(cap).max(Duration::from_millis(1));
+                let soft = share.min(hard);
+                Budget {
+                    soft: Some(soft),
+                    hard: Some(hard),
+                    ..Budget::default()
+                }
+            }
+        }
+    }
+
+    /// Whether to start another iteration after `elapsed`: only when it is likely to
+    /// finish before the soft deadline (an iteration costs a few times the last).
+    pub fn another_iteration(&self, elapsed: Duration) -> bool {
+        self.soft.is_none_or(|s| elapsed < s / 2)
+    }
+}
+
+fn margin(total: Duration) -> Duration {
+    (MARGIN + total / 20).min(total / 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secs(s: f64) -> Duration {
+        Duration::from_secs_f64(s)
+    }
+
+    #[test]
+    fn clock_budget_stays_within_the_time_left() {
+        for (time, inc, moves) in [
+            (0.0, 0.0, None),
+            (0.05, 0.0, None),
+            (1.0, 0.0, Some(1)),
+            (60.0, 1.0, None),
+            (300.0, 0.0, Some(40)),
+            (2.0, 2.0, None),
+        ] {
+            let b = Budget::for_level(&Level::Clock {
+                moves,
+                time: secs(time),
+                inc: secs(inc),
+            });
+            let hard = b.hard.unwrap();
+            let soft = b.soft.unwrap();
+            assert!(soft <= hard, "{time} {inc}");
+            assert!(
+                hard <= secs(time + inc) * 4 / 5 || hard == Duration::from_millis(1),
+                "{time} {inc}: {hard:?}"
+            );
+        }
+        let long = Budget::for_level(&Level::Clock {
+            moves: None,
+            time: secs(300.0),
+            inc: secs(0.0),
+        });
+        assert!(long.soft.unwrap() >= secs(5.0), "{long:?}");
+    }
+
+    #[test]
+    fn fixed_levels() {
+        assert_eq!(Budget::for_level(&Level::Depth(5)).limits.depth, Some(5));
+        assert_eq!(
+            Budget::for_level(&Level::Nodes(1000)).limits.nodes,
+            Some(1000)
+        );
+        assert!(Budget::for_level(&Level::MoveTime(secs(1.0))).hard.unwrap() < secs(1.0));
+        assert_eq!(Budget::for_level(&Level::Infinite), Budget::default());
+    }
+}

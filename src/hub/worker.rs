@@ -1,0 +1,218 @@
+//! The search thread of the Hub engine: runs one search, prints `info` lines as
+//! iterations complete, enforces the deadlines, holds `done` back while pondering or
+//! analysing, and hands the searcher back when it ends.
+
+use std::io::Write;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use crate::movegen::legal_moves;
+use crate::position::Position;
+use crate::score::Score;
+use crate::search::{Info, SearchResult, Searcher};
+
+use super::numbering::MoveNumbering;
+use super::time::Budget;
+
+/// The engine's output: whole lines, flushed at once, shared with the search thread.
+#[derive(Clone)]
+pub(super) struct Output(pub(super) Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub(super) fn line(&self, text: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // A closed output cannot be reported anywhere; the engine ends when stdin does.
+        let _ = writeln!(w, "{text}").and_then(|_| w.flush());
+    }
+}
+
+/// Shared between the command loop and a running search.
+pub(super) struct Control {
+    /// Ends the search (set by `stop`, the deadline or the soft time check).
+    stop: AtomicBool,
+    /// Ponder and analyze: hold `done` back until `stop` or `ponder-hit`.
+    hold: AtomicBool,
+    /// When the clock started and what may be spent.
+    timing: Mutex<(Instant, Budget)>,
+    /// The search thread is done.
+    finished: AtomicBool,
+}
+
+impl Control {
+    fn timing(&self) -> (Instant, Budget) {
+        *self.timing.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Control {
+    /// Controls for a new search; `hold` for ponder and analyze.
+    pub(super) fn new(hold: bool, budget: Budget) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            hold: AtomicBool::new(hold),
+            timing: Mutex::new((Instant::now(), budget)),
+            finished: AtomicBool::new(false),
+        }
+    }
+
+    /// Restart the clock with `budget` (ponder-hit) and release `done`.
+    pub(super) fn start_clock(&self, budget: Budget) {
+        *self.timing.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), budget);
+        self.hold.store(false, Ordering::SeqCst);
+    }
+
+    /// Ask the search to end and release `done`.
+    pub(super) fn stop(&self) {
+        self.hold.store(false, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// The score in men as Hub clients read it: proven results as ±(100 − plies/100), the
+/// convention of Scan that pydraughts decodes into "win in N moves".
+pub(super) fn hub_score(score: Score) -> String {
+    match score.plies() {
+        Some(p) => {
+            let v = (10_000 - p.min(9_000) as i32) as f64 / 100.0;
+            format!("{:.2}", if score.is_win() { v } else { -v })
+        }
+        None => format!("{:.2}", score.as_men()),
+    }
+}
+
+fn pv_string(pos: &Position, pv: &[crate::moves::Move], numbering: MoveNumbering) -> String {
+    let mut p = *pos;
+    let mut words = Vec::new();
+    for &m in pv {
+        if !legal_moves(&p).contains(&m) {
+            break;
+        }
+        words.push(numbering.format(&p, m));
+        p = p.play(m);
+    }
+    words.join(" ")
+}
+
+fn info_line(pos: &Position, info: &Info, numbering: MoveNumbering) -> String {
+    let nodes = info.stats.nodes + info.stats.qs_nodes;
+    format!(
+        "info depth={} score={} nodes={} time={:.3} nps={} pv=\"{}\"",
+        info.depth,
+        hub_score(info.score),
+        nodes,
+        info.stats.time.as_secs_f64(),
+        info.stats.nps(),
+        pv_string(pos, &info.pv, numbering)
+    )
+}
+
+fn done_line(pos: &Position, result: &SearchResult, numbering: MoveNumbering) -> String {
+    let Some(best) = result.best else {
+        return "done".to_string();
+    };
+    let mut line = format!("done move={}", numbering.format(pos, best));
+    if result.pv.first() == Some(&best) {
+        if let Some(&reply) = result.pv.get(1) {
+            let next = pos.play(best);
+            if legal_moves(&next).contains(&reply) {
+                line.push_str(&format!(" ponder={}", numbering.format(&next, reply)));
+            }
+        }
+    }
+    line
+}
+
+/// What one search works on.
+pub(super) struct Job {
+    /// The position.
+    pub pos: Position,
+    /// Earlier positions of the game, for repetitions.
+    pub history: Vec<Position>,
+    /// Limits and deadlines.
+    pub budget: Budget,
+    /// Move numbering for the output.
+    pub numbering: MoveNumbering,
+}
+
+/// Run `job` on a new thread; the thread prints `info` and `done` lines to `out` and
+/// returns the searcher.
+pub(super) fn spawn(
+    mut searcher: Searcher,
+    job: Job,
+    ctl: Arc<Control>,
+    out: Output,
+) -> JoinHandle<Searcher> {
+    let Job {
+        pos,
+        history,
+        budget,
+        numbering,
+    } = job;
+    thread::spawn(move || {
+        let timer = {
+            let ctl = ctl.clone();
+            thread::spawn(move || watch_deadline(&ctl))
+        };
+        let mut on_info = |info: &Info| {
+            out.line(&info_line(&pos, info, numbering));
+            let (start, budget) = ctl.timing();
+            if !ctl.hold.load(Ordering::SeqCst) && !budget.another_iteration(start.elapsed()) {
+                ctl.stop.store(true, Ordering::SeqCst);
+            }
+        };
+        let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+            searcher.search(&pos, &history, &budget.limits, &ctl.stop, &mut on_info)
+        }));
+        let result = match searched {
+            Ok(r) => r,
+            Err(_) => {
+                // The GUI still needs a move: report, play the first legal one,
+                // and start over with fresh tables.
+                out.line("error message=\"internal search error; playing the first legal move\"");
+                searcher = Searcher::new(searcher.options().clone());
+                let best = legal_moves(&pos).first().copied();
+                SearchResult {
+                    best,
+                    score: Score::DRAW,
+                    depth: 0,
+                    pv: best.into_iter().collect(),
+                    stats: Default::default(),
+                }
+            }
+        };
+        while ctl.hold.load(Ordering::SeqCst) && !ctl.stop.load(Ordering::SeqCst) {
+            thread::sleep(Duration::from_millis(2));
+        }
+        ctl.finished.store(true, Ordering::SeqCst);
+        let _ = timer.join();
+        out.line(&done_line(&pos, &result, numbering));
+        searcher
+    })
+}
+
+/// Set the stop flag when the hard deadline passes; ends with the search.
+fn watch_deadline(ctl: &Control) {
+    while !ctl.finished.load(Ordering::SeqCst) {
+        let (start, budget) = ctl.timing();
+        let held = ctl.hold.load(Ordering::SeqCst);
+        if !held && budget.hard.is_some_and(|h| start.elapsed() >= h) {
+            ctl.stop.store(true, Ordering::SeqCst);
+        }
+        thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_follow_the_hub_convention() {
+        assert_eq!(hub_score(Score::centi(-150)), "-1.50");
+        assert_eq!(hub_score(Score::win_in(5)), "99.95");
+        assert_eq!(hub_score(Score::loss_in(4)), "-99.96");
+    }
+}

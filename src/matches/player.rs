@@ -1,0 +1,368 @@
+//! Match players: the built-in searcher with given settings, or any Hub engine run as
+//! a child process. Both are described by an [`EngineSpec`] such as
+//! `techniques=pvs+tt,depth=6` or `time=0.2,cmd=/usr/bin/scan hub`.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use crate::game::Game;
+use crate::hub::time::Budget;
+use crate::hub::{ClientError, HubClient, Level, MoveNumbering};
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+use crate::search::{Limits, SearchOptions, Searcher, Techniques};
+
+/// How long a player may think per move.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum MoveLimit {
+    /// Fixed depth in plies.
+    Depth(u32),
+    /// Fixed node count.
+    Nodes(u64),
+    /// Fixed time per move.
+    Time(Duration),
+    /// A game clock: base time and increment per move (added after the move).
+    Clock {
+        /// Time for the whole game.
+        base: Duration,
+        /// Added after each move.
+        inc: Duration,
+    },
+}
+
+impl MoveLimit {
+    /// The clock's base time and increment, for clock games.
+    pub fn clock(&self) -> Option<(Duration, Duration)> {
+        match *self {
+            MoveLimit::Clock { base, inc } => Some((base, inc)),
+            _ => None,
+        }
+    }
+
+    /// The Hub level for one move; `left` is the time on the clock now.
+    pub fn level(&self, left: Option<Duration>) -> Level {
+        match *self {
+            MoveLimit::Depth(d) => Level::Depth(d),
+            MoveLimit::Nodes(n) => Level::Nodes(n),
+            MoveLimit::Time(t) => Level::MoveTime(t),
+            // Hub clients send the time before the increment, which engines add back.
+            MoveLimit::Clock { base, inc } => {
+                let left = left.unwrap_or(base);
+                Level::Clock {
+                    moves: None,
+                    time: left.saturating_sub(inc),
+                    inc,
+                }
+            }
+        }
+    }
+}
+
+fn seconds(text: &str) -> Option<Duration> {
+    let s: f64 = text.trim().parse().ok()?;
+    (s.is_finite() && (0.0..1e6).contains(&s)).then(|| Duration::from_secs_f64(s))
+}
+
+/// A player description: `key=value` pairs separated by commas. Keys: `name`,
+/// `techniques` (e.g. `pvs+tt`), `tt-bits`, `depth`, `nodes`, `time` (seconds per
+/// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `numbering` (Hub move
+/// numbering) and `cmd`, which must come last and takes
+/// the rest of the text: the command line of a Hub engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    /// The spec as given.
+    pub text: String,
+    /// Display name, if given.
+    pub name: Option<String>,
+    /// Search techniques of the built-in engine.
+    pub techniques: Option<Techniques>,
+    /// Transposition table size (`2^bits` entries).
+    pub tt_bits: Option<u32>,
+    /// Thinking limit per move (default depth 6).
+    pub limit: MoveLimit,
+    /// Hub engine command line, or `None` for the built-in engine.
+    pub command: Option<String>,
+    /// Move numbering of the Hub engine.
+    pub numbering: MoveNumbering,
+}
+
+/// A malformed engine spec.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("bad engine spec {spec:?}: {reason}")]
+pub struct SpecError {
+    /// The text given.
+    pub spec: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl FromStr for EngineSpec {
+    type Err = SpecError;
+    fn from_str(text: &str) -> Result<EngineSpec, SpecError> {
+        let bad = |reason: String| SpecError {
+            spec: text.to_string(),
+            reason,
+        };
+        let mut spec = EngineSpec {
+            text: text.to_string(),
+            name: None,
+            techniques: None,
+            tt_bits: None,
+            limit: MoveLimit::Depth(6),
+            command: None,
+            numbering: MoveNumbering::Standard,
+        };
+        let mut rest = text.trim();
+        while !rest.is_empty() {
+            if let Some(cmd) = rest.strip_prefix("cmd=") {
+                if cmd.trim().is_empty() {
+                    return Err(bad("cmd= needs a command".into()));
+                }
+                spec.command = Some(cmd.trim().to_string());
+                break;
+            }
+            let (item, tail) = rest.split_once(',').unwrap_or((rest, ""));
+            rest = tail.trim_start();
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| bad(format!("{item:?} is not key=value")))?;
+            let (key, value) = (key.trim(), value.trim());
+            let number = |what: &str| bad(format!("{key}={value:?}: expected {what}"));
+            match key {
+                "name" => spec.name = Some(value.to_string()),
+                "techniques" => spec.techniques = Some(value.parse().map_err(|e: crate::search::TechniqueError| bad(e.to_string()))?),
+                "tt-bits" => spec.tt_bits = Some(value.parse().ok().filter(|b| (10..=30).contains(b)).ok_or_else(|| number("10 to 30"))?),
+                "depth" => spec.limit = MoveLimit::Depth(value.parse().ok().filter(|&d| d > 0).ok_or_else(|| number("a depth ≥ 1"))?),
+                "nodes" => spec.limit = MoveLimit::Nodes(value.parse().ok().filter(|&n| n > 0).ok_or_else(|| number("a node count ≥ 1"))?),
+                "time" => {
+                    let s: f64 = value.parse().ok().filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e6).ok_or_else(|| number("seconds > 0"))?;
+                    spec.limit = MoveLimit::Time(Duration::from_secs_f64(s));
+                }
+                "clock" => {
+                    let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
+                    match (seconds(base), seconds(inc)) {
+                        (Some(base), Some(inc)) if !base.is_zero() => spec.limit = MoveLimit::Clock { base, inc },
+                        _ => return Err(number("BASE+INC seconds, e.g. 60+0.5")),
+                    }
+                }
+                "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, depth, nodes, time, clock, numbering, cmd)"))),
+            }
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for EngineSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name.as_deref().unwrap_or(&self.text))
+    }
+}
+
+/// Why a player could not move.
+#[derive(Debug, Error)]
+pub enum PlayerError {
+    /// The Hub engine failed.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// The engine returned no move in a position that has one.
+    #[error("the engine returned no move")]
+    NoMove,
+}
+
+/// Something that chooses moves in a game.
+pub trait Player {
+    /// Name for the game record.
+    fn name(&self) -> String;
+    /// A new game starts (clear tables).
+    fn new_game(&mut self) -> Result<(), PlayerError>;
+    /// The move to play in the game's current position; `clock` is the time left
+    /// in clock games.
+    fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError>;
+    /// Base time and increment when the player plays on a clock.
+    fn clock(&self) -> Option<(Duration, Duration)>;
+}
+
+/// The built-in searcher.
+pub struct InternalPlayer {
+    name: String,
+    searcher: Searcher,
+    limit: MoveLimit,
+}
+
+impl InternalPlayer {
+    /// A player for `spec` (which must not have a command).
+    pub fn new(spec: &EngineSpec) -> InternalPlayer {
+        let mut options = SearchOptions::default();
+        if let Some(t) = spec.techniques {
+            options.techniques = t;
+        }
+        if let Some(b) = spec.tt_bits {
+            options.tt_bits = b;
+        }
+        InternalPlayer {
+            name: spec.to_string(),
+            searcher: Searcher::new(options),
+            limit: spec.limit,
+        }
+    }
+}
+
+impl Player for InternalPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.searcher.clear();
+        Ok(())
+    }
+    fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError> {
+        let legal = legal_moves(&game.position());
+        if legal.len() == 1 {
+            return Ok(legal[0]);
+        }
+        // The same time management as `damas hub`.
+        let budget = Budget::for_level(&self.limit.level(clock));
+        let limits = Limits {
+            time: budget.hard,
+            ..budget.limits
+        };
+        let stop = AtomicBool::new(false);
+        let start = Instant::now();
+        let mut on_info = |_: &crate::search::Info| {
+            if !budget.another_iteration(start.elapsed()) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let result = self.searcher.search(
+            &game.position(),
+            game.history(),
+            &limits,
+            &stop,
+            &mut on_info,
+        );
+        result.best.ok_or(PlayerError::NoMove)
+    }
+    fn clock(&self) -> Option<(Duration, Duration)> {
+        self.limit.clock()
+    }
+}
+
+/// A Hub engine child process.
+pub struct HubPlayer {
+    name: String,
+    client: HubClient,
+    limit: MoveLimit,
+}
+
+impl HubPlayer {
+    /// Start the engine of `spec` (which must have a command).
+    pub fn spawn(spec: &EngineSpec) -> Result<HubPlayer, PlayerError> {
+        let command = spec.command.as_deref().unwrap_or_default();
+        let mut client = HubClient::spawn(command)?;
+        client.numbering = spec.numbering;
+        if spec.numbering != MoveNumbering::Standard
+            && client.params.iter().any(|p| p == "move-numbering")
+        {
+            client.set_param("move-numbering", &spec.numbering.to_string())?;
+        }
+        if let Some(t) = spec.techniques {
+            client.set_param("techniques", &t.to_string())?;
+        }
+        if let Some(b) = spec.tt_bits {
+            client.set_param("tt-bits", &b.to_string())?;
+        }
+        let name = spec.name.clone().unwrap_or_else(|| client.name());
+        Ok(HubPlayer {
+            name,
+            client,
+            limit: spec.limit,
+        })
+    }
+
+    /// Ask the engine to quit.
+    pub fn quit(self) {
+        self.client.quit();
+    }
+}
+
+impl Player for HubPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.client.new_game()?;
+        Ok(())
+    }
+    fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError> {
+        let timeout = match self.limit {
+            MoveLimit::Time(t) => t * 3 + Duration::from_secs(5),
+            // On a clock the match runner judges the time; this only catches a hang.
+            MoveLimit::Clock { base, .. } => clock.unwrap_or(base) + Duration::from_secs(5),
+            _ => Duration::from_secs(3600),
+        };
+        let level = self.limit.level(clock);
+        let reply = self
+            .client
+            .think(&game.start(), game.moves(), &level, timeout)?;
+        Ok(reply.best)
+    }
+    fn clock(&self) -> Option<(Duration, Duration)> {
+        self.limit.clock()
+    }
+}
+
+/// The player for `spec`: a Hub engine when it has a command, else the built-in one.
+pub fn make_player(spec: &EngineSpec) -> Result<Box<dyn Player>, PlayerError> {
+    Ok(match spec.command {
+        Some(_) => Box::new(HubPlayer::spawn(spec)?),
+        None => Box::new(InternalPlayer::new(spec)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_specs() {
+        let s: EngineSpec = "techniques=pvs+tt,depth=4,tt-bits=16".parse().unwrap();
+        assert_eq!(s.limit, MoveLimit::Depth(4));
+        assert_eq!(s.tt_bits, Some(16));
+        assert!(s.techniques.unwrap().pvs && s.command.is_none());
+        let h: EngineSpec = "time=0.5, name=scan, cmd=/opt/scan hub -x=1,2"
+            .parse()
+            .unwrap();
+        assert_eq!(h.command.as_deref(), Some("/opt/scan hub -x=1,2"));
+        assert_eq!(h.limit, MoveLimit::Time(Duration::from_millis(500)));
+        assert_eq!(h.to_string(), "scan");
+        assert_eq!("".parse::<EngineSpec>().unwrap().limit, MoveLimit::Depth(6));
+        let c: EngineSpec = "clock=60+0.5".parse().unwrap();
+        assert_eq!(
+            c.limit.clock(),
+            Some((Duration::from_secs(60), Duration::from_millis(500)))
+        );
+        assert_eq!(
+            "clock=5".parse::<EngineSpec>().unwrap().limit.clock(),
+            Some((Duration::from_secs(5), Duration::ZERO))
+        );
+        for bad in [
+            "depth=0",
+            "depth=x",
+            "speed=3",
+            "techniques=foo",
+            "cmd=",
+            "tt-bits=99",
+            "time=-1",
+            "depth",
+            "clock=0+1",
+            "clock=a+1",
+        ] {
+            assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,369 @@
+//! Scripted sessions against the real `damas` binary: the Hub protocol, `damas pdn
+//! check` and a short `damas match`.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use damas::hub::{parse_position, position_string, HubClient, Level};
+use damas::movegen::legal_moves;
+use damas::notation::parse_hub_move;
+use damas::pdn::read_games;
+use damas::Position;
+
+const BIN: &str = env!("CARGO_BIN_EXE_damas");
+const START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
+
+struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = Command::new(BIN)
+            .arg("hub")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("damas hub starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for l in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Session {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first starting with `word`.
+    fn until(&mut self, word: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no {word:?} within {timeout:?}; got {seen:?}"));
+            let first = line.split_whitespace().next().unwrap_or("").to_string();
+            seen.push(line);
+            if first == word {
+                return seen;
+            }
+        }
+    }
+
+    /// Close stdin and wait for the exit; returns stderr.
+    fn close(mut self) -> (std::process::ExitStatus, String) {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                let mut err = String::new();
+                self.child
+                    .stderr
+                    .take()
+                    .unwrap()
+                    .read_to_string(&mut err)
+                    .unwrap();
+                return (status, err);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "damas hub did not exit after stdin closed"
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix(&format!("{key}=")))
+}
+
+#[test]
+fn handshake_position_search_garbage_and_stdin_closing() {
+    let mut s = Session::start();
+    s.send("hub");
+    let hello = s.until("wait", Duration::from_secs(5));
+    assert!(hello[0].starts_with("id name=damas "), "{hello:?}");
+    assert!(
+        hello.contains(
+            &"param name=variant value=brazilian type=enum values=\"brazilian\"".to_string()
+        ),
+        "{hello:?}"
+    );
+    assert!(
+        hello.iter().any(|l| l.starts_with("param name=egdb-dir")),
+        "{hello:?}"
+    );
+    s.send("set-param name=tt-bits value=16");
+    s.send("init");
+    assert_eq!(
+        s.until("ready", Duration::from_secs(5)).last().unwrap(),
+        "ready"
+    );
+
+    // A position with moves (c3-d4 f6-g5), searched to depth 4.
+    s.send(&format!("pos pos={START} moves=\"22-18 10-14\""));
+    s.send("level depth=4");
+    s.send("go think");
+    let out = s.until("done", Duration::from_secs(30));
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info ")).collect();
+    assert!(!infos.is_empty(), "{out:?}");
+    let last = infos.last().unwrap();
+    assert_eq!(value(last, "depth"), Some("4"), "{last}");
+    for key in ["score", "nodes", "time", "nps", "pv"] {
+        assert!(value(last, key).is_some(), "{key} missing in {last}");
+    }
+    let done = out.last().unwrap();
+    assert!(done.starts_with("done move="), "{done}");
+    let mut pos = Position::start();
+    for m in ["22-18", "10-14"] {
+        pos = pos.play(parse_hub_move(&pos, m).unwrap());
+    }
+    let best = value(done, "move").unwrap();
+    let mv = parse_hub_move(&pos, best).unwrap();
+    if let Some(p) = value(done, "ponder") {
+        assert!(parse_hub_move(&pos.play(mv), p).is_ok(), "{done}");
+    }
+
+    // Garbage and errors: answered or ignored, the engine keeps running.
+    s.send("this is not a command");
+    s.send("=== \"unbalanced");
+    s.send("pos pos=Xbbbb");
+    let e = s.until("error", Duration::from_secs(5));
+    assert!(e.last().unwrap().starts_with("error message="), "{e:?}");
+    s.send(&format!("pos pos={START} moves=\"22-18 22-18\""));
+    let e = s.until("error", Duration::from_secs(5));
+    assert!(e.last().unwrap().contains("move 2"), "{e:?}");
+    s.send("level depth=banana");
+    s.until("error", Duration::from_secs(5));
+    s.send("ping");
+    assert_eq!(
+        s.until("pong", Duration::from_secs(5)).last().unwrap(),
+        "pong"
+    );
+
+    // Analyze until stopped: `done` comes promptly after `stop`.
+    s.send(&format!("pos pos={START}"));
+    s.send("go analyze");
+    s.until("info", Duration::from_secs(5));
+    thread::sleep(Duration::from_millis(200));
+    s.send("ping");
+    s.until("pong", Duration::from_secs(2));
+    let t = Instant::now();
+    s.send("stop");
+    let out = s.until("done", Duration::from_secs(2));
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert!(parse_hub_move(
+        &Position::start(),
+        value(out.last().unwrap(), "move").unwrap()
+    )
+    .is_ok());
+
+    // Stdin closing in the middle of a search ends the process cleanly, stderr silent.
+    s.send("go analyze");
+    s.until("info", Duration::from_secs(5));
+    let (status, stderr) = s.close();
+    assert!(status.success(), "{status:?}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn time_control_answers_in_time_and_single_moves_at_once() {
+    let mut s = Session::start();
+    s.send("init");
+    s.until("ready", Duration::from_secs(5));
+    s.send(&format!("pos pos={START}"));
+    s.send("level time=0.5 inc=0");
+    let t = Instant::now();
+    s.send("go think");
+    s.until("done", Duration::from_secs(5));
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "took {:?} of 0.5 s",
+        t.elapsed()
+    );
+    // Black to move must capture: the only legal move is played at once.
+    let forced = Position::start().play(parse_hub_move(&Position::start(), "22-18").unwrap());
+    let forced = forced.play(parse_hub_move(&forced, "11-15").unwrap());
+    assert_eq!(legal_moves(&forced).len(), 1);
+    s.send(&format!("pos pos={}", position_string(&forced)));
+    s.send("level time=100");
+    let t = Instant::now();
+    s.send("go think");
+    let out = s.until("done", Duration::from_secs(5));
+    assert!(
+        t.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(out.last().unwrap(), "done move=18x11x15");
+    s.send("quit");
+    let (status, stderr) = s.close();
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn ponder_then_ponder_hit_and_client_round_trip() {
+    let mut client = HubClient::spawn(&format!("{BIN} hub")).expect("handshake");
+    assert_eq!(client.name(), "damas");
+    assert!(client.params.iter().any(|p| p == "variant"));
+    client.ping().unwrap();
+    let start = parse_position(START).unwrap();
+    let reply = client
+        .think(&start, &[], &Level::Depth(3), Duration::from_secs(30))
+        .unwrap();
+    assert!(legal_moves(&start).contains(&reply.best));
+    assert_eq!(reply.depth, Some(3));
+    // Ponder holds `done` until ponder-hit, then answers under the level.
+    client.send(&format!("pos pos={START}")).unwrap();
+    client.send("level move-time=0.2").unwrap();
+    client.send("go ponder").unwrap();
+    thread::sleep(Duration::from_millis(300));
+    client.send("ping").unwrap();
+    let line = client.recv("pong", Duration::from_secs(2)).unwrap();
+    let mut seen = vec![line];
+    while !seen.last().unwrap().starts_with("pong") {
+        seen.push(client.recv("pong", Duration::from_secs(2)).unwrap());
+    }
+    assert!(
+        !seen.iter().any(|l| l.starts_with("done")),
+        "done before ponder-hit: {seen:?}"
+    );
+    let t = Instant::now();
+    client.send("ponder-hit").unwrap();
+    loop {
+        let l = client.recv("done", Duration::from_secs(3)).unwrap();
+        if l.starts_with("done move=") {
+            break;
+        }
+    }
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    client.quit();
+}
+
+#[test]
+fn pdn_check_reports_ok_or_the_first_bad_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.pdn");
+    std::fs::write(
+        &good,
+        "[Event \"a\"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 1-1\n\n1. 22-18 * \n",
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .args(["pdn", "check"])
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ok 2 games 5 moves\n");
+    let bad = dir.path().join("bad.pdn");
+    std::fs::write(&bad, "1. c3-d4 *\n\n1. c3-d4 f6-e5 2. d4-c5 *\n").unwrap();
+    let out = Command::new(BIN)
+        .args(["pdn", "check"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("game 2 move 2: illegal move \"d4-c5\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn short_match_against_the_hub_engine_writes_pdn() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("m.pdn");
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--games",
+            "2",
+            "--opening-plies",
+            "2",
+            "--max-plies",
+            "100",
+            "--quiet",
+            "--engine1",
+            "depth=2,name=inside",
+        ])
+        .arg("--engine2")
+        .arg(format!("depth=2,name=outside,cmd={BIN} hub"))
+        .arg("--pdn")
+        .arg(&pdn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("inside vs outside: 2 games"), "{stdout}");
+    assert!(stdout.contains("Elo difference:"), "{stdout}");
+    let games = read_games(&std::fs::read_to_string(&pdn).unwrap()).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        (games[0].tag("White"), games[1].tag("White")),
+        (Some("inside"), Some("outside"))
+    );
+    assert_eq!(games[0].moves[..2], games[1].moves[..2]);
+
+    // Resume to four games: the two recorded ones are kept and counted.
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--games",
+            "4",
+            "--opening-plies",
+            "2",
+            "--max-plies",
+            "100",
+            "--quiet",
+            "--resume",
+            "--engine1",
+            "depth=2,name=inside",
+        ])
+        .args(["--engine2", "depth=2,name=outside"])
+        .arg("--pdn")
+        .arg(&pdn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("resuming after 2 games"), "{stdout}");
+    assert!(stdout.contains("inside vs outside: 4 games"), "{stdout}");
+    let all = read_games(&std::fs::read_to_string(&pdn).unwrap()).unwrap();
+    assert_eq!(all.len(), 4);
+    assert_eq!(all[..2], games[..]);
+}
