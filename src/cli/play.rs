@@ -83,7 +83,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
     ui::run(config).map_err(|e| CliError {
-        message: format!("terminal: {e}"),
+        message: format!("the game needs an interactive terminal: {e}"),
         status: 1,
     })
 }
