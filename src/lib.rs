@@ -20,6 +20,7 @@ pub mod score;
 pub mod search;
 pub mod square;
 pub mod tt;
+pub mod ui;
 
 pub use bitboard::{Bitboard, Dir};
 pub use fen::{parse_fen, to_fen, FenError};

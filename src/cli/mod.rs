@@ -14,6 +14,7 @@ mod matches;
 mod moves;
 mod pdn;
 mod perft;
+mod play;
 
 /// Brazilian checkers: play, analyse, count.
 #[derive(Parser, Debug)]
@@ -39,6 +40,8 @@ pub enum Command {
     Pdn(pdn::Args),
     /// Play a match between two engines and estimate the Elo difference.
     Match(Box<matches::Args>),
+    /// Play in the terminal (the default).
+    Play(play::Args),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -71,18 +74,14 @@ pub fn position_arg(fen: Option<&str>) -> Result<Position, CliError> {
 /// Run a parsed command line; errors are printed as one line on stderr.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
-        None => {
-            println!("{}", Position::start());
-            println!();
-            println!("Usage: damas <moves|perft> [options]; see `damas --help`.");
-            Ok(())
-        }
+        None => play::run(&play::Args::default_game()),
         Some(Command::Moves(a)) => moves::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Analyze(a)) => analyze::run(&a),
         Some(Command::Hub(a)) => hub::run(&a),
         Some(Command::Pdn(a)) => pdn::run(&a),
         Some(Command::Match(a)) => matches::run(&a),
+        Some(Command::Play(a)) => play::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,89 @@
+//! `damas play` (also `damas` alone): the terminal game.
+
+use std::path::PathBuf;
+
+use crate::cli::{position_arg, CliError};
+use crate::egdb::{Egdb, DEFAULT_DIR};
+use crate::search::SearchOptions;
+use crate::ui::{self, Level, Oracle, Player, Players};
+
+/// Arguments of `damas play`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Who plays White.
+    #[arg(long, value_enum, default_value_t = Player::Human)]
+    pub white: Player,
+    /// Who plays Black.
+    #[arg(long, value_enum, default_value_t = Player::Engine)]
+    pub black: Player,
+    /// Engine time per move in seconds (default 1).
+    #[arg(long, conflicts_with = "depth")]
+    pub time: Option<f64>,
+    /// Engine depth per move in plies, instead of a time.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Start position (algebraic or numeric FEN).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Directory of the endgame databases.
+    #[arg(long)]
+    pub egdb: Option<PathBuf>,
+}
+
+impl Args {
+    /// The defaults: human White against the engine at about a second per move.
+    pub fn default_game() -> Args {
+        Args {
+            white: Player::Human,
+            black: Player::Engine,
+            time: None,
+            depth: None,
+            fen: None,
+            egdb: None,
+        }
+    }
+}
+
+/// Open the game.
+pub fn run(args: &Args) -> Result<(), CliError> {
+    let start = position_arg(args.fen.as_deref())?;
+    let level = match (args.depth, args.time) {
+        (Some(0), _) => return Err(CliError::input("--depth must be at least 1")),
+        (Some(d), _) => Level::Depth(d),
+        (None, Some(t)) if !(t.is_finite() && t > 0.0 && t <= 86_400.0) => {
+            return Err(CliError::input(format!(
+                "--time {t}: give seconds between 0 and 86400"
+            )))
+        }
+        (None, Some(t)) => Level::Millis((t * 1000.0).round().max(1.0) as u64),
+        (None, None) => Level::default(),
+    };
+    // The databases of --egdb, else those at the default place when they were built.
+    let oracle: Option<Box<dyn Oracle>> = match &args.egdb {
+        Some(dir) => {
+            Some(Box::new(Egdb::open(dir).map_err(|e| {
+                CliError::input(format!("--egdb {}: {e}", dir.display()))
+            })?))
+        }
+        None => Egdb::open(DEFAULT_DIR)
+            .ok()
+            .map(|db| Box::new(db) as Box<dyn Oracle>),
+    };
+    let config = ui::Config {
+        start,
+        players: Players {
+            white: args.white,
+            black: args.black,
+        },
+        level,
+        search: SearchOptions::default(),
+        oracle,
+        greeting: None,
+        // https://no-color.org: a set, non-empty NO_COLOR turns colours off.
+        colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    };
+    ui::run(config).map_err(|e| CliError {
+        message: format!("the game needs an interactive terminal: {e}"),
+        status: 1,
+    })
+}

@@ -1,0 +1,421 @@
+//! The game controller: everything the terminal UI knows and decides, without a
+//! terminal. Actions come in ([`Controller::handle`]), engine reports come in
+//! ([`Controller::on_engine_info`], [`Controller::on_engine_done`]), and requests for
+//! the outside world go out as [`Effect`]s (start or stop a search, save a file, …).
+
+mod moves;
+mod record;
+mod types;
+
+pub use types::{Choice, Effect, MessageKind, Prompt, PromptKind, Purpose, SearchRequest};
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::bitboard::Bitboard;
+use crate::fen::{parse_fen, to_fen};
+use crate::game::{Game, GameResult};
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+use crate::notation::{capture_paths, move_to_string, parse_move, MoveError, Notation};
+use crate::pdn::{read_games, write_game, PdnGame};
+use crate::position::{Color, Position};
+use crate::search::{Info, SearchResult};
+use crate::square::Square;
+
+use crate::ui::input::{Action, InputMode};
+use crate::ui::oracle::{Oracle, Verdict};
+use crate::ui::setup::{Level, Player, Players};
+use crate::ui::thinking::Thinking;
+
+/// The game controller state.
+pub struct Controller {
+    game: Game,
+    players: Players,
+    level: Level,
+    cursor: (u8, u8),
+    selected: Option<Square>,
+    choice: Option<Choice>,
+    prompt: Option<Prompt>,
+    help: bool,
+    flipped: bool,
+    paused: bool,
+    message: Option<(String, MessageKind)>,
+    thinking: Option<Thinking>,
+    hint: Option<Move>,
+    searching: Option<(u64, Purpose)>,
+    next_id: u64,
+    effects: Vec<Effect>,
+    clocks: [Duration; 2],
+    turn_start: Instant,
+    oracle: Option<Box<dyn Oracle>>,
+    save_path: String,
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+impl Controller {
+    /// A controller for a game from `start` with these players and level.
+    pub fn new(start: Position, players: Players, level: Level) -> Controller {
+        let mut c = Controller {
+            game: Game::new(start),
+            players,
+            level,
+            // Start on a piece of the side at the bottom of the board.
+            cursor: if players.white == Player::Engine && players.black == Player::Human {
+                (5, 5)
+            } else {
+                (2, 2)
+            },
+            selected: None,
+            choice: None,
+            prompt: None,
+            help: false,
+            flipped: players.white == Player::Engine && players.black == Player::Human,
+            paused: false,
+            message: None,
+            thinking: None,
+            hint: None,
+            searching: None,
+            next_id: 1,
+            effects: Vec::new(),
+            clocks: [Duration::ZERO; 2],
+            turn_start: Instant::now(),
+            oracle: None,
+            save_path: "game.pdn".to_string(),
+        };
+        c.info("Your move: arrows + Enter, a click, or type it (c3-d4). ? for help.");
+        c
+    }
+
+    /// Use an endgame-database oracle for the verdict line.
+    pub fn set_oracle(&mut self, oracle: Box<dyn Oracle>) {
+        self.oracle = Some(oracle);
+    }
+
+    // ----- read access for rendering -----
+
+    /// The game record.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+    /// The current position.
+    pub fn position(&self) -> Position {
+        self.game.position()
+    }
+    /// Who plays which side.
+    pub fn players(&self) -> Players {
+        self.players
+    }
+    /// The engine level.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+    /// The cursor (file, row), board coordinates.
+    pub fn cursor(&self) -> (u8, u8) {
+        self.cursor
+    }
+    /// The picked piece.
+    pub fn selected(&self) -> Option<Square> {
+        self.selected
+    }
+    /// The capture choice in progress.
+    pub fn choice(&self) -> Option<&Choice> {
+        self.choice.as_ref()
+    }
+    /// The open prompt.
+    pub fn prompt(&self) -> Option<&Prompt> {
+        self.prompt.as_ref()
+    }
+    /// Whether the help is shown.
+    pub fn help_shown(&self) -> bool {
+        self.help
+    }
+    /// Whether Black is at the bottom.
+    pub fn flipped(&self) -> bool {
+        self.flipped
+    }
+    /// Whether the engine waits for `m` before moving.
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+    /// The message line.
+    pub fn message(&self) -> Option<(&str, MessageKind)> {
+        self.message.as_ref().map(|(s, k)| (s.as_str(), *k))
+    }
+    /// The engine's latest report.
+    pub fn thinking(&self) -> Option<&Thinking> {
+        self.thinking.as_ref()
+    }
+    /// The hinted move.
+    pub fn hint(&self) -> Option<Move> {
+        self.hint
+    }
+    /// Whether the engine is searching.
+    pub fn is_searching(&self) -> bool {
+        self.searching.is_some()
+    }
+    /// The game result, if the game is over.
+    pub fn result(&self) -> Option<GameResult> {
+        self.game.result()
+    }
+    /// The endgame database verdict for the current position, when an oracle knows it.
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.oracle.as_ref().and_then(|o| o.probe(&self.position()))
+    }
+    /// Time used by each side (White, Black), the side to move's running clock included.
+    pub fn clocks(&self) -> [Duration; 2] {
+        let mut c = self.clocks;
+        if self.result().is_none() {
+            c[self.position().side_to_move() as usize] += self.turn_start.elapsed();
+        }
+        c
+    }
+    /// The last move played, with the position it was played from.
+    pub fn last_move(&self) -> Option<(Position, Move)> {
+        let n = self.game.moves().len();
+        (n > 0).then(|| (self.game.positions()[n - 1], self.game.moves()[n - 1]))
+    }
+    /// How keys are read now.
+    pub fn input_mode(&self) -> InputMode {
+        if self.prompt.is_some() {
+            InputMode::Prompt
+        } else if self.help {
+            InputMode::Help
+        } else if self.choice.is_some() {
+            InputMode::Choice
+        } else {
+            InputMode::Normal
+        }
+    }
+
+    /// Squares the picked piece can move to.
+    pub fn destinations(&self) -> Bitboard {
+        match self.selected {
+            None => Bitboard::default(),
+            Some(s) => legal_moves(&self.position())
+                .iter()
+                .filter(|m| m.from() == s)
+                .map(|m| m.to())
+                .collect(),
+        }
+    }
+
+    /// Pieces that may be picked (those with a legal move; only capturers when a capture is forced).
+    pub fn movable(&self) -> Bitboard {
+        legal_moves(&self.position())
+            .iter()
+            .map(|m| m.from())
+            .collect()
+    }
+
+    /// The move list, one row per move number, PDN style: `1. c3-d4 f6-e5`.
+    pub fn move_rows(&self) -> Vec<String> {
+        let positions = self.game.positions();
+        let mut rows: Vec<String> = Vec::new();
+        for (i, &mv) in self.game.moves().iter().enumerate() {
+            let pos = positions[i];
+            let text = move_to_string(&pos, mv, Notation::Algebraic);
+            let black_moved = pos.side_to_move() == Color::Black;
+            if black_moved && i > 0 {
+                if let Some(last) = rows.last_mut() {
+                    last.push(' ');
+                    last.push_str(&text);
+                    continue;
+                }
+            }
+            let number = rows.len() + 1;
+            if black_moved {
+                rows.push(format!("{number}. ... {text}"));
+            } else {
+                rows.push(format!("{number}. {text}"));
+            }
+        }
+        rows
+    }
+
+    /// The requests gathered since the last call.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    // ----- messages -----
+
+    fn info(&mut self, text: impl Into<String>) {
+        self.message = Some((text.into(), MessageKind::Info));
+    }
+    fn error(&mut self, text: impl Into<String>) {
+        self.message = Some((text.into(), MessageKind::Error));
+    }
+    /// Show news from outside (a file was saved, …).
+    pub fn notify(&mut self, text: impl Into<String>) {
+        self.info(text);
+    }
+    /// Show a failure from outside.
+    pub fn complain(&mut self, text: impl Into<String>) {
+        self.error(text);
+    }
+
+    // ----- engine scheduling -----
+
+    /// Start the engine when it is its turn. Call after every event.
+    pub fn tick(&mut self) {
+        if self.searching.is_some() || self.paused || self.result().is_some() {
+            return;
+        }
+        let side = self.position().side_to_move();
+        if self.players.of(side) == Player::Engine {
+            self.start_search(Purpose::Move);
+        }
+    }
+
+    fn start_search(&mut self, purpose: Purpose) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.searching = Some((id, purpose));
+        self.thinking = None;
+        self.effects.push(Effect::Search(SearchRequest {
+            id,
+            purpose,
+            position: self.position(),
+            history: self.game.history().to_vec(),
+            limits: self.level.limits(),
+        }));
+    }
+
+    fn cancel_search(&mut self) {
+        if self.searching.take().is_some() {
+            self.effects.push(Effect::Stop);
+        }
+    }
+
+    /// A progress report of search `id`.
+    pub fn on_engine_info(&mut self, id: u64, info: &Info) {
+        if self.searching.is_some_and(|(s, _)| s == id) {
+            self.thinking = Some(Thinking::from_info(&self.position(), info));
+        }
+    }
+
+    /// Search `id` finished.
+    pub fn on_engine_done(&mut self, id: u64, result: &SearchResult) {
+        let Some((s, purpose)) = self.searching else {
+            return;
+        };
+        if s != id {
+            return;
+        }
+        self.searching = None;
+        let Some(best) = result.best else { return };
+        let pos = self.position();
+        let text = move_to_string(&pos, best, Notation::Algebraic);
+        match purpose {
+            Purpose::Hint => {
+                self.hint = Some(best);
+                self.info(format!(
+                    "Hint: {text} (score {})",
+                    Thinking::score_text(pos.side_to_move(), result.score)
+                ));
+            }
+            Purpose::Move => {
+                if self.players.of(pos.side_to_move()) == Player::Engine {
+                    self.commit(best);
+                    if self.result().is_none() {
+                        self.info(format!("Engine played {text}."));
+                    }
+                }
+            }
+        }
+    }
+
+    // ----- actions -----
+
+    /// Apply a user action.
+    pub fn handle(&mut self, action: Action) {
+        match action {
+            Action::Up => self.move_cursor(0, if self.flipped { -1 } else { 1 }),
+            Action::Down => self.move_cursor(0, if self.flipped { 1 } else { -1 }),
+            Action::Left => self.move_cursor(if self.flipped { 1 } else { -1 }, 0),
+            Action::Right => self.move_cursor(if self.flipped { -1 } else { 1 }, 0),
+            Action::Select => self.pick(self.cursor.0, self.cursor.1),
+            Action::Click(f, r) => {
+                self.cursor = (f, r);
+                self.pick(f, r);
+            }
+            Action::OpenPrompt(c) => self.open_prompt(PromptKind::Move, c.to_string()),
+            Action::Type(c) => {
+                if let Some(p) = self.prompt.as_mut() {
+                    p.text.push(c);
+                }
+            }
+            Action::Backspace => {
+                if let Some(p) = self.prompt.as_mut() {
+                    p.text.pop();
+                }
+            }
+            Action::Submit => self.submit(),
+            Action::Cancel => {
+                self.prompt = None;
+                self.choice = None;
+                self.help = false;
+                self.selected = None;
+                self.message = None;
+            }
+            Action::NextChoice | Action::PrevChoice | Action::Choose(_) => self.step_choice(action),
+            Action::NewGame => self.new_game(Position::start()),
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
+            Action::Hint => self.ask_hint(),
+            Action::Flip => self.flipped = !self.flipped,
+            Action::Save => {
+                let path = self.save_path.clone();
+                self.open_prompt(PromptKind::Save, path);
+            }
+            Action::Load => {
+                let path = self.save_path.clone();
+                self.open_prompt(PromptKind::Load, path);
+            }
+            Action::SetFen => self.open_prompt(PromptKind::Fen, String::new()),
+            Action::CopyFen => {
+                let fen = to_fen(&self.position());
+                self.info(format!("FEN (copied): {fen}"));
+                self.effects.push(Effect::Copy(fen));
+            }
+            Action::Help => self.help = !self.help,
+            Action::MoveNow => self.move_now(),
+            Action::Players => {
+                self.players = self.players.cycle();
+                if self.searching.is_some_and(|(_, p)| p == Purpose::Move)
+                    && self.players.of(self.position().side_to_move()) == Player::Human
+                {
+                    self.cancel_search();
+                }
+                self.paused = false;
+                self.info(format!(
+                    "White: {}, Black: {}",
+                    self.players.white, self.players.black
+                ));
+            }
+            Action::Stronger | Action::Weaker => {
+                self.level = if action == Action::Stronger {
+                    self.level.stronger()
+                } else {
+                    self.level.weaker()
+                };
+                self.info(format!("Engine level: {}", self.level));
+            }
+            Action::Quit => {
+                self.cancel_search();
+                self.effects.push(Effect::Quit);
+            }
+            Action::Redraw => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,128 @@
+//! The game record: new game, undo/redo, hint, move now, PDN save and load.
+
+use super::*;
+
+impl Controller {
+    pub(super) fn reset_turn(&mut self) {
+        self.selected = None;
+        self.choice = None;
+        self.hint = None;
+        self.turn_start = Instant::now();
+    }
+
+    /// A new game from `start`, same players and level.
+    pub fn new_game(&mut self, start: Position) {
+        self.cancel_search();
+        self.game = Game::new(start);
+        self.reset_turn();
+        self.clocks = [Duration::ZERO; 2];
+        self.paused = false;
+        self.thinking = None;
+        self.info("New game.");
+    }
+
+    pub(super) fn undo(&mut self) {
+        self.cancel_search();
+        if self.game.undo().is_none() {
+            self.error("Nothing to undo.");
+            return;
+        }
+        // Against the engine, take back to the human's turn.
+        while self.players.of(self.position().side_to_move()) == Player::Engine
+            && self.players.of(self.position().side_to_move().opponent()) == Player::Human
+        {
+            if self.game.undo().is_none() {
+                break;
+            }
+        }
+        self.after_navigation("Move taken back.");
+    }
+
+    pub(super) fn redo(&mut self) {
+        self.cancel_search();
+        if self.game.redo().is_none() {
+            self.error("Nothing to redo.");
+            return;
+        }
+        while self.players.of(self.position().side_to_move()) == Player::Engine
+            && self.players.of(self.position().side_to_move().opponent()) == Player::Human
+            && self.game.can_redo()
+        {
+            self.game.redo();
+        }
+        self.after_navigation("Move replayed.");
+    }
+
+    pub(super) fn after_navigation(&mut self, what: &str) {
+        self.reset_turn();
+        let engine_turn = self.players.of(self.position().side_to_move()) == Player::Engine;
+        self.paused = engine_turn;
+        if engine_turn {
+            self.info(format!("{what} Engine paused: m to let it move."));
+        } else {
+            self.info(what);
+        }
+        self.announce_end();
+    }
+
+    pub(super) fn ask_hint(&mut self) {
+        if self.searching.is_some() {
+            self.error("The engine is busy thinking.");
+        } else if self.result().is_some() {
+            self.error("The game is over.");
+        } else {
+            self.info("Thinking about a hint…");
+            self.start_search(Purpose::Hint);
+        }
+    }
+
+    pub(super) fn move_now(&mut self) {
+        match self.searching {
+            Some((_, Purpose::Move)) => {
+                self.effects.push(Effect::Stop);
+                self.info("Engine: move now.");
+            }
+            Some((_, Purpose::Hint)) => self.effects.push(Effect::Stop),
+            None if self.paused => {
+                self.paused = false;
+                self.info("Engine resumed.");
+            }
+            None => {
+                let side = self.position().side_to_move();
+                if self.result().is_none() && self.players.of(side) == Player::Human {
+                    self.error(format!(
+                        "{} is yours to move (p changes players).",
+                        color_name(side)
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The game as PDN text, the players named in the `White`/`Black` tags.
+    pub fn pdn_text(&self) -> String {
+        let mut record = PdnGame::from_game(&self.game);
+        record.set_tag("Event", "damas terminal game");
+        let name = |p: Player| match p {
+            Player::Human => "human",
+            Player::Engine => "damas",
+        };
+        record.set_tag("White", name(self.players.white));
+        record.set_tag("Black", name(self.players.black));
+        write_game(&record)
+    }
+
+    /// Replace the game by the first game of a PDN text.
+    pub fn load_pdn(&mut self, text: &str) -> Result<(), String> {
+        let games = read_games(text).map_err(|e| e.to_string())?;
+        let first = games.first().ok_or("no game in the file")?;
+        let game = first.to_game().map_err(|e| e.to_string())?;
+        self.cancel_search();
+        let n = game.moves().len();
+        self.game = game;
+        self.clocks = [Duration::ZERO; 2];
+        self.thinking = None;
+        self.after_navigation(&format!("Game loaded ({n} plies)."));
+        Ok(())
+    }
+}

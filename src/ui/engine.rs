@@ -1,0 +1,196 @@
+//! The engine in a background thread. The UI sends [`SearchRequest`]s and reads
+//! [`EngineEvent`]s without blocking; each search has its own stop flag so that
+//! "move now" and cancelling never touch a later search, and shutting down waits only
+//! a bounded time.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::search::{Info, SearchOptions, SearchResult, Searcher};
+
+use super::controller::SearchRequest;
+
+/// A report from the engine thread.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineEvent {
+    /// An iteration of search `id` completed.
+    Info {
+        /// The search.
+        id: u64,
+        /// Its report.
+        info: Info,
+    },
+    /// Search `id` finished.
+    Done {
+        /// The search.
+        id: u64,
+        /// Its result.
+        result: SearchResult,
+    },
+}
+
+enum Command {
+    Search(SearchRequest, Arc<AtomicBool>),
+    NewGame,
+}
+
+/// Handle of the engine thread.
+pub struct Engine {
+    commands: Option<Sender<Command>>,
+    events: Receiver<EngineEvent>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+    finished: Receiver<()>,
+}
+
+impl Engine {
+    /// Start the engine thread with these search options.
+    pub fn spawn(options: SearchOptions) -> Engine {
+        let (cmd_tx, cmd_rx) = mpsc::channel::<Command>();
+        let (ev_tx, ev_rx) = mpsc::channel();
+        let (fin_tx, fin_rx) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("damas-engine".into())
+            .spawn(move || {
+                let mut searcher = Searcher::new(options);
+                for cmd in cmd_rx {
+                    match cmd {
+                        Command::NewGame => searcher.clear(),
+                        Command::Search(req, stop) => {
+                            let id = req.id;
+                            let tx = ev_tx.clone();
+                            let mut on_info = |info: &Info| {
+                                let _ = tx.send(EngineEvent::Info {
+                                    id,
+                                    info: info.clone(),
+                                });
+                            };
+                            let result = searcher.search(
+                                &req.position,
+                                &req.history,
+                                &req.limits,
+                                &stop,
+                                &mut on_info,
+                            );
+                            if ev_tx.send(EngineEvent::Done { id, result }).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+                let _ = fin_tx.send(());
+            })
+            .ok();
+        Engine {
+            commands: Some(cmd_tx),
+            events: ev_rx,
+            stop: Arc::new(AtomicBool::new(false)),
+            thread,
+            finished: fin_rx,
+        }
+    }
+
+    /// Start a search (stop the previous one first).
+    pub fn search(&mut self, request: SearchRequest) {
+        self.stop = Arc::new(AtomicBool::new(false));
+        if let Some(tx) = &self.commands {
+            let _ = tx.send(Command::Search(request, Arc::clone(&self.stop)));
+        }
+    }
+
+    /// Ask the running search to stop; its result still arrives.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Forget learnt tables (new game).
+    pub fn new_game(&self) {
+        if let Some(tx) = &self.commands {
+            let _ = tx.send(Command::NewGame);
+        }
+    }
+
+    /// The next report, if any, without waiting.
+    pub fn try_event(&self) -> Option<EngineEvent> {
+        self.events.try_recv().ok()
+    }
+
+    /// The next report, waiting at most `timeout`.
+    pub fn wait_event(&self, timeout: Duration) -> Option<EngineEvent> {
+        self.events.recv_timeout(timeout).ok()
+    }
+
+    /// Stop and end the thread, waiting at most `timeout`; returns whether it ended
+    /// (otherwise it is left to die with the process).
+    pub fn shutdown(mut self, timeout: Duration) -> bool {
+        self.stop();
+        self.commands = None;
+        match self.finished.recv_timeout(timeout) {
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => {
+                if let Some(t) = self.thread.take() {
+                    let _ = t.join();
+                }
+                true
+            }
+            Err(RecvTimeoutError::Timeout) => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::search::Limits;
+    use crate::ui::controller::Purpose;
+
+    fn request(id: u64, limits: Limits) -> SearchRequest {
+        SearchRequest {
+            id,
+            purpose: Purpose::Move,
+            position: Position::start(),
+            history: Vec::new(),
+            limits,
+        }
+    }
+
+    fn wait_done(e: &Engine) -> (u64, SearchResult) {
+        loop {
+            match e
+                .wait_event(Duration::from_secs(30))
+                .expect("engine answers")
+            {
+                EngineEvent::Done { id, result } => return (id, result),
+                EngineEvent::Info { .. } => {}
+            }
+        }
+    }
+
+    #[test]
+    fn searches_in_the_background_and_stops_on_request() {
+        let mut e = Engine::spawn(SearchOptions::default());
+        e.search(request(1, Limits::depth(3)));
+        let (id, r) = wait_done(&e);
+        assert_eq!(id, 1);
+        assert!(r.best.is_some());
+        // An unlimited search ends when told to, with a move.
+        e.search(request(2, Limits::default()));
+        std::thread::sleep(Duration::from_millis(50));
+        e.stop();
+        let (id, r) = wait_done(&e);
+        assert_eq!(id, 2);
+        assert!(r.best.is_some());
+        assert!(e.shutdown(Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn shutdown_during_a_search_does_not_hang() {
+        let mut e = Engine::spawn(SearchOptions::default());
+        e.search(request(1, Limits::default()));
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(e.shutdown(Duration::from_secs(5)));
+    }
+}

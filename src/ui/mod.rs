@@ -1,0 +1,134 @@
+//! The terminal UI: play Brazilian checkers against the engine (or watch it, or play
+//! both sides). [`controller`] holds the logic and is tested without a terminal;
+//! [`render`] and [`board`] draw with ratatui; [`input`] maps keys and mouse;
+//! [`engine`] runs the search in a background thread; [`terminal`] sets up and always
+//! restores the terminal. [`run`] ties them together.
+
+pub mod board;
+pub mod controller;
+pub mod engine;
+pub mod input;
+pub mod oracle;
+pub mod render;
+pub mod setup;
+pub mod terminal;
+pub mod thinking;
+
+use std::io;
+use std::path::Path;
+use std::time::Duration;
+
+use crossterm::event;
+
+use crate::position::Position;
+use crate::search::SearchOptions;
+
+use controller::{Controller, Effect};
+use engine::{Engine, EngineEvent};
+pub use oracle::{Oracle, Verdict};
+pub use setup::{Level, Player, Players};
+
+/// How a UI session starts.
+pub struct Config {
+    /// Start position.
+    pub start: Position,
+    /// Who plays which side.
+    pub players: Players,
+    /// Engine level.
+    pub level: Level,
+    /// Search options of the engine.
+    pub search: SearchOptions,
+    /// Endgame-database verdicts, when available.
+    pub oracle: Option<Box<dyn Oracle>>,
+    /// A message to show first (e.g. about ignored options).
+    pub greeting: Option<String>,
+    /// Draw with colours (`false` when `NO_COLOR` is set).
+    pub colour: bool,
+}
+
+/// Run the game in the terminal until the user quits.
+pub fn run(config: Config) -> io::Result<()> {
+    let mut controller = Controller::new(config.start, config.players, config.level);
+    if let Some(o) = config.oracle {
+        controller.set_oracle(o);
+    }
+    if let Some(g) = config.greeting {
+        controller.notify(g);
+    }
+    let mut engine = Engine::spawn(config.search);
+    let outcome = terminal::setup()
+        .and_then(|mut guard| event_loop(&mut guard, &mut controller, &mut engine, config.colour));
+    // The guard is dropped (terminal restored) before waiting for the engine.
+    engine.shutdown(Duration::from_secs(2));
+    outcome
+}
+
+fn event_loop(
+    guard: &mut terminal::TerminalGuard,
+    controller: &mut Controller,
+    engine: &mut Engine,
+    colour: bool,
+) -> io::Result<()> {
+    let mut geometry = None;
+    loop {
+        controller.tick();
+        for effect in controller.take_effects() {
+            if !apply(effect, controller, engine) {
+                return Ok(());
+            }
+        }
+        guard
+            .terminal
+            .draw(|frame| geometry = Some(render::draw(frame, controller, colour)))?;
+        // Short polls keep the clocks and the engine's reports fresh.
+        if event::poll(Duration::from_millis(100))? {
+            let ev = event::read()?;
+            if let Some(action) = input::map_event(&ev, controller.input_mode(), geometry.as_ref())
+            {
+                controller.handle(action);
+            }
+        }
+        while let Some(ev) = engine.try_event() {
+            match ev {
+                EngineEvent::Info { id, info } => controller.on_engine_info(id, &info),
+                EngineEvent::Done { id, result } => controller.on_engine_done(id, &result),
+            }
+        }
+    }
+}
+
+/// Carry out one effect; `false` means quit.
+fn apply(effect: Effect, controller: &mut Controller, engine: &mut Engine) -> bool {
+    match effect {
+        Effect::Search(req) => engine.search(req),
+        Effect::Stop => engine.stop(),
+        Effect::Quit => return false,
+        Effect::Copy(text) => {
+            // The FEN is also on the message line, for terminals without OSC 52.
+            let _ = terminal::copy_to_clipboard(&text);
+        }
+        Effect::Save { path, text } => match write_atomically(&path, &text) {
+            Ok(()) => controller.notify(format!("Saved to {}.", path.display())),
+            Err(e) => controller.complain(format!("Cannot save {}: {e}", path.display())),
+        },
+        Effect::Load(path) => match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                if let Err(e) = controller.load_pdn(&text) {
+                    controller.complain(format!("Cannot load {}: {e}", path.display()));
+                } else {
+                    engine.new_game();
+                }
+            }
+            Err(e) => controller.complain(format!("Cannot read {}: {e}", path.display())),
+        },
+    }
+    true
+}
+
+/// Write to a temporary file next to `path`, then rename it into place.
+fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}

@@ -1,0 +1,306 @@
+//! Drawing the whole screen: board with player labels, game information, the engine's
+//! thinking, the move list, the message or prompt line and the key line.
+
+use std::time::Duration;
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color as Tc, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+
+use crate::bitboard::Bitboard;
+use crate::position::Color;
+
+use super::board::{BoardGeometry, BoardWidget, Marks};
+use super::controller::{Controller, MessageKind};
+use super::input::KEY_HELP;
+use super::setup::Player;
+use super::thinking::short_count;
+
+/// The key line at the bottom on wide terminals.
+pub const KEY_LINE: &str = "n new  u/r undo/redo  t hint  m move now  p players  +/- level  o flip  s/l save/load  F/C FEN  ? help  q quit";
+/// The key line on 80 columns (`?` lists the rest).
+pub const KEY_LINE_SHORT: &str =
+    "n new  u undo  r redo  t hint  m move  o flip  s save  l load  ? keys  q quit";
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn clock_text(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+/// Draw the screen; returns where the board is, for mouse clicks.
+/// `colour` off draws without colours (`NO_COLOR`).
+pub fn draw(frame: &mut Frame, c: &Controller, colour: bool) -> BoardGeometry {
+    let area = frame.area();
+    let [main, message, keys] = Layout::vertical([
+        Constraint::Min(10),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let cell =
+        BoardGeometry::best_cell(main.width.saturating_sub(36), main.height.saturating_sub(6));
+    let (bw, _) = BoardGeometry::size_for(cell.0, cell.1);
+    // Room beside the board for the player lines when the terminal is wide enough.
+    let left_w = if main.width >= 80 {
+        (bw + 2).max(34)
+    } else {
+        bw + 2
+    };
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(left_w), Constraint::Min(20)]).areas(main);
+    let geometry = draw_left(frame, c, left, cell, colour);
+    draw_right(frame, c, right);
+    draw_message(frame, c, message, colour);
+    let key_line = if keys.width as usize >= KEY_LINE.len() {
+        KEY_LINE
+    } else {
+        KEY_LINE_SHORT
+    };
+    frame.render_widget(
+        Paragraph::new(key_line).style(Style::default().add_modifier(Modifier::REVERSED)),
+        keys,
+    );
+    if c.help_shown() {
+        draw_help(frame, area);
+    }
+    geometry
+}
+
+fn player_label(c: &Controller, color: Color) -> Line<'static> {
+    let player = c.players().of(color);
+    let clock = clock_text(c.clocks()[color as usize]);
+    let mut spans = vec![
+        Span::styled(
+            format!("{}: ", side_name(color)),
+            Style::default().add_modifier(Modifier::BOLD),
+        ),
+        Span::raw(format!("{player} {clock}")),
+    ];
+    if c.result().is_none() && c.position().side_to_move() == color {
+        let busy = c.is_searching() && player == Player::Engine;
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(
+            if busy { "◀ thinking" } else { "◀ to move" },
+            Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED),
+        ));
+    }
+    Line::from(spans)
+}
+
+fn draw_left(
+    frame: &mut Frame,
+    c: &Controller,
+    area: Rect,
+    cell: (u16, u16),
+    colour: bool,
+) -> BoardGeometry {
+    let (_, bh) = BoardGeometry::size_for(cell.0, cell.1);
+    let [top, board, bottom, info] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(bh),
+        Constraint::Length(1),
+        Constraint::Min(0),
+    ])
+    .areas(area);
+    let (top_color, bottom_color) = if c.flipped() {
+        (Color::White, Color::Black)
+    } else {
+        (Color::Black, Color::White)
+    };
+    frame.render_widget(Paragraph::new(player_label(c, top_color)), top);
+    frame.render_widget(Paragraph::new(player_label(c, bottom_color)), bottom);
+
+    let pos = c.position();
+    let taken = c
+        .choice()
+        .map(|ch| ch.candidates[ch.index].captured())
+        .unwrap_or_default();
+    let last: Bitboard = c
+        .last_move()
+        .map(|(_, m)| m.from().bit() | m.to().bit())
+        .unwrap_or_default();
+    let hint: Bitboard = c
+        .hint()
+        .map(|m| m.from().bit() | m.to().bit())
+        .unwrap_or_default();
+    let marks = Marks {
+        cursor: Some(c.cursor()),
+        selected: c.selected(),
+        destinations: c.destinations(),
+        last,
+        hint,
+        taken,
+    };
+    let widget = BoardWidget {
+        position: &pos,
+        marks,
+        flipped: c.flipped(),
+        cell,
+        colour,
+    };
+    let geometry = widget.geometry(board);
+    frame.render_widget(widget, board);
+
+    let mut lines = Vec::new();
+    if let Some(r) = c.result() {
+        let who = match r.winner {
+            Some(w) => format!("{} wins", side_name(w)),
+            None => "Draw".to_string(),
+        };
+        lines.push(Line::styled(
+            format!("{who} {}", r.pdn()),
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+        lines.push(Line::raw(r.reason.describe().to_string()));
+    } else if c.paused() {
+        lines.push(Line::raw("engine paused (m resumes)"));
+    }
+    let count = |col: Color| {
+        let (men, kings) = (pos.men(col).count(), pos.kings_of(col).count());
+        if kings > 0 {
+            format!("{men}+{kings}K")
+        } else {
+            men.to_string()
+        }
+    };
+    lines.push(Line::raw(format!(
+        "Pieces: White {}, Black {}",
+        count(Color::White),
+        count(Color::Black)
+    )));
+    if let Some((before, m)) = c.last_move() {
+        lines.push(Line::raw(format!(
+            "Last move: {}",
+            crate::notation::move_to_string(&before, m, crate::notation::Notation::Algebraic)
+        )));
+    }
+    if let Some(v) = c.verdict() {
+        lines.push(Line::raw(format!("Database: {v}")));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), info);
+    geometry
+}
+
+fn draw_right(frame: &mut Frame, c: &Controller, area: Rect) {
+    let [engine, moves] = Layout::vertical([Constraint::Length(6), Constraint::Min(3)]).areas(area);
+    let mut lines = Vec::new();
+    match c.thinking() {
+        Some(t) => {
+            lines.push(Line::raw(format!("depth {}  score {}", t.depth, t.score)));
+            lines.push(Line::raw(format!(
+                "{} nodes  {} nodes/s",
+                short_count(t.nodes),
+                short_count(t.nps)
+            )));
+            lines.push(Line::raw(format!("best line: {}", t.pv.join(" "))));
+        }
+        None if c.is_searching() => lines.push(Line::raw("thinking…")),
+        None => lines.push(Line::styled(
+            "idle",
+            Style::default().add_modifier(Modifier::DIM),
+        )),
+    }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" Engine ({}) ", c.level()));
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
+        engine,
+    );
+
+    let rows = c.move_rows();
+    let inner_h = moves.height.saturating_sub(2) as usize;
+    let inner_w = moves.width.saturating_sub(2) as usize;
+    // Two columns of rows when the panel is wide enough, the latest rows always visible.
+    let col_w = 24;
+    let columns = (inner_w / col_w).clamp(1, 3);
+    let capacity = inner_h * columns;
+    let skip = rows.len().saturating_sub(capacity);
+    let visible = &rows[skip..];
+    let mut lines: Vec<Line> = Vec::new();
+    for r in 0..inner_h.min(visible.len()) {
+        let mut text = String::new();
+        for col in 0..columns {
+            if let Some(row) = visible.get(col * inner_h + r) {
+                text.push_str(&format!("{row:<col_w$}"));
+            }
+        }
+        lines.push(Line::raw(text.trim_end().to_string()));
+    }
+    let title = format!(
+        " Moves ({} to move) ",
+        side_name(c.position().side_to_move())
+    );
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(title)),
+        moves,
+    );
+}
+
+fn draw_message(frame: &mut Frame, c: &Controller, area: Rect, colour: bool) {
+    if let Some(p) = c.prompt() {
+        let line = Line::from(vec![
+            Span::styled(
+                format!("{}> ", p.kind.label()),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(p.text.clone()),
+            Span::styled("_", Style::default().add_modifier(Modifier::SLOW_BLINK)),
+            Span::styled(
+                "  (Enter ok, Esc cancel)",
+                Style::default().add_modifier(Modifier::DIM),
+            ),
+        ]);
+        frame.render_widget(Paragraph::new(line), area);
+    } else if let Some((text, kind)) = c.message() {
+        let style = match kind {
+            MessageKind::Info => Style::default(),
+            MessageKind::Error if colour => {
+                Style::default().fg(Tc::Red).add_modifier(Modifier::BOLD)
+            }
+            MessageKind::Error => Style::default().add_modifier(Modifier::BOLD),
+        };
+        frame.render_widget(Paragraph::new(text.to_string()).style(style), area);
+    }
+}
+
+fn draw_help(frame: &mut Frame, area: Rect) {
+    let h = (KEY_HELP.len() as u16 + 2).min(area.height);
+    let w = 78.min(area.width);
+    let rect = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    let lines: Vec<Line> = KEY_HELP
+        .iter()
+        .map(|(k, what)| {
+            Line::from(vec![
+                Span::styled(
+                    format!("{k:<20}"),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    frame.render_widget(Clear, rect);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Keys (any key closes) ");
+    frame.render_widget(Paragraph::new(lines).block(block), rect);
+}
+
+#[cfg(test)]
+#[path = "render_tests.rs"]
+mod tests;

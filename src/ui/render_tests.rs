@@ -1,0 +1,183 @@
+//! Rendering checked on ratatui's test backend.
+
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+use super::*;
+use crate::fen::parse_fen;
+use crate::position::Position;
+use crate::ui::controller::Controller;
+use crate::ui::input::Action;
+use crate::ui::setup::{Level, Players};
+
+fn screen(c: &Controller, w: u16, h: u16) -> (Vec<String>, BoardGeometry) {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    let mut g = None;
+    t.draw(|f| g = Some(draw(f, c, true))).unwrap();
+    let buf = t.backend().buffer().clone();
+    let lines = (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect();
+    (lines, g.unwrap())
+}
+
+fn type_move(c: &mut Controller, text: &str) {
+    let mut chars = text.chars();
+    c.handle(Action::OpenPrompt(chars.next().unwrap()));
+    chars.for_each(|ch| c.handle(Action::Type(ch)));
+    c.handle(Action::Submit);
+}
+
+/// The text of the board cell of `name`, read back through the geometry.
+fn cell_text(lines: &[String], g: &BoardGeometry, name: &str) -> String {
+    let s = crate::square::Square::from_algebraic(name).unwrap();
+    let (x, y) = g.cell_origin(s.file(), s.row());
+    let row: Vec<char> = lines[(y + (g.cell_h - 1) / 2) as usize].chars().collect();
+    row[x as usize..(x + g.cell_w) as usize]
+        .iter()
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn board_coordinates_pieces_and_move_list_at_80x24() {
+    let mut c = Controller::new(
+        Position::start(),
+        Players {
+            white: Player::Human,
+            black: Player::Human,
+        },
+        Level::Depth(2),
+    );
+    type_move(&mut c, "c3-d4");
+    type_move(&mut c, "f6-g5");
+    type_move(&mut c, "g3-h4");
+    let (lines, g) = screen(&c, 80, 24);
+    let text = lines.join("\n");
+    // File letters under the board, rank numbers beside it, top to bottom 8..1.
+    let files_row = &lines[(g.y + 8 * g.cell_h) as usize];
+    let letters: String = files_row
+        .chars()
+        .filter(|ch| ch.is_ascii_lowercase())
+        .collect();
+    assert_eq!(letters, "abcdefgh");
+    let ranks: String = (0..8)
+        .map(|j| {
+            lines[(g.y + j * g.cell_h) as usize]
+                .chars()
+                .nth(g.x as usize - 2)
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(ranks, "87654321");
+    // Pieces where the position has them, men and colours by glyph.
+    assert_eq!(cell_text(&lines, &g, "d4"), "w");
+    assert_eq!(cell_text(&lines, &g, "g5"), "b");
+    assert_eq!(cell_text(&lines, &g, "g3"), "");
+    assert_eq!(cell_text(&lines, &g, "c3"), "[ ]", "the cursor");
+    assert_eq!(cell_text(&lines, &g, "h8"), "b");
+    // The move list, one row per move number.
+    assert!(text.contains("1. c3-d4 f6-g5"), "{text}");
+    assert!(text.contains("2. g3-h4"), "{text}");
+    assert!(text.contains("Black to move"), "{text}");
+    assert!(lines[23].starts_with("n new"), "{}", lines[23]);
+}
+
+#[test]
+fn kings_differ_from_men_and_flipping_turns_the_board() {
+    let pos = parse_fen("W:WKa1,e3:BKh8,f6").unwrap();
+    let mut c = Controller::new(pos, Players::default(), Level::Depth(2));
+    let (lines, g) = screen(&c, 100, 30);
+    assert!(g.cell_w >= 5, "a larger terminal gets larger cells");
+    assert_eq!(cell_text(&lines, &g, "a1"), "<W>");
+    assert_eq!(cell_text(&lines, &g, "e3"), "w");
+    assert_eq!(cell_text(&lines, &g, "h8"), "<B>");
+    assert_eq!(cell_text(&lines, &g, "f6"), "b");
+    c.handle(Action::Flip);
+    let (lines, g2) = screen(&c, 100, 30);
+    assert!(g2.flipped);
+    // a1 is now at the top right; a click there maps back to a1.
+    let (x, y) = g2.cell_origin(0, 0);
+    assert!(x > g2.x + 6 * g2.cell_w && y == g2.y);
+    assert_eq!(g2.square_at(x, y), Some((0, 0)));
+    assert_eq!(cell_text(&lines, &g2, "a1"), "<W>");
+}
+
+#[test]
+fn highlights_and_thinking_are_shown() {
+    let mut c = Controller::new(
+        Position::start(),
+        Players {
+            white: Player::Human,
+            black: Player::Human,
+        },
+        Level::Depth(2),
+    );
+    c.handle(Action::Select); // cursor starts on c3
+    let (lines, g) = screen(&c, 80, 24);
+    assert_eq!(cell_text(&lines, &g, "d4"), "·");
+    assert_eq!(cell_text(&lines, &g, "b4"), "·");
+    assert_eq!(cell_text(&lines, &g, "c3"), "[w]");
+    let info = crate::search::Info {
+        depth: 7,
+        score: crate::score::Score::centi(50),
+        stats: Default::default(),
+        pv: vec![],
+    };
+    c.handle(Action::Hint);
+    let Some(crate::ui::controller::Effect::Search(req)) = c.take_effects().pop() else {
+        panic!()
+    };
+    c.on_engine_info(req.id, &info);
+    let text = screen(&c, 80, 24).0.join("\n");
+    assert!(text.contains("depth 7") && text.contains("+0.50"), "{text}");
+}
+
+#[test]
+fn help_and_prompt_are_drawn() {
+    let mut c = Controller::new(Position::start(), Players::default(), Level::default());
+    c.handle(Action::Help);
+    let text = screen(&c, 80, 24).0.join("\n");
+    assert!(text.contains("undo / redo"), "{text}");
+    c.handle(Action::Help);
+    c.handle(Action::OpenPrompt('c'));
+    c.handle(Action::Type('3'));
+    let lines = screen(&c, 80, 24).0;
+    assert!(lines[22].starts_with("move> c3_"), "{}", lines[22]);
+}
+
+#[test]
+fn any_terminal_size_draws_without_panicking() {
+    let mut c = Controller::new(Position::start(), Players::default(), Level::default());
+    c.handle(Action::Help);
+    for (w, h) in [(1, 1), (10, 5), (30, 12), (79, 23), (80, 24), (200, 60)] {
+        let (lines, _) = screen(&c, w, h);
+        assert_eq!(lines.len(), h as usize);
+    }
+}
+
+#[test]
+fn without_colour_the_marks_are_glyphs() {
+    let mut c = Controller::new(Position::start(), Players::default(), Level::default());
+    c.handle(Action::Select); // c3
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut g = None;
+    t.draw(|f| g = Some(draw(f, &c, false))).unwrap();
+    let g = g.unwrap();
+    let buf = t.backend().buffer().clone();
+    let lines: Vec<String> = (0..24)
+        .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
+        .collect();
+    assert_eq!(cell_text(&lines, &g, "d4"), "*");
+    assert_eq!(cell_text(&lines, &g, "e5"), ".");
+    assert_eq!(cell_text(&lines, &g, "d6"), "b");
+    assert!(
+        (0..80).all(|x| (0..24).all(|y| buf[(x, y)].bg == ratatui::style::Color::Reset)),
+        "no background colour"
+    );
+}

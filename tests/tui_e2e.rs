@@ -1,0 +1,183 @@
+//! End-to-end test of the terminal UI: the real `damas` binary runs in a tmux pane
+//! (a private tmux server), a move is typed, the engine's reply appears, the game is
+//! quit (with `q`, and with Ctrl-C), and the terminal is checked to be restored: no
+//! alternate screen, cursor visible, no mouse reporting, canonical mode and echo back.
+//!
+//! Needs `tmux` (`apt-get install -y tmux`); without it the test prints SKIPPED and
+//! passes. Run alone with `cargo test --release --test tui_e2e -- --nocapture`.
+
+use std::process::{Command, Output};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs")
+    }
+
+    fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "e2e"]).stdout).into_owned()
+    }
+
+    fn flags(&self) -> String {
+        let out = self.run(&["display-message", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}"]);
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "e2e"];
+        args.extend_from_slice(keys);
+        self.run(&args);
+    }
+
+    fn literal(&self, text: &str) {
+        self.run(&["send-keys", "-t", "e2e", "-l", text]);
+    }
+
+    /// Wait until the pane satisfies `pred`; the last capture is returned either way.
+    fn wait_for(&self, what: &str, timeout: Duration, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture();
+            if pred(&screen) {
+                return screen;
+            }
+            if start.elapsed() > timeout {
+                panic!("timed out waiting for {what}; screen:\n{screen}");
+            }
+            sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// The terminal is back to normal: primary screen, cursor shown, no mouse, cooked mode.
+    fn assert_restored(&self) {
+        assert_eq!(
+            self.flags(),
+            "0 1 000",
+            "alternate screen, cursor, mouse flags after exit"
+        );
+        self.run(&["send-keys", "-t", "e2e", "clear; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | sort | tr '\\n' ' '; echo STTY-DONE", "Enter"]);
+        let screen = self.wait_for("stty output", Duration::from_secs(10), |s| {
+            s.lines()
+                .any(|l| l.contains("STTY-DONE") && !l.contains("echo STTY"))
+        });
+        let line = screen
+            .lines()
+            .find(|l| l.contains("icanon") && !l.contains("grep"))
+            .unwrap_or("");
+        assert!(
+            line.contains("echo icanon") && !line.contains("-icanon") && !line.contains("-echo"),
+            "terminal modes: {line:?}\n{screen}"
+        );
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .arg("kill-server")
+            .output();
+    }
+}
+
+fn start(name: &str) -> Option<Tmux> {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED tui_e2e: tmux is not installed (apt-get install -y tmux)");
+        return None;
+    }
+    let tmux = Tmux {
+        socket: format!("damas-e2e-{}-{name}", std::process::id()),
+    };
+    let out = tmux.run(&[
+        "-f",
+        "/dev/null",
+        "new-session",
+        "-d",
+        "-s",
+        "e2e",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        "env",
+        "PS1=$ ",
+        "sh",
+    ]);
+    assert!(
+        out.status.success(),
+        "tmux new-session: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(tmux)
+}
+
+fn launch(tmux: &Tmux) {
+    let bin = env!("CARGO_BIN_EXE_damas");
+    tmux.keys(&[&format!("{bin} play --depth 4; echo EXIT=$?"), "Enter"]);
+    tmux.wait_for("the game screen", Duration::from_secs(20), |s| {
+        s.contains("Moves (White to move)")
+    });
+    assert!(
+        tmux.flags().starts_with("1 0"),
+        "alternate screen on, cursor hidden while playing: {}",
+        tmux.flags()
+    );
+}
+
+#[test]
+fn type_a_move_see_the_reply_quit_and_find_the_terminal_restored() {
+    let Some(tmux) = start("move") else { return };
+    launch(&tmux);
+    tmux.literal("c3-d4");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the engine's reply", Duration::from_secs(30), |s| {
+        s.lines().any(|l| {
+            let Some(i) = l.find("1. c3-d4 ") else {
+                return false;
+            };
+            let reply: Vec<char> = l[i + 9..].chars().take(5).collect();
+            reply.len() == 5
+                && reply[0].is_ascii_lowercase()
+                && reply[1].is_ascii_digit()
+                && (reply[2] == '-' || reply[2] == 'x')
+        })
+    });
+    assert!(screen.contains("White to move"), "{screen}");
+    tmux.literal("q");
+    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
+    tmux.assert_restored();
+}
+
+#[test]
+fn ctrl_c_quits_while_the_engine_thinks_and_restores_the_terminal() {
+    let Some(tmux) = start("ctrl-c") else { return };
+    let bin = env!("CARGO_BIN_EXE_damas");
+    // The engine plays White with a long think: Ctrl-C must not wait for it.
+    tmux.keys(&[
+        &format!("{bin} play --white engine --black human --time 60; echo EXIT=$?"),
+        "Enter",
+    ]);
+    tmux.wait_for("the engine thinking", Duration::from_secs(20), |s| {
+        s.contains("thinking")
+    });
+    let t = Instant::now();
+    tmux.keys(&["C-c"]);
+    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "quit took {:?}",
+        t.elapsed()
+    );
+    tmux.assert_restored();
+}
