@@ -674,3 +674,31 @@ fn oracle_best_move_is_played_at_the_root() {
     );
     assert_eq!(r.stats.egdb_cutoffs, 0);
 }
+
+/// Counts only kings: a stand-in for a stronger evaluator plugged into the search.
+struct KingsOnly;
+
+impl Evaluator for KingsOnly {
+    fn eval(&self, pos: &Position) -> Score {
+        let side = pos.side_to_move();
+        Score::centi(
+            100 * (pos.kings_of(side).count() as i32
+                - pos.kings_of(side.opponent()).count() as i32),
+        )
+    }
+}
+
+#[test]
+fn a_custom_evaluator_replaces_the_material_count() {
+    // White is a man up, and the men are too far apart to meet within two plies.
+    let pos = parse_fen("W:Wa1,c1,e1:Bf8,h8").expect("fen");
+    let t: Techniques = "pvs,id,tt,qs".parse().expect("techniques");
+    let material = search_with(options(t), &pos, &[], Limits::depth(2));
+    assert_eq!(material.score, Score::centi(100));
+    let opts = SearchOptions {
+        evaluator: Some(Arc::new(KingsOnly)),
+        ..options(t)
+    };
+    let kings = search_with(opts, &pos, &[], Limits::depth(2));
+    assert_eq!(kings.score, Score::DRAW);
+}

@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::eval::Material;
+use crate::eval::{Evaluator, Material};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::score::Score;
@@ -216,6 +216,9 @@ pub struct SearchOptions {
     pub aspiration_delta: i32,
     /// Endgame database used when [`Techniques::egdb`] is on.
     pub oracle: Option<Arc<dyn Oracle>>,
+    /// Static evaluator; `None` is the thesis' material count ([`Material`]), which
+    /// is also the fastest (no dynamic call).
+    pub evaluator: Option<Arc<dyn Evaluator>>,
     /// Treatment of positions the oracle knows to be drawn.
     pub egdb_draws: DrawPolicy,
     /// Clear the transposition table at the start of every search (the thesis does:
@@ -237,6 +240,7 @@ impl fmt::Debug for SearchOptions {
             .field("tt_bits", &self.tt_bits)
             .field("aspiration_delta", &self.aspiration_delta)
             .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
+            .field("evaluator", &self.evaluator.is_some())
             .field("egdb_draws", &self.egdb_draws)
             .field("clear_tt", &self.clear_tt)
             .field("tt_exact_draft", &self.tt_exact_draft)
@@ -252,6 +256,7 @@ impl Default for SearchOptions {
             tt_bits: 21,
             aspiration_delta: 50,
             oracle: None,
+            evaluator: None,
             egdb_draws: DrawPolicy::Reduce(4),
             clear_tt: true,
             tt_exact_draft: false,
@@ -333,7 +338,6 @@ pub(crate) const MAX_PLY: usize = 128;
 /// A search engine instance: options and tables, reused across moves of a game.
 pub struct Searcher {
     options: SearchOptions,
-    eval: Material,
     /// Allocated on first use by a search with `tt`.
     tt: Option<Table>,
     /// Whether the table holds entries since its last clearing.
@@ -354,7 +358,6 @@ impl Searcher {
     pub fn new(options: SearchOptions) -> Searcher {
         Searcher {
             options,
-            eval: Material,
             tt: None,
             tt_dirty: false,
             heur: Heuristics::new(),
@@ -409,46 +412,81 @@ impl Searcher {
         self.tt_dirty |= t.tt;
         tt.reset_counters();
         self.heur.new_search();
-        let mut engine = Engine {
+        let shared = Shared {
             t,
             opts: &self.options,
-            eval: &self.eval,
             tt,
             heur: &mut self.heur,
             pv: &mut self.pv,
-            stats: Stats::default(),
-            budget: Budget::new(limits, stop),
-            path: history.to_vec(),
-            root_best: None,
             lists: &mut self.lists,
         };
-        // The thesis marks the root (and here the reversible part of the game
-        // history) as on the path, so that meeting it again scores a draw.
-        let mut marked = Vec::new();
-        if t.tt {
-            let mut next = pos;
-            for p in std::iter::once(pos).chain(history.iter().rev()) {
-                if p.occupied().count() != next.occupied().count()
-                    || (p.occupied() & !p.kings()) != (next.occupied() & !next.kings())
-                {
-                    break;
-                }
-                if let Some(s) = engine.tt.probe(key(p)) {
-                    if !engine.tt.entry(s).on_path() {
-                        engine.tt.set_path(s, true);
-                        marked.push(s);
-                    }
-                }
-                next = p;
-            }
-            engine.tt.reset_counters();
+        match self.options.evaluator.clone() {
+            None => run(&Material, shared, pos, history, limits, stop, on_info),
+            Some(e) => run(e.as_ref(), shared, pos, history, limits, stop, on_info),
         }
-        let result = engine.run(pos, limits, on_info);
-        for s in marked {
-            engine.tt.set_path(s, false);
-        }
-        result
     }
+}
+
+/// The searcher's tables, lent to one search.
+struct Shared<'a> {
+    t: Techniques,
+    opts: &'a SearchOptions,
+    tt: &'a mut Table,
+    heur: &'a mut Heuristics,
+    pv: &'a mut PvTable,
+    lists: &'a mut Vec<MoveList>,
+}
+
+/// One search with evaluator `eval` (monomorphised for the built-in material count).
+fn run<E: Evaluator + ?Sized>(
+    eval: &E,
+    shared: Shared<'_>,
+    pos: &Position,
+    history: &[Position],
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let t = shared.t;
+    let mut engine = Engine {
+        t,
+        opts: shared.opts,
+        eval,
+        tt: shared.tt,
+        heur: shared.heur,
+        pv: shared.pv,
+        stats: Stats::default(),
+        budget: Budget::new(limits, stop),
+        path: history.to_vec(),
+        root_best: None,
+        lists: shared.lists,
+    };
+    // The thesis marks the root (and here the reversible part of the game history)
+    // as on the path, so that meeting it again scores a draw.
+    let mut marked = Vec::new();
+    if t.tt {
+        let mut next = pos;
+        for p in std::iter::once(pos).chain(history.iter().rev()) {
+            if p.occupied().count() != next.occupied().count()
+                || (p.occupied() & !p.kings()) != (next.occupied() & !next.kings())
+            {
+                break;
+            }
+            if let Some(s) = engine.tt.probe(key(p)) {
+                if !engine.tt.entry(s).on_path() {
+                    engine.tt.set_path(s, true);
+                    marked.push(s);
+                }
+            }
+            next = p;
+        }
+        engine.tt.reset_counters();
+    }
+    let result = engine.run(pos, limits, on_info);
+    for s in marked {
+        engine.tt.set_path(s, false);
+    }
+    result
 }
 
 mod limits;
