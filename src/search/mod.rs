@@ -12,7 +12,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, Material};
 use crate::moves::{Move, MoveList};
@@ -356,9 +356,11 @@ const _: () = {
 impl Searcher {
     /// A searcher with the given options.
     pub fn new(options: SearchOptions) -> Searcher {
+        // The table is mapped and faulted in here rather than in the first search.
+        let tt = options.techniques.tt.then(|| Table::new(options.tt_bits));
         Searcher {
             options,
-            tt: None,
+            tt,
             tt_dirty: false,
             heur: Heuristics::new(),
             pv: PvTable::new(),
@@ -394,6 +396,7 @@ impl Searcher {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
+        let start = Instant::now();
         let t = self.options.techniques;
         // A small table stands in when `tt` is off, so the engine needs no Option.
         let bits = if t.tt { self.options.tt_bits } else { 10 };
@@ -413,6 +416,7 @@ impl Searcher {
         tt.reset_counters();
         self.heur.new_search();
         let shared = Shared {
+            start,
             t,
             opts: &self.options,
             tt,
@@ -429,6 +433,7 @@ impl Searcher {
 
 /// The searcher's tables, lent to one search.
 struct Shared<'a> {
+    start: Instant,
     t: Techniques,
     opts: &'a SearchOptions,
     tt: &'a mut Table,
@@ -456,7 +461,7 @@ fn run<E: Evaluator + ?Sized>(
         heur: shared.heur,
         pv: shared.pv,
         stats: Stats::default(),
-        budget: Budget::new(limits, stop),
+        budget: Budget::new(shared.start, limits, stop),
         path: history.to_vec(),
         root_best: None,
         lists: shared.lists,
