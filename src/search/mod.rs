@@ -2,10 +2,10 @@
 //! [`Limits`], [`Searcher::search`] reporting [`Info`] per completed iteration and
 //! returning a [`SearchResult`] with [`Stats`].
 //!
-//! Layout: [`pvs`] the node search (α-β / PVS, TT, killers, history, ETC, selective
-//! deepening, endgame database, repetition), [`qsearch`] quiescence, [`order`] move
-//! ordering and selection, [`root`] iterative deepening with the thesis' aspiration
-//! procedure, [`mtdf`] MTD(f), [`limits`] time, nodes and the stop flag; the table
+//! Layout: `pvs` the node search (α-β / PVS, TT, killers, history, ETC, selective
+//! deepening, endgame database, repetition), `qsearch` quiescence, `order` move
+//! ordering and selection, `root` iterative deepening with the thesis' aspiration
+//! procedure, `mtdf` MTD(f), `limits` time, nodes and the stop flag; the table
 //! itself is [`crate::tt`].
 
 use std::fmt;
@@ -38,9 +38,12 @@ pub struct Techniques {
     pub killers: bool,
     /// History heuristic.
     pub history: bool,
-    /// Enhanced transposition cutoffs near the root.
+    /// Enhanced transposition cutoffs near the root (nodes with 6 or more plies to
+    /// go; needs `tt`).
     pub etc: bool,
-    /// MTD(f) driver over the TT.
+    /// MTD(f) driver over the TT, in place of the root procedure (each iteration
+    /// starts from the previous score; without `id` one iteration from the static
+    /// evaluation).
     pub mtdf: bool,
     /// Endgame database cutoffs (needs [`SearchOptions::oracle`]).
     pub egdb: bool,
