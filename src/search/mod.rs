@@ -196,6 +196,11 @@ pub trait Oracle: Send + Sync {
     fn probe(&self, pos: &Position) -> Option<OracleAnswer>;
     /// Positions with more pieces than this are never probed.
     fn max_pieces(&self) -> u32;
+    /// As [`Oracle::probe`] but the best move may be left out (inside the tree only
+    /// the value is needed, and finding the move can cost a move generation).
+    fn probe_value(&self, pos: &Position) -> Option<OracleAnswer> {
+        self.probe(pos)
+    }
 }
 
 /// What the search does with a position the oracle knows to be drawn.
@@ -497,6 +502,7 @@ fn run<E: Evaluator + ?Sized>(
     result
 }
 
+mod egdb;
 mod limits;
 mod mtdf;
 mod order;

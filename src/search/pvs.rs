@@ -118,7 +118,7 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
         if pos.piece_count() > max {
             return None;
         }
-        let answer = oracle.probe(pos)?;
+        let answer = oracle.probe_value(pos)?;
         let dist =
             |a: Option<u32>| (ply + a.unwrap_or(UNKNOWN_DISTANCE)).min(Score::MAX_PLY as u32 - 1);
         match answer.value {
