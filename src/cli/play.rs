@@ -1,11 +1,13 @@
 //! `damas play` (also `damas` alone): the terminal game.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::cli::{position_arg, CliError};
 use crate::egdb::{Egdb, DEFAULT_DIR};
 use crate::search::SearchOptions;
-use crate::ui::{self, Level, Oracle, Player, Players};
+use crate::search::{Oracle, Techniques};
+use crate::ui::{self, Level, Player, Players};
 
 /// Arguments of `damas play`.
 #[derive(clap::Args, Debug)]
@@ -59,16 +61,25 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         (None, None) => Level::default(),
     };
     // The databases of --egdb, else those at the default place when they were built.
-    let oracle: Option<Box<dyn Oracle>> = match &args.egdb {
+    let oracle: Option<Arc<dyn Oracle>> = match &args.egdb {
         Some(dir) => {
-            Some(Box::new(Egdb::open(dir).map_err(|e| {
+            Some(Arc::new(Egdb::open(dir).map_err(|e| {
                 CliError::input(format!("--egdb {}: {e}", dir.display()))
             })?))
         }
         None => Egdb::open(DEFAULT_DIR)
             .ok()
-            .map(|db| Box::new(db) as Box<dyn Oracle>),
+            .map(|db| Arc::new(db) as Arc<dyn Oracle>),
     };
+    // The engine plays with the same databases it shows the verdict from.
+    let mut search = SearchOptions::default();
+    if oracle.is_some() {
+        search.techniques = Techniques {
+            egdb: true,
+            ..search.techniques
+        };
+        search.oracle = oracle.clone();
+    }
     let config = ui::Config {
         start,
         players: Players {
@@ -76,7 +87,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             black: args.black,
         },
         level,
-        search: SearchOptions::default(),
+        search,
         oracle,
         greeting: None,
         // https://no-color.org: a set, non-empty NO_COLOR turns colours off.

@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::egdb::Egdb;
 use crate::movegen::legal_moves;
 use crate::position::Position;
-use crate::search::{SearchOptions, Searcher, Techniques};
+use crate::search::{Oracle, SearchOptions, Searcher, Techniques};
 
 use super::numbering::MoveNumbering;
 use super::protocol::{parse_command, quote, Command, GoMode, Level};
@@ -49,9 +49,16 @@ impl Default for Settings {
 
 impl Settings {
     fn search_options(&self) -> SearchOptions {
+        // An opened database switches the `egdb` technique on: setting `egdb-dir` is
+        // how a GUI asks for it.
+        let oracle = self.egdb.clone().map(|db| db as Arc<dyn Oracle>);
         SearchOptions {
-            techniques: self.techniques,
+            techniques: Techniques {
+                egdb: self.techniques.egdb || oracle.is_some(),
+                ..self.techniques
+            },
             tt_bits: self.tt_bits,
+            oracle,
             ..SearchOptions::default()
         }
     }

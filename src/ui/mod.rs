@@ -16,16 +16,17 @@ pub mod thinking;
 
 use std::io;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crossterm::event;
 
 use crate::position::Position;
-use crate::search::SearchOptions;
+use crate::search::{Oracle, SearchOptions};
 
 use controller::{Controller, Effect};
 use engine::{Engine, EngineEvent};
-pub use oracle::{Oracle, Verdict};
+pub use oracle::{verdict, Verdict};
 pub use setup::{Level, Player, Players};
 
 /// How a UI session starts.
@@ -39,7 +40,7 @@ pub struct Config {
     /// Search options of the engine.
     pub search: SearchOptions,
     /// Endgame-database verdicts, when available.
-    pub oracle: Option<Box<dyn Oracle>>,
+    pub oracle: Option<Arc<dyn Oracle>>,
     /// A message to show first (e.g. about ignored options).
     pub greeting: Option<String>,
     /// Draw with colours (`false` when `NO_COLOR` is set).

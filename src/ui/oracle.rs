@@ -1,11 +1,11 @@
-//! The endgame-database verdict shown beside the board. The UI asks an [`Oracle`]
-//! and shows nothing when there is none or it does not cover the position; the
-//! endgame databases ([`crate::egdb::Egdb`]) are one.
+//! The endgame-database verdict shown beside the board, read through the search's
+//! [`Oracle`] (implemented by [`crate::egdb::Egdb`]); nothing is shown when there is
+//! no database or it does not cover the position.
 
 use std::fmt;
 
-use crate::egdb::{Egdb, Wdl};
 use crate::position::{Color, Position};
+use crate::search::{Oracle, OracleValue};
 
 /// The game-theoretic value of a position (no move-count draw rules).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -31,34 +31,30 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// Something that knows the value of some positions (an endgame database).
-pub trait Oracle {
-    /// The verdict for `pos`, or `None` when it is not covered.
-    fn probe(&self, pos: &Position) -> Option<Verdict>;
-}
-
-impl Oracle for Egdb {
-    fn probe(&self, pos: &Position) -> Option<Verdict> {
-        if pos.piece_count() as usize > self.max_pieces() {
-            return None;
-        }
-        let v = self.probe_value(pos)?;
-        let mover = pos.side_to_move();
-        let winner = match v.wdl {
-            Wdl::Win => Some(mover),
-            Wdl::Loss => Some(mover.opponent()),
-            Wdl::Draw => None,
-        };
-        Some(Verdict {
-            winner,
-            plies: v.distance.map(u32::from),
-        })
+/// The verdict of `oracle` (an endgame database) for `pos`, or `None` when the
+/// position is not covered. Uses the search's [`Oracle`], so the UI and the engine
+/// read the same database through one interface.
+pub fn verdict(oracle: &dyn Oracle, pos: &Position) -> Option<Verdict> {
+    if pos.piece_count() > oracle.max_pieces() {
+        return None;
     }
+    let v = oracle.probe_value(pos)?;
+    let mover = pos.side_to_move();
+    let winner = match v.value {
+        OracleValue::Win => Some(mover),
+        OracleValue::Loss => Some(mover.opponent()),
+        OracleValue::Draw => None,
+    };
+    Some(Verdict {
+        winner,
+        plies: v.plies,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::egdb::Egdb;
     use crate::fen::parse_fen;
 
     #[test]
@@ -71,13 +67,10 @@ mod tests {
         crate::egdb::build(dir.path(), 2, &opts, |_| {}).unwrap();
         let db = Egdb::open(dir.path()).unwrap();
         // A king against a man far from promotion: the king wins.
-        let v = Oracle::probe(&db, &parse_fen("W:WKd4:Bb8").unwrap()).unwrap();
+        let v = verdict(&db, &parse_fen("W:WKd4:Bb8").unwrap()).unwrap();
         assert_eq!(v.winner, Some(Color::White));
         assert!(v.to_string().starts_with("White wins"));
         // Beyond the database: nothing.
-        assert_eq!(
-            Oracle::probe(&db, &parse_fen("W:Wc3,e3,g3:Bb6").unwrap()),
-            None
-        );
+        assert_eq!(verdict(&db, &parse_fen("W:Wc3,e3,g3:Bb6").unwrap()), None);
     }
 }

@@ -10,6 +10,7 @@ mod types;
 pub use types::{Choice, Effect, MessageKind, Prompt, PromptKind, Purpose, SearchRequest};
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::bitboard::Bitboard;
@@ -23,8 +24,9 @@ use crate::position::{Color, Position};
 use crate::search::{Info, SearchResult};
 use crate::square::Square;
 
+use crate::search::Oracle;
 use crate::ui::input::{Action, InputMode};
-use crate::ui::oracle::{Oracle, Verdict};
+use crate::ui::oracle::{verdict, Verdict};
 use crate::ui::setup::{Level, Player, Players};
 use crate::ui::thinking::Thinking;
 
@@ -48,7 +50,7 @@ pub struct Controller {
     effects: Vec<Effect>,
     clocks: [Duration; 2],
     turn_start: Instant,
-    oracle: Option<Box<dyn Oracle>>,
+    oracle: Option<Arc<dyn Oracle>>,
     save_path: String,
 }
 
@@ -94,7 +96,7 @@ impl Controller {
     }
 
     /// Use an endgame-database oracle for the verdict line.
-    pub fn set_oracle(&mut self, oracle: Box<dyn Oracle>) {
+    pub fn set_oracle(&mut self, oracle: Arc<dyn Oracle>) {
         self.oracle = Some(oracle);
     }
 
@@ -166,7 +168,9 @@ impl Controller {
     }
     /// The endgame database verdict for the current position, when an oracle knows it.
     pub fn verdict(&self) -> Option<Verdict> {
-        self.oracle.as_ref().and_then(|o| o.probe(&self.position()))
+        self.oracle
+            .as_ref()
+            .and_then(|o| verdict(o.as_ref(), &self.position()))
     }
     /// Time used by each side (White, Black), the side to move's running clock included.
     pub fn clocks(&self) -> [Duration; 2] {
