@@ -15,6 +15,7 @@ pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
+pub mod study;
 pub mod square;
 
 pub use bitboard::{Bitboard, Dir};
