@@ -84,7 +84,11 @@ impl BranchingStats {
 
     /// The most common choice count among real decisions (two or more moves).
     pub fn mode_of_choices(&self) -> Option<u32> {
-        self.histogram.iter().filter(|(&c, _)| c >= 2).max_by_key(|(_, &n)| n).map(|(&c, _)| c)
+        self.histogram
+            .iter()
+            .filter(|(&c, _)| c >= 2)
+            .max_by_key(|(_, &n)| n)
+            .map(|(&c, _)| c)
     }
 
     /// Mean game length in plies.
@@ -96,7 +100,10 @@ impl BranchingStats {
 fn play_chunk(seed: u64, chunk: u64, games: u64, max_plies: u32) -> BranchingStats {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(chunk);
-    let mut st = BranchingStats { games, ..BranchingStats::default() };
+    let mut st = BranchingStats {
+        games,
+        ..BranchingStats::default()
+    };
     for _ in 0..games {
         let mut game = Game::new(Position::start());
         let mut ply = 0;
@@ -127,8 +134,17 @@ fn play_chunk(seed: u64, chunk: u64, games: u64, max_plies: u32) -> BranchingSta
 /// Play the games (in parallel) and count.
 pub fn measure(spec: &BranchingSpec, progress: bool) -> BranchingStats {
     let chunks = spec.games.div_ceil(CHUNK);
-    let bar = if progress { ProgressBar::new(spec.games) } else { ProgressBar::hidden() };
-    bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {pos}/{len} games, {eta} left").expect("valid template"));
+    let bar = if progress {
+        ProgressBar::new(spec.games)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} games, {eta} left",
+        )
+        .expect("valid template"),
+    );
     let parts: Vec<BranchingStats> = (0..chunks)
         .into_par_iter()
         .map(|c| {
@@ -149,17 +165,35 @@ pub fn measure(spec: &BranchingSpec, progress: bool) -> BranchingStats {
 /// The Markdown report of the counts.
 pub fn markdown(spec: &BranchingSpec, s: &BranchingStats) -> String {
     let mut m = String::new();
-    let _ = writeln!(m, "Random games: {} (seed {}), {} positions with a move to play, mean length {:.1} plies.\n", s.games, spec.seed, s.decisions, s.mean_length());
+    let _ = writeln!(
+        m,
+        "Random games: {} (seed {}), {} positions with a move to play, mean length {:.1} plies.\n",
+        s.games,
+        spec.seed,
+        s.decisions,
+        s.mean_length()
+    );
     let _ = writeln!(m, "| statistic | measured | thesis |\n|---|---:|---:|");
     let _ = writeln!(m, "| mean branching factor | {:.3} | 5.345 |", s.mean());
-    let _ = writeln!(m, "| forced moves (one legal move) | {:.1}% | > 25% |", 100.0 * s.forced_share());
-    let _ = writeln!(m, "| most common choice count (≥ 2 moves) | {} | 7 |", s.mode_of_choices().map_or("–".into(), |c| c.to_string()));
+    let _ = writeln!(
+        m,
+        "| forced moves (one legal move) | {:.1}% | > 25% |",
+        100.0 * s.forced_share()
+    );
+    let _ = writeln!(
+        m,
+        "| most common choice count (≥ 2 moves) | {} | 7 |",
+        s.mode_of_choices().map_or("–".into(), |c| c.to_string())
+    );
     let _ = writeln!(m, "\nHow the games ended (a game ends by `Game::result()`: no legal move or a SPEC §1 draw rule; safety cap {} plies):\n", spec.max_plies);
     let _ = writeln!(m, "| ending | games |\n|---|---:|");
     for (k, v) in &s.endings {
         let _ = writeln!(m, "| {k} | {v} |");
     }
-    let _ = writeln!(m, "\nChoice counts (fig. 6.3):\n\n| legal moves | share |\n|---:|---:|");
+    let _ = writeln!(
+        m,
+        "\nChoice counts (fig. 6.3):\n\n| legal moves | share |\n|---:|---:|"
+    );
     for (c, n) in &s.histogram {
         let share = 100.0 * *n as f64 / s.decisions.max(1) as f64;
         if share >= 0.05 {
@@ -179,7 +213,11 @@ mod tests {
 
     #[test]
     fn counts_are_consistent_and_deterministic() {
-        let spec = BranchingSpec { games: 60, seed: 5, max_plies: 3000 };
+        let spec = BranchingSpec {
+            games: 60,
+            seed: 5,
+            max_plies: 3000,
+        };
         let a = measure(&spec, false);
         assert_eq!(a, measure(&spec, false));
         assert_eq!(a.games, 60);
@@ -193,7 +231,14 @@ mod tests {
 
     #[test]
     fn ply_cap_stops_games() {
-        let s = measure(&BranchingSpec { games: 3, seed: 1, max_plies: 4 }, false);
+        let s = measure(
+            &BranchingSpec {
+                games: 3,
+                seed: 1,
+                max_plies: 4,
+            },
+            false,
+        );
         assert_eq!(s.endings.get("ply cap"), Some(&3));
         assert_eq!(s.decisions, 12);
     }

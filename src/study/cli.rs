@@ -13,7 +13,11 @@ use super::{branching, plot, report, ttprobe, write_atomically};
 
 /// Node-count study of the search techniques (thesis §6.6).
 #[derive(Parser, Debug)]
-#[command(name = "damas-nodes", version, about = "Node-count study of damas' search techniques (thesis §6.6)")]
+#[command(
+    name = "damas-nodes",
+    version,
+    about = "Node-count study of damas' search techniques (thesis §6.6)"
+)]
 pub struct NodesCli {
     /// What to do.
     #[command(subcommand)]
@@ -170,9 +174,15 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
     match cli.command {
         NodesCommand::Positions(a) => {
             if a.min_k > a.max_k || a.per_k == 0 {
-                return Err(NodesError::Args("need --min-k <= --max-k and --per-k >= 1".into()));
+                return Err(NodesError::Args(
+                    "need --min-k <= --max-k and --per-k >= 1".into(),
+                ));
             }
-            let spec = GenerateSpec { seed: a.seed, moves: a.min_k..=a.max_k, per_k: a.per_k };
+            let spec = GenerateSpec {
+                seed: a.seed,
+                moves: a.min_k..=a.max_k,
+                per_k: a.per_k,
+            };
             let set = generate(&spec);
             let header = format!(
                 "damas-nodes positions --seed {} --per-k {} --min-k {} --max-k {}\n{} positions: for each k, {} games of k uniformly random legal moves from the start\n(ChaCha8Rng::seed_from_u64(seed), one stream in order of k); games that end early are replayed.\nFormat: FEN k",
@@ -199,21 +209,43 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                 progress: !a.quiet,
             };
             let s = super::run::run(&spec)?;
-            eprintln!("{} rows written, {} already present, {:.1} s", s.written, s.skipped, s.elapsed.as_secs_f64());
+            for (label, why) in &s.not_run {
+                eprintln!("not run: {label}: {why}");
+            }
+            eprintln!(
+                "{} rows written, {} already present, {:.1} s",
+                s.written,
+                s.skipped,
+                s.elapsed.as_secs_f64()
+            );
         }
         NodesCommand::Report(a) => {
-            let rows = super::csv::read_rows(&a.results).map_err(|e| NodesError::Results(a.results.display().to_string(), e))?;
+            let rows = super::csv::read_rows(&a.results)
+                .map_err(|e| NodesError::Results(a.results.display().to_string(), e))?;
             let summary = report::summarize(&rows);
             let mut md = report::markdown(&summary);
             if let Some(dir) = &a.svg {
-                std::fs::create_dir_all(dir).map_err(|e| NodesError::Write(dir.display().to_string(), e))?;
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| NodesError::Write(dir.display().to_string(), e))?;
                 let depth_svg = dir.join("nodes-by-depth.svg");
                 plot::nodes_by_depth(&summary, &depth_svg)?;
-                md.push_str(&format!("\n![nodes against depth]({})\n", depth_svg.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()));
+                md.push_str(&format!(
+                    "\n![nodes against depth]({})\n",
+                    depth_svg
+                        .file_name()
+                        .map(|f| f.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                ));
                 if let Some(deep) = summary.deepest_common() {
                     let phase_svg = dir.join("nodes-by-phase.svg");
                     plot::nodes_by_phase(&summary, deep, &phase_svg)?;
-                    md.push_str(&format!("\n![nodes against moves played]({})\n", phase_svg.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()));
+                    md.push_str(&format!(
+                        "\n![nodes against moves played]({})\n",
+                        phase_svg
+                            .file_name()
+                            .map(|f| f.to_string_lossy().into_owned())
+                            .unwrap_or_default()
+                    ));
                 }
             }
             match &a.out {
@@ -222,7 +254,11 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
             }
         }
         NodesCommand::Branching(a) => {
-            let spec = branching::BranchingSpec { games: a.games, seed: a.seed, max_plies: a.max_plies };
+            let spec = branching::BranchingSpec {
+                games: a.games,
+                seed: a.seed,
+                max_plies: a.max_plies,
+            };
             let s = branching::measure(&spec, !a.quiet);
             print!("{}", branching::markdown(&spec, &s));
         }
@@ -230,7 +266,12 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
             if a.bits.iter().any(|&b| !(8..=30).contains(&b)) {
                 return Err(NodesError::Args("--bits must be between 8 and 30".into()));
             }
-            let spec = ttprobe::ProbeSpec { positions: a.positions, seed: a.seed, top_depth: a.top_depth, bits: a.bits };
+            let spec = ttprobe::ProbeSpec {
+                positions: a.positions,
+                seed: a.seed,
+                top_depth: a.top_depth,
+                bits: a.bits,
+            };
             let r = ttprobe::measure(&spec, !a.quiet);
             print!("{}", ttprobe::markdown(&spec, &r));
         }

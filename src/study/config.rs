@@ -6,7 +6,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::search::{Techniques, TechniqueError};
+use crate::search::{TechniqueError, Techniques};
 
 /// One configuration of the study.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -34,7 +34,13 @@ pub const THESIS_TABLE: [(&str, [u64; 3]); 8] = [
 pub const THESIS_DEPTHS: [u32; 3] = [6, 10, 14];
 
 /// The extra configurations beyond the thesis (each on top of its best non-database row).
-pub const EXTRA: [&str; 5] = ["pvs+asp+tt+killers", "pvs+asp+tt+history", "pvs+asp+tt+etc", "mtdf+tt", "pvs+asp+tt+killers+history+etc"];
+pub const EXTRA: [&str; 5] = [
+    "pvs+asp+tt+killers",
+    "pvs+asp+tt+history",
+    "pvs+asp+tt+etc",
+    "mtdf+tt",
+    "pvs+asp+tt+killers+history+etc",
+];
 
 /// The forward-pruning experiment: selective deepening at keep-rates 0.35 and 0.5 and
 /// the full-width row it is compared with.
@@ -62,10 +68,18 @@ impl Config {
         let mut techniques = if label == "default" {
             crate::search::SearchOptions::default().techniques
         } else {
-            label.parse::<Techniques>().map_err(|source| ConfigError::Technique { label: label.to_string(), source })?
+            label
+                .parse::<Techniques>()
+                .map_err(|source| ConfigError::Technique {
+                    label: label.to_string(),
+                    source,
+                })?
         };
         techniques.qs = true;
-        Ok(Config { label: label.to_string(), techniques })
+        Ok(Config {
+            label: label.to_string(),
+            techniques,
+        })
     }
 
     /// Whether this is the same search as `other` (labels may be spelt differently).
@@ -75,7 +89,10 @@ impl Config {
 
     /// The thesis' figures for this configuration, if it is a row of table 6.2.
     pub fn thesis_row(&self) -> Option<[u64; 3]> {
-        THESIS_TABLE.iter().find(|(l, _)| Config::parse(l).is_ok_and(|c| c.same_search(self))).map(|r| r.1)
+        THESIS_TABLE
+            .iter()
+            .find(|(l, _)| Config::parse(l).is_ok_and(|c| c.same_search(self)))
+            .map(|r| r.1)
     }
 }
 
@@ -89,7 +106,11 @@ impl fmt::Display for Config {
 /// `extra` and `selective` expand to their rows. Duplicates are dropped.
 pub fn parse_configs(list: &str) -> Result<Vec<Config>, ConfigError> {
     let mut out: Vec<Config> = Vec::new();
-    for item in list.split([',', ' ']).map(str::trim).filter(|s| !s.is_empty()) {
+    for item in list
+        .split([',', ' '])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         let labels: Vec<&str> = match item {
             "thesis" => THESIS_TABLE.iter().map(|r| r.0).collect(),
             "extra" => EXTRA.to_vec(),

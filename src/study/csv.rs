@@ -97,8 +97,16 @@ pub enum CsvError {
     },
 }
 
-fn number<T: std::str::FromStr>(line: usize, field: &'static str, text: &str) -> Result<T, CsvError> {
-    text.parse().map_err(|_| CsvError::Number { line, field, text: text.to_string() })
+fn number<T: std::str::FromStr>(
+    line: usize,
+    field: &'static str,
+    text: &str,
+) -> Result<T, CsvError> {
+    text.parse().map_err(|_| CsvError::Number {
+        line,
+        field,
+        text: text.to_string(),
+    })
 }
 
 /// Parse a results file's text. A last line without its newline (an interrupted write)
@@ -123,7 +131,10 @@ pub fn parse_rows(text: &str) -> Result<Vec<Row>, CsvError> {
         }
         let f: Vec<&str> = line.trim_end().split(',').collect();
         if f.len() < FIELDS {
-            return Err(CsvError::Fields { line: n, found: f.len() });
+            return Err(CsvError::Fields {
+                line: n,
+                found: f.len(),
+            });
         }
         let ms: f64 = number(n, names[15], f[15])?;
         let stats = Stats {
@@ -156,7 +167,10 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, CsvError> {
     match std::fs::read_to_string(path) {
         Ok(text) => parse_rows(&text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(source) => Err(CsvError::Io { path: path.display().to_string(), source }),
+        Err(source) => Err(CsvError::Io {
+            path: path.display().to_string(),
+            source,
+        }),
     }
 }
 
@@ -165,8 +179,24 @@ mod tests {
     use super::*;
 
     fn row() -> Row {
-        let stats = Stats { nodes: 10, interior: 4, leaves: 5, terminal: 1, qs_nodes: 3, time: std::time::Duration::from_micros(1500), ..Stats::default() };
-        Row { position: 3, k: 9, config: "pvs+tt".into(), depth: 4, stats, score: "win 7".into(), best: "c3xe5".into() }
+        let stats = Stats {
+            nodes: 10,
+            interior: 4,
+            leaves: 5,
+            terminal: 1,
+            qs_nodes: 3,
+            time: std::time::Duration::from_micros(1500),
+            ..Stats::default()
+        };
+        Row {
+            position: 3,
+            k: 9,
+            config: "pvs+tt".into(),
+            depth: 4,
+            stats,
+            score: "win 7".into(),
+            best: "c3xe5".into(),
+        }
     }
 
     #[test]
@@ -186,8 +216,15 @@ mod tests {
     fn errors_name_the_line() {
         assert!(matches!(parse_rows("a,b\n"), Err(CsvError::Header)));
         let bad = format!("{HEADER}\n1,2,ab\n");
-        assert!(matches!(parse_rows(&bad), Err(CsvError::Fields { line: 2, found: 3 })));
+        assert!(matches!(
+            parse_rows(&bad),
+            Err(CsvError::Fields { line: 2, found: 3 })
+        ));
         let bad = format!("{HEADER}\n{}\n", row().to_line().replacen("10", "x", 1));
-        assert!(matches!(parse_rows(&bad), Err(CsvError::Number { line: 2, .. })), "{:?}", parse_rows(&bad));
+        assert!(
+            matches!(parse_rows(&bad), Err(CsvError::Number { line: 2, .. })),
+            "{:?}",
+            parse_rows(&bad)
+        );
     }
 }

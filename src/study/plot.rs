@@ -23,7 +23,10 @@ pub struct PlotError {
 type Series = (String, Vec<(f64, f64)>);
 
 fn draw(path: &Path, caption: &str, x_desc: &str, series: &[Series]) -> Result<(), PlotError> {
-    let err = |e: &dyn std::fmt::Display| PlotError { path: path.display().to_string(), message: e.to_string() };
+    let err = |e: &dyn std::fmt::Display| PlotError {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
     let points = || series.iter().flat_map(|s| s.1.iter());
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
     for &(x, y) in points() {
@@ -36,7 +39,11 @@ fn draw(path: &Path, caption: &str, x_desc: &str, series: &[Series]) -> Result<(
         return Err(err(&"no data"));
     }
     let (y0, y1) = (y0.max(1.0) / 1.5, y1.max(1.0) * 1.5);
-    let (x0, x1) = if x0 == x1 { (x0 - 1.0, x1 + 1.0) } else { (x0, x1) };
+    let (x0, x1) = if x0 == x1 {
+        (x0 - 1.0, x1 + 1.0)
+    } else {
+        (x0, x1)
+    };
     let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let mut chart = ChartBuilder::on(&root)
@@ -46,25 +53,58 @@ fn draw(path: &Path, caption: &str, x_desc: &str, series: &[Series]) -> Result<(
         .y_label_area_size(80)
         .build_cartesian_2d(x0..x1, (y0..y1).log_scale())
         .map_err(|e| err(&e))?;
-    chart.configure_mesh().x_desc(x_desc).y_desc("mean nodes (log scale)").y_label_formatter(&|v| format!("{v:.0e}")).draw().map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc("mean nodes (log scale)")
+        .y_label_formatter(&|v| format!("{v:.0e}"))
+        .draw()
+        .map_err(|e| err(&e))?;
     for (i, (label, pts)) in series.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
         chart
             .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
             .map_err(|e| err(&e))?
             .label(label.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
-        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(|e| err(&e))?;
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+        chart
+            .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
+            .map_err(|e| err(&e))?;
     }
-    chart.configure_series_labels().position(SeriesLabelPosition::UpperLeft).background_style(WHITE.mix(0.85)).border_style(BLACK).draw().map_err(|e| err(&e))?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))?;
     Ok(())
 }
 
 /// Fig. 6.7: mean nodes against depth, one line per configuration.
 pub fn nodes_by_depth(s: &Summary, path: &Path) -> Result<(), PlotError> {
-    let series: Vec<Series> = s.configs.iter().map(|c| (c.clone(), s.depths.iter().filter_map(|&d| s.mean(c, d).map(|m| (d as f64, m))).collect())).collect();
-    draw(path, "Search tree size against depth (fig. 6.7)", "depth (plies)", &series)
+    let series: Vec<Series> = s
+        .configs
+        .iter()
+        .map(|c| {
+            (
+                c.clone(),
+                s.depths
+                    .iter()
+                    .filter_map(|&d| s.mean(c, d).map(|m| (d as f64, m)))
+                    .collect(),
+            )
+        })
+        .collect();
+    draw(
+        path,
+        "Search tree size against depth (fig. 6.7)",
+        "depth (plies)",
+        &series,
+    )
 }
 
 /// Fig. 6.9: mean nodes against moves played at `depth`, one line per configuration.
@@ -74,9 +114,19 @@ pub fn nodes_by_phase(s: &Summary, depth: u32, path: &Path) -> Result<(), PlotEr
         .iter()
         .enumerate()
         .map(|(c, label)| {
-            let pts = s.by_k.iter().filter(|((ci, d, _), a)| *ci == c && *d == depth && a.n > 0).map(|((_, _, k), a)| (*k as f64, a.mean())).collect();
+            let pts = s
+                .by_k
+                .iter()
+                .filter(|((ci, d, _), a)| *ci == c && *d == depth && a.n > 0)
+                .map(|((_, _, k), a)| (*k as f64, a.mean()))
+                .collect();
             (label.clone(), pts)
         })
         .collect();
-    draw(path, &format!("Search tree size against game phase, depth {depth} (fig. 6.9)"), "moves played before the position", &series)
+    draw(
+        path,
+        &format!("Search tree size against game phase, depth {depth} (fig. 6.9)"),
+        "moves played before the position",
+        &series,
+    )
 }

@@ -56,7 +56,11 @@ pub struct GenerateSpec {
 impl GenerateSpec {
     /// The thesis' protocol: 250 positions for each k = 6…40 (8,750 in all).
     pub fn thesis(seed: u64) -> GenerateSpec {
-        GenerateSpec { seed, moves: 6..=40, per_k: 250 }
+        GenerateSpec {
+            seed,
+            moves: 6..=40,
+            per_k: 250,
+        }
     }
 }
 
@@ -66,7 +70,10 @@ pub fn generate(spec: &GenerateSpec) -> Vec<TestPosition> {
     let mut out = Vec::with_capacity(spec.per_k * spec.moves.clone().count());
     for k in spec.moves.clone() {
         for _ in 0..spec.per_k {
-            out.push(TestPosition { position: random_position(&mut rng, k), k: MovesPlayed(k) });
+            out.push(TestPosition {
+                position: random_position(&mut rng, k),
+                k: MovesPlayed(k),
+            });
         }
     }
     out
@@ -79,7 +86,9 @@ fn random_position(rng: &mut ChaCha8Rng, k: u32) -> Position {
         let mut game = Game::new(Position::start());
         for _ in 0..k {
             let moves = legal_moves(&game.position());
-            let Some(&mv) = moves.choose(rng) else { continue 'replay };
+            let Some(&mv) = moves.choose(rng) else {
+                continue 'replay;
+            };
             game.play(mv);
             if game.result().is_some() {
                 continue 'replay;
@@ -140,19 +149,33 @@ pub fn parse_positions(text: &str) -> Result<Vec<TestPosition>, PositionsError> 
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let shape = || PositionsError::Shape { line: i + 1, text: raw.to_string() };
+        let shape = || PositionsError::Shape {
+            line: i + 1,
+            text: raw.to_string(),
+        };
         let mut parts = line.split_whitespace();
-        let (Some(fen), Some(k), None) = (parts.next(), parts.next(), parts.next()) else { return Err(shape()) };
+        let (Some(fen), Some(k), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(shape());
+        };
         let k: u32 = k.parse().map_err(|_| shape())?;
-        let position = parse_fen(fen).map_err(|source| PositionsError::Fen { line: i + 1, source })?;
-        out.push(TestPosition { position, k: MovesPlayed(k) });
+        let position = parse_fen(fen).map_err(|source| PositionsError::Fen {
+            line: i + 1,
+            source,
+        })?;
+        out.push(TestPosition {
+            position,
+            k: MovesPlayed(k),
+        });
     }
     Ok(out)
 }
 
 /// Read a positions file.
 pub fn read_positions(path: &Path) -> Result<Vec<TestPosition>, PositionsError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PositionsError::Io { path: path.display().to_string(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| PositionsError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
     parse_positions(&text)
 }
 
@@ -185,7 +208,11 @@ mod tests {
     use super::*;
 
     fn small(seed: u64) -> GenerateSpec {
-        GenerateSpec { seed, moves: 6..=12, per_k: 4 }
+        GenerateSpec {
+            seed,
+            moves: 6..=12,
+            per_k: 4,
+        }
     }
 
     #[test]

@@ -61,7 +61,13 @@ impl Agg {
     /// EGDB cutoffs, and whatever the five do not account for.
     pub fn kind_shares(&self) -> [f64; 6] {
         let total = self.nodes.max(1) as f64;
-        let parts = [self.interior, self.leaves, self.tt_cutoffs, self.terminal, self.egdb_cutoffs];
+        let parts = [
+            self.interior,
+            self.leaves,
+            self.tt_cutoffs,
+            self.terminal,
+            self.egdb_cutoffs,
+        ];
         let known: u64 = parts.iter().sum();
         let mut out = [0.0; 6];
         for (o, p) in out.iter_mut().zip(parts) {
@@ -108,7 +114,11 @@ pub struct Summary {
 /// removed (`pvs+asp+tt+sel35` → `pvs+asp+tt`); `None` if it is not selective.
 pub fn selective_base(label: &str) -> Option<String> {
     let parts: Vec<&str> = label.split('+').collect();
-    let rest: Vec<&str> = parts.iter().copied().filter(|p| !p.starts_with("sel")).collect();
+    let rest: Vec<&str> = parts
+        .iter()
+        .copied()
+        .filter(|p| !p.starts_with("sel"))
+        .collect();
     (rest.len() < parts.len() && !rest.is_empty()).then(|| rest.join("+"))
 }
 
@@ -120,20 +130,30 @@ pub fn summarize(rows: &[Row]) -> Summary {
             s.configs.push(r.config.clone());
         }
     }
-    let idx: HashMap<&str, usize> = s.configs.iter().enumerate().map(|(i, c)| (c.as_str(), i)).collect();
+    let idx: HashMap<&str, usize> = s
+        .configs
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.as_str(), i))
+        .collect();
     // Positions done per (depth, config); the last row wins on duplicates.
     let mut done: BTreeMap<u32, BTreeMap<usize, BTreeSet<usize>>> = BTreeMap::new();
     let mut latest: HashMap<(usize, usize, u32), &Row> = HashMap::new();
     for r in rows {
         let c = idx[r.config.as_str()];
-        done.entry(r.depth).or_default().entry(c).or_default().insert(r.position);
+        done.entry(r.depth)
+            .or_default()
+            .entry(c)
+            .or_default()
+            .insert(r.position);
         latest.insert((c, r.position, r.depth), r);
     }
     s.depths = done.keys().copied().collect();
     for (&d, per_config) in &done {
         let mut sets = per_config.values();
         let first = sets.next().cloned().unwrap_or_default();
-        let common: BTreeSet<usize> = sets.fold(first, |acc, set| acc.intersection(set).copied().collect());
+        let common: BTreeSet<usize> =
+            sets.fold(first, |acc, set| acc.intersection(set).copied().collect());
         s.common.insert(d, common.len());
         for &c in per_config.keys() {
             for &p in &common {
@@ -145,8 +165,12 @@ pub fn summarize(rows: &[Row]) -> Summary {
         }
     }
     for (c, label) in s.configs.iter().enumerate() {
-        let Some(base) = selective_base(label) else { continue };
-        let Some(&b) = idx.get(base.as_str()) else { continue };
+        let Some(base) = selective_base(label) else {
+            continue;
+        };
+        let Some(&b) = idx.get(base.as_str()) else {
+            continue;
+        };
         let mut per_depth: BTreeMap<u32, Agreement> = BTreeMap::new();
         for (&(ci, p, d), r) in &latest {
             if ci != c {
@@ -170,24 +194,35 @@ impl Summary {
     /// Mean nodes of `config` at `depth` over the common positions.
     pub fn mean(&self, config: &str, depth: u32) -> Option<f64> {
         let c = self.configs.iter().position(|l| l == config)?;
-        self.cells.get(&(c, depth)).filter(|a| a.n > 0).map(Agg::mean)
+        self.cells
+            .get(&(c, depth))
+            .filter(|a| a.n > 0)
+            .map(Agg::mean)
     }
 
     /// The configuration label that runs the same search as `label`.
     pub fn find_same(&self, label: &str) -> Option<&str> {
         let want = Config::parse(label).ok()?;
-        self.configs.iter().find(|l| Config::parse(l).is_ok_and(|c| c.same_search(&want))).map(String::as_str)
+        self.configs
+            .iter()
+            .find(|l| Config::parse(l).is_ok_and(|c| c.same_search(&want)))
+            .map(String::as_str)
     }
 
     /// The deepest depth at which every configuration has results.
     pub fn deepest_common(&self) -> Option<u32> {
-        self.depths.iter().rev().copied().find(|&d| (0..self.configs.len()).all(|c| self.cells.get(&(c, d)).is_some_and(|a| a.n > 0)))
+        self.depths.iter().rev().copied().find(|&d| {
+            (0..self.configs.len()).all(|c| self.cells.get(&(c, d)).is_some_and(|a| a.n > 0))
+        })
     }
 
     /// The configuration whose node kinds the thesis plots (fig. 6.10/6.11), or the
     /// closest one present.
     pub fn kinds_config(&self) -> Option<&str> {
-        ["pvs+asp+tt+egdb", "pvs+asp+tt"].iter().find_map(|l| self.find_same(l)).or(self.configs.last().map(String::as_str))
+        ["pvs+asp+tt+egdb", "pvs+asp+tt"]
+            .iter()
+            .find_map(|l| self.find_same(l))
+            .or(self.configs.last().map(String::as_str))
     }
 }
 
@@ -197,7 +232,7 @@ pub fn thousands(x: f64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -205,7 +240,14 @@ pub fn thousands(x: f64) -> String {
     out
 }
 
-const KIND_NAMES: [&str; 6] = ["interior", "leaves", "TT cutoffs", "terminal", "EGDB cutoffs", "other"];
+const KIND_NAMES: [&str; 6] = [
+    "interior",
+    "leaves",
+    "TT cutoffs",
+    "terminal",
+    "EGDB cutoffs",
+    "other",
+];
 
 /// Game-phase buckets for the per-phase tables: k = 6–10, 11–15, …
 fn phase(k: u32) -> u32 {
@@ -220,7 +262,15 @@ pub fn markdown(s: &Summary) -> String {
         return m;
     }
     let _ = writeln!(m, "### Mean nodes per search\n");
-    let _ = writeln!(m, "Positions compared per depth: {}.\n", s.depths.iter().map(|d| format!("d{d}: {}", s.common[d])).collect::<Vec<_>>().join(", "));
+    let _ = writeln!(
+        m,
+        "Positions compared per depth: {}.\n",
+        s.depths
+            .iter()
+            .map(|d| format!("d{d}: {}", s.common[d]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let _ = write!(m, "| configuration |");
     for d in &s.depths {
         let _ = write!(m, " d{d} |");
@@ -250,12 +300,20 @@ pub fn markdown(s: &Summary) -> String {
     }
     m.push('\n');
     for c in &s.configs {
-        let Some(thesis) = Config::parse(c).ok().and_then(|cfg| cfg.thesis_row()) else { continue };
+        let Some(thesis) = Config::parse(c).ok().and_then(|cfg| cfg.thesis_row()) else {
+            continue;
+        };
         let _ = write!(m, "| `{c}` |");
         for (i, d) in THESIS_DEPTHS.iter().enumerate() {
             match s.mean(c, *d) {
                 Some(ours) => {
-                    let _ = write!(m, " {} | {} | {:.2} |", thousands(ours), thousands(thesis[i] as f64), ours / thesis[i] as f64);
+                    let _ = write!(
+                        m,
+                        " {} | {} | {:.2} |",
+                        thousands(ours),
+                        thousands(thesis[i] as f64),
+                        ours / thesis[i] as f64
+                    );
                 }
                 None => {
                     let _ = write!(m, " – | {} | – |", thousands(thesis[i] as f64));
@@ -268,7 +326,11 @@ pub fn markdown(s: &Summary) -> String {
     checks(s, &mut m);
 
     if let Some(kc) = s.kinds_config() {
-        let c = s.configs.iter().position(|l| l == kc).expect("a known label");
+        let c = s
+            .configs
+            .iter()
+            .position(|l| l == kc)
+            .expect("a known label");
         let _ = writeln!(m, "\n### Node kinds per depth (`{kc}`, fig. 6.10)\n");
         kinds_header(&mut m, "depth");
         for &d in &s.depths {
@@ -276,8 +338,16 @@ pub fn markdown(s: &Summary) -> String {
                 kinds_row(&mut m, &format!("{d}"), a);
             }
         }
-        if let Some(&deep) = s.depths.iter().rev().find(|&&d| s.cells.contains_key(&(c, d))) {
-            let _ = writeln!(m, "\n### Node kinds per game phase (`{kc}`, depth {deep}, fig. 6.11)\n");
+        if let Some(&deep) = s
+            .depths
+            .iter()
+            .rev()
+            .find(|&&d| s.cells.contains_key(&(c, d)))
+        {
+            let _ = writeln!(
+                m,
+                "\n### Node kinds per game phase (`{kc}`, depth {deep}, fig. 6.11)\n"
+            );
             kinds_header(&mut m, "moves played");
             for (label, a) in phases(s, c, deep) {
                 kinds_row(&mut m, &label, &a);
@@ -286,7 +356,10 @@ pub fn markdown(s: &Summary) -> String {
     }
 
     if let Some(deep) = s.deepest_common() {
-        let _ = writeln!(m, "\n### Mean nodes per game phase (depth {deep}, fig. 6.9)\n");
+        let _ = writeln!(
+            m,
+            "\n### Mean nodes per game phase (depth {deep}, fig. 6.9)\n"
+        );
         let buckets: Vec<String> = phases(s, 0, deep).into_iter().map(|p| p.0).collect();
         let _ = write!(m, "| configuration |");
         for b in &buckets {
@@ -307,21 +380,45 @@ pub fn markdown(s: &Summary) -> String {
     }
 
     if !s.selective.is_empty() {
-        let _ = writeln!(m, "\n### Selective deepening against full width at the same depth\n");
+        let _ = writeln!(
+            m,
+            "\n### Selective deepening against full width at the same depth\n"
+        );
         let _ = writeln!(m, "| configuration | base | depth | positions | nodes / base | same move | same score |\n|---|---|---:|---:|---:|---:|---:|");
         for (label, base, per_depth) in &s.selective {
             for (d, a) in per_depth {
                 let pct = |x: u64| 100.0 * x as f64 / a.n.max(1) as f64;
-                let _ = writeln!(m, "| `{label}` | `{base}` | {d} | {} | {:.3} | {:.1}% | {:.1}% |", a.n, a.nodes as f64 / a.base_nodes.max(1) as f64, pct(a.same_move), pct(a.same_score));
+                let _ = writeln!(
+                    m,
+                    "| `{label}` | `{base}` | {d} | {} | {:.3} | {:.1}% | {:.1}% |",
+                    a.n,
+                    a.nodes as f64 / a.base_nodes.max(1) as f64,
+                    pct(a.same_move),
+                    pct(a.same_score)
+                );
             }
         }
     }
 
     let _ = writeln!(m, "\n### Time\n");
-    let _ = writeln!(m, "| configuration | total search time (s) | quiescence nodes / nodes |\n|---|---:|---:|");
+    let _ = writeln!(
+        m,
+        "| configuration | total search time (s) | quiescence nodes / nodes |\n|---|---:|---:|"
+    );
     for (c, label) in s.configs.iter().enumerate() {
-        let (t, q, n) = s.cells.iter().filter(|((ci, _), _)| *ci == c).fold((0.0, 0u64, 0u64), |acc, (_, a)| (acc.0 + a.time_ms, acc.1 + a.qs_nodes, acc.2 + a.nodes));
-        let _ = writeln!(m, "| `{label}` | {:.1} | {:.2} |", t / 1000.0, q as f64 / n.max(1) as f64);
+        let (t, q, n) = s
+            .cells
+            .iter()
+            .filter(|((ci, _), _)| *ci == c)
+            .fold((0.0, 0u64, 0u64), |acc, (_, a)| {
+                (acc.0 + a.time_ms, acc.1 + a.qs_nodes, acc.2 + a.nodes)
+            });
+        let _ = writeln!(
+            m,
+            "| `{label}` | {:.1} | {:.2} |",
+            t / 1000.0,
+            q as f64 / n.max(1) as f64
+        );
     }
     m
 }
@@ -345,7 +442,9 @@ fn phases(s: &Summary, c: usize, depth: u32) -> Vec<(String, Agg)> {
             t.time_ms += a.time_ms;
         }
     }
-    out.into_values().map(|(lo, hi, a)| (format!("{lo}–{hi}"), a)).collect()
+    out.into_values()
+        .map(|(lo, hi, a)| (format!("{lo}–{hi}"), a))
+        .collect()
 }
 
 fn kinds_header(m: &mut String, first: &str) {
@@ -375,22 +474,68 @@ fn checks(s: &Summary, m: &mut String) {
         let _ = writeln!(m, "No depth at which every configuration has results.");
         return;
     };
-    let mut order: Vec<(&str, f64)> = s.configs.iter().filter_map(|c| s.mean(c, deep).map(|x| (c.as_str(), x))).collect();
+    let mut order: Vec<(&str, f64)> = s
+        .configs
+        .iter()
+        .filter_map(|c| s.mean(c, deep).map(|x| (c.as_str(), x)))
+        .collect();
     order.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let _ = writeln!(m, "- Ranking at depth {deep} (most nodes first): {}.", order.iter().map(|(c, x)| format!("`{c}` {}", thousands(*x))).collect::<Vec<_>>().join(" > "));
-    let thesis_order: Vec<&str> = order.iter().filter_map(|(c, _)| Config::parse(c).ok().and_then(|cfg| cfg.thesis_row()).map(|_| *c)).collect();
-    let expected: Vec<&str> = super::config::THESIS_TABLE.iter().filter_map(|(l, _)| s.find_same(l)).collect();
+    let _ = writeln!(
+        m,
+        "- Ranking at depth {deep} (most nodes first): {}.",
+        order
+            .iter()
+            .map(|(c, x)| format!("`{c}` {}", thousands(*x)))
+            .collect::<Vec<_>>()
+            .join(" > ")
+    );
+    let thesis_order: Vec<&str> = order
+        .iter()
+        .filter_map(|(c, _)| {
+            Config::parse(c)
+                .ok()
+                .and_then(|cfg| cfg.thesis_row())
+                .map(|_| *c)
+        })
+        .collect();
+    let expected: Vec<&str> = super::config::THESIS_TABLE
+        .iter()
+        .filter_map(|(l, _)| s.find_same(l))
+        .collect();
     let _ = writeln!(
         m,
         "- Thesis rows in the thesis' order at depth {deep}: {}.",
-        if thesis_order == expected { "yes".to_string() } else { format!("no (thesis: {})", expected.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" > ")) }
+        if thesis_order == expected {
+            "yes".to_string()
+        } else {
+            format!(
+                "no (thesis: {})",
+                expected
+                    .iter()
+                    .map(|c| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(" > ")
+            )
+        }
     );
     if let (Some(ab), Some(idtt)) = (s.find_same("ab"), s.find_same("ab+id+tt")) {
-        let ratios: Vec<String> = s.depths.iter().filter_map(|&d| Some((d, s.mean(ab, d)? / s.mean(idtt, d)?))).map(|(d, r)| format!("d{d} {r:.2}×")).collect();
-        let _ = writeln!(m, "- `{ab}` / `{idtt}` (TT with iterative deepening against plain α-β): {}.", ratios.join(", "));
+        let ratios: Vec<String> = s
+            .depths
+            .iter()
+            .filter_map(|&d| Some((d, s.mean(ab, d)? / s.mean(idtt, d)?)))
+            .map(|(d, r)| format!("d{d} {r:.2}×"))
+            .collect();
+        let _ = writeln!(
+            m,
+            "- `{ab}` / `{idtt}` (TT with iterative deepening against plain α-β): {}.",
+            ratios.join(", ")
+        );
     }
     if let Some(default) = s.find_same("default") {
-        let against = s.find_same("pvs+asp+tt+egdb").map(|l| (l, true)).or(s.find_same("pvs+asp+tt").map(|l| (l, false)));
+        let against = s
+            .find_same("pvs+asp+tt+egdb")
+            .map(|l| (l, true))
+            .or(s.find_same("pvs+asp+tt").map(|l| (l, false)));
         match against {
             Some((best, is_egdb)) => {
                 if let (Some(a), Some(b)) = (s.mean(default, deep), s.mean(best, deep)) {
@@ -417,13 +562,30 @@ mod tests {
     use crate::search::Stats;
 
     fn row(position: usize, k: u32, config: &str, depth: u32, nodes: u64, best: &str) -> Row {
-        let stats = Stats { nodes, interior: nodes / 2, leaves: nodes - nodes / 2, ..Stats::default() };
-        Row { position, k, config: config.into(), depth, stats, score: "0".into(), best: best.into() }
+        let stats = Stats {
+            nodes,
+            interior: nodes / 2,
+            leaves: nodes - nodes / 2,
+            ..Stats::default()
+        };
+        Row {
+            position,
+            k,
+            config: config.into(),
+            depth,
+            stats,
+            score: "0".into(),
+            best: best.into(),
+        }
     }
 
     #[test]
     fn means_over_common_positions() {
-        let rows = vec![row(0, 6, "ab", 6, 100, "a"), row(1, 7, "ab", 6, 300, "a"), row(0, 6, "ab+tt", 6, 50, "a")];
+        let rows = vec![
+            row(0, 6, "ab", 6, 100, "a"),
+            row(1, 7, "ab", 6, 300, "a"),
+            row(0, 6, "ab+tt", 6, 50, "a"),
+        ];
         let s = summarize(&rows);
         assert_eq!(s.common[&6], 1);
         assert_eq!(s.mean("ab", 6), Some(100.0));
@@ -435,9 +597,17 @@ mod tests {
 
     #[test]
     fn selective_agreement() {
-        assert_eq!(selective_base("pvs+asp+tt+sel35").as_deref(), Some("pvs+asp+tt"));
+        assert_eq!(
+            selective_base("pvs+asp+tt+sel35").as_deref(),
+            Some("pvs+asp+tt")
+        );
         assert_eq!(selective_base("pvs+tt"), None);
-        let rows = vec![row(0, 6, "pvs+tt", 6, 100, "a"), row(1, 6, "pvs+tt", 6, 100, "b"), row(0, 6, "pvs+tt+sel35", 6, 40, "a"), row(1, 6, "pvs+tt+sel35", 6, 40, "c")];
+        let rows = vec![
+            row(0, 6, "pvs+tt", 6, 100, "a"),
+            row(1, 6, "pvs+tt", 6, 100, "b"),
+            row(0, 6, "pvs+tt+sel35", 6, 40, "a"),
+            row(1, 6, "pvs+tt+sel35", 6, 40, "c"),
+        ];
         let s = summarize(&rows);
         let a = s.selective[0].2[&6];
         assert_eq!((a.n, a.same_move, a.nodes, a.base_nodes), (2, 1, 80, 200));
@@ -447,7 +617,13 @@ mod tests {
     fn shares_and_separators() {
         assert_eq!(thousands(1234567.4), "1,234,567");
         assert_eq!(thousands(999.0), "999");
-        let a = Agg { n: 1, nodes: 10, interior: 4, leaves: 5, ..Agg::default() };
+        let a = Agg {
+            n: 1,
+            nodes: 10,
+            interior: 4,
+            leaves: 5,
+            ..Agg::default()
+        };
         let sh = a.kind_shares();
         assert_eq!(sh[0], 40.0);
         assert_eq!(sh[5], 10.0);

@@ -84,14 +84,24 @@ pub struct RunSpec {
 }
 
 /// What a run did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunSummary {
     /// Rows written now.
     pub written: usize,
     /// Rows already present and skipped.
     pub skipped: usize,
+    /// Configurations not run, with the reason (the endgame database missing).
+    pub not_run: Vec<(String, String)>,
     /// Wall time.
     pub elapsed: Duration,
+}
+
+/// Why an `egdb` configuration cannot run (until the database is wired into the search).
+fn egdb_unavailable(dir: Option<&Path>) -> String {
+    match dir {
+        None => "needs --egdb DIR".to_string(),
+        Some(_) => "the endgame database is not wired into the search yet".to_string(),
+    }
 }
 
 /// Why a run failed.
@@ -116,9 +126,6 @@ pub enum RunError {
         /// Why.
         source: std::io::Error,
     },
-    /// A configuration needs the endgame database.
-    #[error("configuration {0:?} uses egdb: {1}")]
-    Egdb(String, String),
     /// The thread pool could not start.
     #[error("cannot start {0} threads")]
     Threads(usize),
@@ -133,16 +140,45 @@ struct Unit {
 
 /// Search options for a configuration.
 fn options(config: &Config, tt_bits: u32) -> SearchOptions {
-    SearchOptions { techniques: config.techniques, tt_bits, ..SearchOptions::default() }
+    SearchOptions {
+        techniques: config.techniques,
+        tt_bits,
+        ..SearchOptions::default()
+    }
 }
 
-fn row(index: usize, tp: &TestPosition, config: &Config, depth: u32, stats: Stats, score: String, best: Option<crate::moves::Move>) -> Row {
-    let best = best.map_or_else(|| "-".to_string(), |m| move_to_string(&tp.position, m, Notation::Algebraic));
-    Row { position: index, k: tp.k.0, config: config.label.clone(), depth, stats, score, best }
+fn row(
+    index: usize,
+    tp: &TestPosition,
+    config: &Config,
+    depth: u32,
+    stats: Stats,
+    score: String,
+    best: Option<crate::moves::Move>,
+) -> Row {
+    let best = best.map_or_else(
+        || "-".to_string(),
+        |m| move_to_string(&tp.position, m, Notation::Algebraic),
+    );
+    Row {
+        position: index,
+        k: tp.k.0,
+        config: config.label.clone(),
+        depth,
+        stats,
+        score,
+        best,
+    }
 }
 
 /// Search one position with one configuration at the given depths.
-fn search_unit(index: usize, tp: &TestPosition, config: &Config, depths: &[u32], tt_bits: u32) -> Vec<Row> {
+fn search_unit(
+    index: usize,
+    tp: &TestPosition,
+    config: &Config,
+    depths: &[u32],
+    tt_bits: u32,
+) -> Vec<Row> {
     let stop = AtomicBool::new(false);
     let top = *depths.iter().max().expect("a unit has a depth");
     let pos: Position = tp.position;
@@ -150,15 +186,45 @@ fn search_unit(index: usize, tp: &TestPosition, config: &Config, depths: &[u32],
     let mut searcher = Searcher::new(options(config, tt_bits));
     let result = searcher.search(&pos, &[], &Limits::depth(top), &stop, &mut |info| {
         if info.depth < top && depths.contains(&info.depth) {
-            got.insert(info.depth, row(index, tp, config, info.depth, info.stats, info.score.to_string(), info.pv.first().copied()));
+            got.insert(
+                info.depth,
+                row(
+                    index,
+                    tp,
+                    config,
+                    info.depth,
+                    info.stats,
+                    info.score.to_string(),
+                    info.pv.first().copied(),
+                ),
+            );
         }
     });
-    got.insert(top, row(index, tp, config, top, result.stats, result.score.to_string(), result.best));
+    got.insert(
+        top,
+        row(
+            index,
+            tp,
+            config,
+            top,
+            result.stats,
+            result.score.to_string(),
+            result.best,
+        ),
+    );
     for &d in depths {
-        if !got.contains_key(&d) {
+        if let std::collections::btree_map::Entry::Vacant(e) = got.entry(d) {
             let mut searcher = Searcher::new(options(config, tt_bits));
             let r = searcher.search(&pos, &[], &Limits::depth(d), &stop, &mut |_| {});
-            got.insert(d, row(index, tp, config, d, r.stats, r.score.to_string(), r.best));
+            e.insert(row(
+                index,
+                tp,
+                config,
+                d,
+                r.stats,
+                r.score.to_string(),
+                r.best,
+            ));
         }
     }
     got.into_values().collect()
@@ -176,7 +242,10 @@ fn open_results(path: &Path) -> std::io::Result<File> {
     if existing.is_empty() {
         writeln!(f, "{HEADER}")?;
     } else if existing.last() != Some(&b'\n') {
-        let keep = existing.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let keep = existing
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
         f.set_len(keep as u64)?;
         if keep == 0 {
             writeln!(f, "{HEADER}")?;
@@ -188,39 +257,71 @@ fn open_results(path: &Path) -> std::io::Result<File> {
 /// Run the study; see the module documentation.
 pub fn run(spec: &RunSpec) -> Result<RunSummary, RunError> {
     let start = Instant::now();
+    let mut configs: Vec<&Config> = Vec::new();
+    let mut not_run = Vec::new();
     for c in &spec.configs {
         if c.techniques.egdb {
-            return Err(RunError::Egdb(
-                c.label.clone(),
-                match &spec.egdb {
-                    None => "give --egdb DIR".to_string(),
-                    Some(_) => "the endgame database is not wired into the search yet".to_string(),
-                },
-            ));
+            not_run.push((c.label.clone(), egdb_unavailable(spec.egdb.as_deref())));
+        } else {
+            configs.push(c);
         }
     }
     let positions = read_positions(&spec.positions)?;
     let chosen = sample_even(&positions, spec.sample);
-    let done: HashSet<(usize, String, u32)> = read_rows(&spec.out).map_err(|source| RunError::Results { path: spec.out.display().to_string(), source })?.iter().map(Row::key).collect();
+    let done: HashSet<(usize, String, u32)> = read_rows(&spec.out)
+        .map_err(|source| RunError::Results {
+            path: spec.out.display().to_string(),
+            source,
+        })?
+        .iter()
+        .map(Row::key)
+        .collect();
     let mut units = Vec::new();
     let mut skipped = 0;
     for &p in &chosen {
-        for (ci, c) in spec.configs.iter().enumerate() {
-            let depths: Vec<u32> = spec.depths.0.clone().filter(|&d| !done.contains(&(p, c.label.clone(), d))).collect();
+        for (ci, c) in configs.iter().enumerate() {
+            let depths: Vec<u32> = spec
+                .depths
+                .0
+                .clone()
+                .filter(|&d| !done.contains(&(p, c.label.clone(), d)))
+                .collect();
             skipped += spec.depths.0.clone().count() - depths.len();
             if !depths.is_empty() {
-                units.push(Unit { position: p, config: ci, depths });
+                units.push(Unit {
+                    position: p,
+                    config: ci,
+                    depths,
+                });
             }
         }
     }
-    let write_err = |source| RunError::Write { path: spec.out.display().to_string(), source };
+    let write_err = |source| RunError::Write {
+        path: spec.out.display().to_string(),
+        source,
+    };
     let file = open_results(&spec.out).map_err(write_err)?;
     let writer = Mutex::new((BufWriter::new(file), 0usize));
-    let bar = if spec.progress { ProgressBar::new(units.len() as u64) } else { ProgressBar::hidden() };
-    bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {pos}/{len} searches, {eta} left ({msg})").expect("valid template"));
+    let bar = if spec.progress {
+        ProgressBar::new(units.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} searches, {eta} left ({msg})",
+        )
+        .expect("valid template"),
+    );
     let work = || {
         units.par_iter().try_for_each(|u| {
-            let rows = search_unit(u.position, &positions[u.position], &spec.configs[u.config], &u.depths, spec.tt_bits);
+            let rows = search_unit(
+                u.position,
+                &positions[u.position],
+                configs[u.config],
+                &u.depths,
+                spec.tt_bits,
+            );
             let mut w = writer.lock().unwrap_or_else(|e| e.into_inner());
             for r in &rows {
                 writeln!(w.0, "{}", r.to_line())?;
@@ -233,13 +334,22 @@ pub fn run(spec: &RunSpec) -> Result<RunSummary, RunError> {
         })
     };
     let result = match spec.threads {
-        Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t).build().map_err(|_| RunError::Threads(t))?.install(work),
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .map_err(|_| RunError::Threads(t))?
+            .install(work),
         None => work(),
     };
     bar.finish_and_clear();
     result.map_err(write_err)?;
     let written = writer.into_inner().unwrap_or_else(|e| e.into_inner()).1;
-    Ok(RunSummary { written, skipped, elapsed: start.elapsed() })
+    Ok(RunSummary {
+        written,
+        skipped,
+        not_run,
+        elapsed: start.elapsed(),
+    })
 }
 
 #[cfg(test)]
@@ -263,6 +373,9 @@ mod tests {
         let mut f = open_results(&path).unwrap();
         writeln!(f, "x").unwrap();
         drop(f);
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{HEADER}\nx\n"));
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{HEADER}\nx\n")
+        );
     }
 }

@@ -56,22 +56,52 @@ pub fn depths(top: u32) -> Vec<u32> {
 /// Run the protocol for every table size (sizes in parallel, positions in order).
 pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
     let per_k = spec.positions.div_ceil(35).max(1);
-    let set = generate(&GenerateSpec { seed: spec.seed, moves: 6..=40, per_k });
-    let chosen: Vec<_> = sample_even(&set, Some(spec.positions)).into_iter().map(|i| set[i].position).collect();
+    let set = generate(&GenerateSpec {
+        seed: spec.seed,
+        moves: 6..=40,
+        per_k,
+    });
+    let chosen: Vec<_> = sample_even(&set, Some(spec.positions))
+        .into_iter()
+        .map(|i| set[i].position)
+        .collect();
     let ds = depths(spec.top_depth);
-    let bar = if progress { ProgressBar::new((chosen.len() * spec.bits.len()) as u64) } else { ProgressBar::hidden() };
-    bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {pos}/{len} positions, {eta} left").expect("valid template"));
-    let techniques = Techniques { pvs: true, tt: true, qs: true, ..Techniques::default() };
+    let bar = if progress {
+        ProgressBar::new((chosen.len() * spec.bits.len()) as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} positions, {eta} left",
+        )
+        .expect("valid template"),
+    );
+    let techniques = Techniques {
+        pvs: true,
+        tt: true,
+        qs: true,
+        ..Techniques::default()
+    };
     let out = spec
         .bits
         .par_iter()
         .map(|&bits| {
             let stop = AtomicBool::new(false);
-            let mut searcher = Searcher::new(SearchOptions { techniques, tt_bits: bits, ..SearchOptions::default() });
-            let mut r = ProbeResult { bits, ..ProbeResult::default() };
+            let mut searcher = Searcher::new(SearchOptions {
+                techniques,
+                tt_bits: bits,
+                ..SearchOptions::default()
+            });
+            let mut r = ProbeResult {
+                bits,
+                ..ProbeResult::default()
+            };
             for pos in &chosen {
                 for &d in &ds {
-                    let s = searcher.search(pos, &[], &Limits::depth(d), &stop, &mut |_| {}).stats;
+                    let s = searcher
+                        .search(pos, &[], &Limits::depth(d), &stop, &mut |_| {})
+                        .stats;
                     r.accesses += s.tt_accesses;
                     r.compares += s.tt_compares;
                     r.nodes += s.nodes;
@@ -89,10 +119,24 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
 pub fn markdown(spec: &ProbeSpec, results: &[ProbeResult]) -> String {
     let mut m = String::new();
     let _ = writeln!(m, "{} random positions (seed {}), PVS + TT + quiescence to depths {:?}, one table per size, never cleared.\n", spec.positions, spec.seed, depths(spec.top_depth));
-    let _ = writeln!(m, "| slots | accesses | key comparisons | per access | thesis |\n|---|---:|---:|---:|---:|");
+    let _ = writeln!(
+        m,
+        "| slots | accesses | key comparisons | per access | thesis |\n|---|---:|---:|---:|---:|"
+    );
     for r in results {
-        let thesis = THESIS.iter().find(|t| t.0 == r.bits).map_or("–".to_string(), |t| format!("{:.2}", t.1));
-        let _ = writeln!(m, "| 2^{} | {} | {} | {:.3} | {} |", r.bits, r.accesses, r.compares, r.mean(), thesis);
+        let thesis = THESIS
+            .iter()
+            .find(|t| t.0 == r.bits)
+            .map_or("–".to_string(), |t| format!("{:.2}", t.1));
+        let _ = writeln!(
+            m,
+            "| 2^{} | {} | {} | {:.3} | {} |",
+            r.bits,
+            r.accesses,
+            r.compares,
+            r.mean(),
+            thesis
+        );
     }
     m
 }
