@@ -57,6 +57,8 @@ fn draw(path: &Path, caption: &str, x_desc: &str, series: &[Series]) -> Result<(
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc("mean nodes (log scale)")
+        .x_labels(((x1 - x0) as usize + 1).min(18))
+        .x_label_formatter(&|v| format!("{v:.0}"))
         .y_label_formatter(&|v| format!("{v:.0e}"))
         .draw()
         .map_err(|e| err(&e))?;
