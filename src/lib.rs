@@ -8,8 +8,8 @@ pub mod bitboard;
 pub mod eval;
 pub mod fen;
 pub mod game;
-pub mod moves;
 pub mod movegen;
+pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
@@ -17,6 +17,7 @@ pub mod score;
 pub mod search;
 pub mod study;
 pub mod square;
+pub mod tt;
 
 pub use bitboard::{Bitboard, Dir};
 pub use fen::{parse_fen, to_fen, FenError};

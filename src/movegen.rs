@@ -114,7 +114,11 @@ pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
         for dir in Dir::ALL {
             let mut s = NEIGHBOR[dir as usize][from.index()];
             while s != NO_SQUARE && empty.0 & (1 << s) != 0 {
-                list.push(Move::new(from, Square::from_index(s as u32), Bitboard::EMPTY));
+                list.push(Move::new(
+                    from,
+                    Square::from_index(s as u32),
+                    Bitboard::EMPTY,
+                ));
                 s = NEIGHBOR[dir as usize][s as usize];
             }
         }
@@ -203,7 +207,13 @@ pub fn generate_captures(pos: &Position, list: &mut MoveList) {
     let own_kings = pos.kings_of(side);
     let mut best = 0;
     for from in pos.own() {
-        let mut c = Capturer { from, opp, empty: empty | from.bit().0, best, list };
+        let mut c = Capturer {
+            from,
+            opp,
+            empty: empty | from.bit().0,
+            best,
+            list,
+        };
         if own_kings.contains(from) {
             c.king(from.index() as u32, 0);
         } else {
@@ -219,7 +229,10 @@ mod tests {
     use crate::fen::parse_fen;
 
     fn moves(fen: &str) -> Vec<String> {
-        let mut v: Vec<String> = legal_moves(&parse_fen(fen).unwrap()).iter().map(|m| format!("{m:?}")).collect();
+        let mut v: Vec<String> = legal_moves(&parse_fen(fen).unwrap())
+            .iter()
+            .map(|m| format!("{m:?}"))
+            .collect();
         v.sort();
         v
     }

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use crate::fen::parse_fen;
 use crate::position::Position;
 
+pub mod analyze;
 mod moves;
 mod perft;
 
@@ -27,6 +28,8 @@ pub enum Command {
     Moves(moves::Args),
     /// Count the leaves of the move tree (bulk counting).
     Perft(perft::Args),
+    /// Search a position: one line per iteration, then the best move.
+    Analyze(analyze::Args),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -41,7 +44,10 @@ pub struct CliError {
 impl CliError {
     /// Bad input (arguments, FEN, files): exit status 2.
     pub fn input(message: impl std::fmt::Display) -> CliError {
-        CliError { message: message.to_string(), status: 2 }
+        CliError {
+            message: message.to_string(),
+            status: 2,
+        }
     }
 }
 
@@ -64,6 +70,7 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Some(Command::Moves(a)) => moves::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
+        Some(Command::Analyze(a)) => analyze::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

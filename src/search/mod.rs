@@ -2,19 +2,23 @@
 //! [`Limits`], [`Searcher::search`] reporting [`Info`] per completed iteration and
 //! returning a [`SearchResult`] with [`Stats`].
 //!
-//! This first version is a plain α-β with iterative deepening and quiescence; the
-//! thesis' techniques fill in behind the same interface.
+//! Layout: [`pvs`] the node search (α-β / PVS, TT, killers, history, ETC, selective
+//! deepening, endgame database, repetition), [`qsearch`] quiescence, [`order`] move
+//! ordering and selection, [`root`] iterative deepening with the thesis' aspiration
+//! procedure, [`mtdf`] MTD(f), [`limits`] time, nodes and the stop flag; the table
+//! itself is [`crate::tt`].
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
-use crate::eval::{evaluate, Material};
-use crate::movegen::generate;
-use crate::moves::{Move, MoveList};
+use crate::eval::Material;
+use crate::moves::Move;
 use crate::position::Position;
 use crate::score::Score;
+use crate::tt::{key, Table};
 
 /// Which search techniques are switched on. Parse from `pvs+asp+tt` or `pvs,asp,tt`;
 /// `ab` alone means plain α-β.
@@ -38,13 +42,17 @@ pub struct Techniques {
     pub etc: bool,
     /// MTD(f) driver over the TT.
     pub mtdf: bool,
-    /// Endgame database cutoffs.
+    /// Endgame database cutoffs (needs [`SearchOptions::oracle`]).
     pub egdb: bool,
+    /// Selective deepening: at every non-capture, non-root node keep only this
+    /// percentage of the moves (best by a cheap move score, in their original order).
+    /// `sel35` / `sel50` on the command line; `None` searches every move.
+    pub sel: Option<u8>,
 }
 
 /// Error for an unknown technique name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb)")]
+#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, sel35, sel50, sel<1-99>)")]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
@@ -64,7 +72,10 @@ impl FromStr for Techniques {
                 "etc" => t.etc = true,
                 "mtdf" => t.mtdf = true,
                 "egdb" => t.egdb = true,
-                other => return Err(TechniqueError(other.to_string())),
+                other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
+                    Some(p) if (1..=99).contains(&p) => t.sel = Some(p),
+                    _ => return Err(TechniqueError(other.to_string())),
+                },
             }
         }
         Ok(t)
@@ -85,7 +96,14 @@ impl fmt::Display for Techniques {
             (self.mtdf, "mtdf"),
             (self.egdb, "egdb"),
         ];
-        let on: Vec<&str> = names.iter().filter(|n| n.0).map(|n| n.1).collect();
+        let mut on: Vec<String> = names
+            .iter()
+            .filter(|n| n.0)
+            .map(|n| n.1.to_string())
+            .collect();
+        if let Some(p) = self.sel {
+            on.push(format!("sel{p}"));
+        }
         if on.is_empty() {
             f.write_str("ab")
         } else {
@@ -97,7 +115,11 @@ impl fmt::Display for Techniques {
 impl Techniques {
     /// The combination used when none is given.
     pub fn strongest() -> Techniques {
-        Techniques { id: true, qs: true, ..Techniques::default() }
+        Techniques {
+            id: true,
+            qs: true,
+            ..Techniques::default()
+        }
     }
 }
 
@@ -115,20 +137,69 @@ pub struct Limits {
 impl Limits {
     /// Search to a fixed depth.
     pub fn depth(d: u32) -> Limits {
-        Limits { depth: Some(d), ..Limits::default() }
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
     }
     /// Search for a fixed time.
     pub fn time(t: Duration) -> Limits {
-        Limits { time: Some(t), ..Limits::default() }
+        Limits {
+            time: Some(t),
+            ..Limits::default()
+        }
     }
     /// Search a fixed number of nodes.
     pub fn nodes(n: u64) -> Limits {
-        Limits { nodes: Some(n), ..Limits::default() }
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
     }
 }
 
+/// Win, draw or loss for the side to move, as an [`Oracle`] knows it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum OracleValue {
+    /// The side to move wins with best play.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses with best play.
+    Loss,
+}
+
+/// What an [`Oracle`] knows about a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct OracleAnswer {
+    /// The game-theoretic value for the side to move.
+    pub value: OracleValue,
+    /// The best move (fastest win, slowest loss, or one keeping the draw).
+    pub best: Option<Move>,
+    /// Plies to the end with best play, when known (wins and losses).
+    pub plies: Option<u32>,
+}
+
+/// Perfect knowledge of some positions (an endgame database).
+pub trait Oracle: Send + Sync {
+    /// The answer for `pos`, or `None` when the position is not covered.
+    fn probe(&self, pos: &Position) -> Option<OracleAnswer>;
+    /// Positions with more pieces than this are never probed.
+    fn max_pieces(&self) -> u32;
+}
+
+/// What the search does with a position the oracle knows to be drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DrawPolicy {
+    /// Search on with the remaining depth reduced by this many plies (the thesis:
+    /// returning 0 outright is too blunt, the opponent may still go wrong).
+    Reduce(u32),
+    /// Score the position as a draw at once.
+    Score,
+}
+
 /// Options of a [`Searcher`].
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SearchOptions {
     /// Techniques switched on.
     pub techniques: Techniques,
@@ -136,11 +207,38 @@ pub struct SearchOptions {
     pub tt_bits: u32,
     /// Aspiration window half-width in hundredths of a man.
     pub aspiration_delta: i32,
+    /// Endgame database used when [`Techniques::egdb`] is on.
+    pub oracle: Option<Arc<dyn Oracle>>,
+    /// Treatment of positions the oracle knows to be drawn.
+    pub egdb_draws: DrawPolicy,
+    /// Clear the transposition table at the start of every search (the thesis does:
+    /// entries are never replaced by other keys, so a table kept across moves fills up).
+    pub clear_tt: bool,
+}
+
+impl fmt::Debug for SearchOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchOptions")
+            .field("techniques", &self.techniques)
+            .field("tt_bits", &self.tt_bits)
+            .field("aspiration_delta", &self.aspiration_delta)
+            .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
+            .field("egdb_draws", &self.egdb_draws)
+            .field("clear_tt", &self.clear_tt)
+            .finish()
+    }
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { techniques: Techniques::strongest(), tt_bits: 21, aspiration_delta: 50 }
+        SearchOptions {
+            techniques: Techniques::strongest(),
+            tt_bits: 21,
+            aspiration_delta: 50,
+            oracle: None,
+            egdb_draws: DrawPolicy::Reduce(4),
+            clear_tt: true,
+        }
     }
 }
 
@@ -209,36 +307,34 @@ pub struct SearchResult {
     pub stats: Stats,
 }
 
+/// Deepest iteration searched (plies); also bounds the recursion.
+pub const MAX_DEPTH: u32 = 120;
+/// Size of the per-ply tables (killers, principal variation).
+pub(crate) const MAX_PLY: usize = 128;
+
 /// A search engine instance: options and tables, reused across moves of a game.
 pub struct Searcher {
     options: SearchOptions,
     eval: Material,
-}
-
-struct Ctx<'a> {
-    stats: Stats,
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-    max_nodes: Option<u64>,
-    aborted: bool,
-    path: Vec<Position>,
-}
-
-impl Ctx<'_> {
-    fn out_of_budget(&mut self) -> bool {
-        if !self.aborted && (self.stats.nodes & 1023 == 0 || self.max_nodes.is_some()) {
-            self.aborted = self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.max_nodes.is_some_and(|n| self.stats.nodes >= n);
-        }
-        self.aborted
-    }
+    /// Allocated on first use by a search with `tt`.
+    tt: Option<Table>,
+    /// Whether the table holds entries since its last clearing.
+    tt_dirty: bool,
+    heur: Heuristics,
+    pv: PvTable,
 }
 
 impl Searcher {
     /// A searcher with the given options.
     pub fn new(options: SearchOptions) -> Searcher {
-        Searcher { options, eval: Material }
+        Searcher {
+            options,
+            eval: Material,
+            tt: None,
+            tt_dirty: false,
+            heur: Heuristics::new(),
+            pv: PvTable::new(),
+        }
     }
 
     /// The options in force.
@@ -247,119 +343,94 @@ impl Searcher {
     }
 
     /// Forget everything learnt (new game).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        if let Some(t) = self.tt.as_mut() {
+            if self.tt_dirty {
+                t.clear();
+            }
+        }
+        self.tt_dirty = false;
+        self.heur.clear();
+    }
 
     /// Search `pos`. `history` holds the game's earlier positions (oldest first, not
     /// including `pos`) for repetition detection. `on_info` is called after each
-    /// completed iteration. Stops at the limits or when `stop` becomes true, returning
-    /// the best move found so far.
-    pub fn search(&mut self, pos: &Position, history: &[Position], limits: &Limits, stop: &AtomicBool, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
-        let start = Instant::now();
-        let mut ctx = Ctx { stats: Stats::default(), stop, deadline: limits.time.map(|t| start + t), max_nodes: limits.nodes, aborted: false, path: history.to_vec() };
-        let mut list = MoveList::new();
-        generate(pos, &mut list);
-        let mut result = SearchResult { best: list.first().copied(), score: Score::loss_in(0), depth: 0, pv: Vec::new(), stats: Stats::default() };
-        if list.is_empty() {
-            return result;
+    /// completed iteration with cumulative statistics. Stops at the limits or when
+    /// `stop` becomes true, returning the best move found so far.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[Position],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let t = self.options.techniques;
+        // A small table stands in when `tt` is off, so the engine needs no Option.
+        let bits = if t.tt { self.options.tt_bits } else { 10 };
+        if self
+            .tt
+            .as_ref()
+            .is_none_or(|tt| tt.bits() != bits.clamp(10, 30))
+        {
+            self.tt = Some(Table::new(bits));
+            self.tt_dirty = false;
         }
-        let max_depth = limits.depth.unwrap_or(crate::score::Score::MAX_PLY as u32 - 1).max(1);
-        let first = if self.options.techniques.id || limits.depth.is_none() { 1 } else { max_depth };
-        for depth in first..=max_depth {
-            let mut best = None;
-            let mut alpha = -Score::INFINITE;
-            ctx.path.push(*pos);
-            for &m in list.iter() {
-                let s = -self.alphabeta(&pos.play(m), depth - 1, 1, -Score::INFINITE, -alpha, &mut ctx);
-                if ctx.aborted {
+        let tt = self.tt.as_mut().expect("table allocated above");
+        if t.tt && self.options.clear_tt && self.tt_dirty {
+            tt.clear();
+        }
+        self.tt_dirty |= t.tt;
+        tt.reset_counters();
+        self.heur.new_search();
+        let mut engine = Engine {
+            t,
+            opts: &self.options,
+            eval: &self.eval,
+            tt,
+            heur: &mut self.heur,
+            pv: &mut self.pv,
+            stats: Stats::default(),
+            budget: Budget::new(limits, stop),
+            path: history.to_vec(),
+            root_best: None,
+        };
+        // The thesis marks the root (and here the reversible part of the game
+        // history) as on the path, so that meeting it again scores a draw.
+        let mut marked = Vec::new();
+        if t.tt {
+            let mut next = pos;
+            for p in std::iter::once(pos).chain(history.iter().rev()) {
+                if p.occupied().count() != next.occupied().count()
+                    || (p.occupied() & !p.kings()) != (next.occupied() & !next.kings())
+                {
                     break;
                 }
-                if s > alpha || best.is_none() {
-                    alpha = s;
-                    best = Some(m);
+                if let Some(s) = engine.tt.probe(key(p)) {
+                    if !engine.tt.entry(s).on_path() {
+                        engine.tt.set_path(s, true);
+                        marked.push(s);
+                    }
                 }
+                next = p;
             }
-            ctx.path.pop();
-            if ctx.aborted && depth > first {
-                break;
-            }
-            if let Some(b) = best {
-                result.best = Some(b);
-                result.score = alpha;
-                result.depth = depth;
-                result.pv = vec![b];
-                // Searched moves first next time.
-                if let Some(i) = list.iter().position(|&m| m == b) {
-                    list.as_mut_slice()[..=i].rotate_right(1);
-                }
-            }
-            ctx.stats.time = start.elapsed();
-            on_info(&Info { depth, score: result.score, stats: ctx.stats, pv: result.pv.clone() });
-            if ctx.aborted || result.score.is_proven() && limits.depth.is_none() {
-                break;
-            }
+            engine.tt.reset_counters();
         }
-        ctx.stats.time = start.elapsed();
-        result.stats = ctx.stats;
+        let result = engine.run(pos, limits, on_info);
+        for s in marked {
+            engine.tt.set_path(s, false);
+        }
         result
     }
-
-    fn alphabeta(&self, pos: &Position, depth: u32, ply: u32, mut alpha: Score, beta: Score, ctx: &mut Ctx) -> Score {
-        ctx.stats.nodes += 1;
-        if ctx.out_of_budget() {
-            return Score::DRAW;
-        }
-        if ctx.path.iter().rev().skip(1).step_by(2).any(|p| p == pos) {
-            ctx.stats.terminal += 1;
-            return Score::DRAW;
-        }
-        let mut list = MoveList::new();
-        generate(pos, &mut list);
-        if list.is_empty() {
-            ctx.stats.terminal += 1;
-            return Score::loss_in(ply);
-        }
-        if depth == 0 {
-            ctx.stats.leaves += 1;
-            return if self.options.techniques.qs { self.quiesce(pos, alpha, beta, ctx) } else { evaluate(&self.eval, pos) };
-        }
-        ctx.stats.interior += 1;
-        ctx.path.push(*pos);
-        let mut best = -Score::INFINITE;
-        for &m in list.iter() {
-            let s = -self.alphabeta(&pos.play(m), depth - 1, ply + 1, -beta, -alpha, ctx);
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                }
-                if s >= beta {
-                    break;
-                }
-            }
-        }
-        ctx.path.pop();
-        best
-    }
-
-    fn quiesce(&self, pos: &Position, mut alpha: Score, beta: Score, ctx: &mut Ctx) -> Score {
-        let mut list = MoveList::new();
-        crate::movegen::generate_captures(pos, &mut list);
-        if list.is_empty() {
-            return evaluate(&self.eval, pos);
-        }
-        let mut best = -Score::INFINITE;
-        for &m in list.iter() {
-            ctx.stats.qs_nodes += 1;
-            let child = pos.play(m);
-            let s = if crate::movegen::count_moves(&child) == 0 { Score::win_in(1) } else { -self.quiesce(&child, -beta, -alpha, ctx) };
-            if s > best {
-                best = s;
-                alpha = alpha.max(s);
-                if s >= beta {
-                    break;
-                }
-            }
-        }
-        best
-    }
 }
+
+mod limits;
+mod mtdf;
+mod order;
+mod pvs;
+mod qsearch;
+mod root;
+
+use limits::Budget;
+use order::Heuristics;
+use pvs::{Engine, PvTable};

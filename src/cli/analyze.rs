@@ -1,0 +1,100 @@
+//! `damas analyze`: search a position and print one line per completed iteration,
+//! then the best move.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::cli::{position_arg, CliError};
+use crate::moves::Move;
+use crate::notation::{move_to_string, Notation};
+use crate::position::Position;
+use crate::search::{Info, Limits, SearchOptions, Searcher, Techniques};
+
+/// Arguments of `damas analyze`.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "time", "nodes"])))]
+pub struct Args {
+    /// Position (algebraic or numeric FEN); the start position by default.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Search to this depth (plies).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Search for this many seconds.
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Search this many nodes.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Techniques, comma- or plus-separated: ab, pvs, id, asp, tt, qs, killers,
+    /// history, etc, mtdf, egdb, sel35, sel50 (default: the strongest measured).
+    #[arg(long)]
+    pub techniques: Option<String>,
+    /// Transposition table of 2^P entries.
+    #[arg(long, value_name = "P", default_value_t = 21, value_parser = clap::value_parser!(u32).range(10..=30))]
+    pub tt_bits: u32,
+    /// Aspiration window half-width, hundredths of a man.
+    #[arg(long, default_value_t = SearchOptions::default().aspiration_delta)]
+    pub delta: i32,
+}
+
+/// `c3-d4 f6-e5 …`: each move written against the position it is played in.
+pub fn line_to_string(pos: &Position, line: &[Move]) -> String {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        out.push(move_to_string(&p, m, Notation::Algebraic));
+        p = p.play(m);
+    }
+    out.join(" ")
+}
+
+/// Run the search and print its progress.
+pub fn run(args: &Args) -> Result<(), CliError> {
+    let pos = position_arg(args.fen.as_deref())?;
+    let techniques = match &args.techniques {
+        Some(t) => t.parse::<Techniques>().map_err(CliError::input)?,
+        None => Techniques::strongest(),
+    };
+    let limits = match (args.depth, args.time, args.nodes) {
+        (Some(d), _, _) => Limits::depth(d),
+        (_, Some(s), _) if s.is_finite() && s > 0.0 => Limits::time(Duration::from_secs_f64(s)),
+        (_, Some(s), _) => {
+            return Err(CliError::input(format!(
+                "--time must be a positive number of seconds, got {s}"
+            )))
+        }
+        (_, _, Some(n)) => Limits::nodes(n),
+        _ => return Err(CliError::input("give one of --depth, --time or --nodes")),
+    };
+    let options = SearchOptions {
+        techniques,
+        tt_bits: args.tt_bits,
+        aspiration_delta: args.delta,
+        ..SearchOptions::default()
+    };
+    let mut searcher = Searcher::new(options);
+    let stop = AtomicBool::new(false);
+    let mut print = |i: &Info| {
+        println!(
+            "info depth {} score {} nodes {} time {:.3} nps {} pv {}",
+            i.depth,
+            i.score,
+            i.stats.nodes,
+            i.stats.time.as_secs_f64(),
+            i.stats.nps(),
+            line_to_string(&pos, &i.pv)
+        );
+    };
+    let r = searcher.search(&pos, &[], &limits, &stop, &mut print);
+    match r.best {
+        Some(m) => println!(
+            "bestmove {} score {} nodes {}",
+            move_to_string(&pos, m, Notation::Algebraic),
+            r.score,
+            r.stats.nodes
+        ),
+        None => println!("bestmove none score {} nodes {}", r.score, r.stats.nodes),
+    }
+    Ok(())
+}

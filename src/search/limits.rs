@@ -1,0 +1,82 @@
+//! Search budget: node and time limits, the external stop flag, and the thesis' rule
+//! for starting another iteration.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::Limits;
+
+/// How often (in nodes, a power of two minus one) the clock and stop flag are read.
+const POLL_MASK: u64 = 1023;
+
+/// The limits of one search, checked from inside the tree.
+pub(crate) struct Budget<'a> {
+    pub start: Instant,
+    deadline: Option<Instant>,
+    time: Option<Duration>,
+    max_nodes: Option<u64>,
+    stop: &'a AtomicBool,
+    /// Set once any limit is hit; every node then returns at once.
+    pub aborted: bool,
+}
+
+impl<'a> Budget<'a> {
+    pub fn new(limits: &Limits, stop: &'a AtomicBool) -> Budget<'a> {
+        let start = Instant::now();
+        Budget {
+            start,
+            deadline: limits.time.map(|t| start + t),
+            time: limits.time,
+            max_nodes: limits.nodes,
+            stop,
+            aborted: false,
+        }
+    }
+
+    /// Whether the search must stop now; `nodes` counts every node visited.
+    #[inline(always)]
+    pub fn exhausted(&mut self, nodes: u64) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if let Some(n) = self.max_nodes {
+            if nodes > n {
+                self.aborted = true;
+                return true;
+            }
+        }
+        if nodes & POLL_MASK == 0 {
+            self.poll();
+        }
+        self.aborted
+    }
+
+    /// Read the clock and the stop flag (between root children, and every few nodes).
+    pub fn poll(&mut self) -> bool {
+        if !self.aborted {
+            self.aborted = self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.aborted
+    }
+
+    /// Whether an iteration predicted to take `next` can still finish in time.
+    pub fn can_finish(&self, next: Duration) -> bool {
+        match self.time {
+            None => true,
+            Some(t) => self.start.elapsed() + next < t,
+        }
+    }
+}
+
+/// Time the next iteration will take: the last one's time times its growth over the
+/// one before (in nodes, which are less noisy than short times), at least ×1.5 and at
+/// most ×8.
+pub(crate) fn predict_next(last_time: Duration, last_nodes: u64, prev_nodes: u64) -> Duration {
+    let growth = if prev_nodes > 0 {
+        last_nodes as f64 / prev_nodes as f64
+    } else {
+        4.0
+    };
+    last_time.mul_f64(growth.clamp(1.5, 8.0))
+}

@@ -1,0 +1,237 @@
+//! Move ordering and selection: the TT move first, then two killer moves per ply,
+//! then the rest by the history table (from×to, depth-weighted); and the cheap move
+//! score behind selective deepening.
+
+use crate::bitboard::Dir;
+use crate::movegen::has_capture;
+use crate::moves::{Move, MoveList, MAX_MOVES};
+use crate::position::{Color, Position};
+
+use super::MAX_PLY;
+
+/// Killer moves and the history table; kept across the iterations of a search.
+pub(crate) struct Heuristics {
+    killers: Vec<[Option<Move>; 2]>,
+    history: Box<[[u32; 32]; 32]>,
+}
+
+impl Heuristics {
+    pub fn new() -> Heuristics {
+        Heuristics {
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: Box::new([[0; 32]; 32]),
+        }
+    }
+
+    /// Forget everything (new game).
+    pub fn clear(&mut self) {
+        self.killers.fill([None; 2]);
+        for row in self.history.iter_mut() {
+            row.fill(0);
+        }
+    }
+
+    /// Start of a new search: killers are position-specific, history only ages.
+    pub fn new_search(&mut self) {
+        self.killers.fill([None; 2]);
+        for row in self.history.iter_mut() {
+            for h in row.iter_mut() {
+                *h >>= 2;
+            }
+        }
+    }
+
+    /// Record that quiet move `m` caused a cutoff at `ply` with `depth` to go.
+    #[inline]
+    pub fn cutoff(&mut self, m: Move, ply: u32, depth: u32, killers: bool, history: bool) {
+        if m.is_capture() {
+            return;
+        }
+        if killers {
+            let k = &mut self.killers[ply as usize];
+            if k[0] != Some(m) {
+                k[1] = k[0];
+                k[0] = Some(m);
+            }
+        }
+        if history {
+            let h = &mut self.history[m.from().index()][m.to().index()];
+            *h = h.saturating_add(depth * depth);
+        }
+    }
+
+    /// Fill `order[..list.len()]` with the indices of `list` in search order.
+    #[inline]
+    pub fn order(
+        &self,
+        list: &MoveList,
+        tt_move: Option<usize>,
+        ply: u32,
+        killers: bool,
+        history: bool,
+        order: &mut [u8; MAX_MOVES],
+    ) {
+        let n = list.len();
+        for (i, o) in order[..n].iter_mut().enumerate() {
+            *o = i as u8;
+        }
+        let mut start = 0;
+        if let Some(t) = tt_move.filter(|&t| t < n) {
+            order[..=t].rotate_right(1);
+            start = 1;
+        }
+        // Captures are compulsory: when there are any, every move is one and the
+        // quiet-move heuristics have nothing to say.
+        if n - start < 2 || list[0].is_capture() {
+            return;
+        }
+        if killers {
+            for k in self.killers[ply as usize].into_iter().flatten() {
+                if let Some(j) = order[start..n].iter().position(|&i| list[i as usize] == k) {
+                    order[start..=start + j].rotate_right(1);
+                    start += 1;
+                }
+            }
+        }
+        if history && n - start > 1 {
+            // Insertion sort: stable, and lists are short.
+            let h = |i: u8| {
+                let m = list[i as usize];
+                self.history[m.from().index()][m.to().index()]
+            };
+            for a in start + 1..n {
+                let x = order[a];
+                let hx = h(x);
+                let mut b = a;
+                while b > start && h(order[b - 1]) < hx {
+                    order[b] = order[b - 1];
+                    b -= 1;
+                }
+                order[b] = x;
+            }
+        }
+    }
+}
+
+/// The cheap score of selective deepening: a move that lets the opponent capture at
+/// once is bad, a promotion good, a man leaving the back row (a guard) slightly bad.
+#[inline]
+fn cheap_score(pos: &Position, m: Move) -> i32 {
+    let child = pos.play(m);
+    let mut s = 0;
+    if has_capture(&child) {
+        s -= 8;
+    }
+    let side = pos.side_to_move();
+    if !pos.kings().contains(m.from()) {
+        if child.kings().contains(m.to()) {
+            s += 4;
+        }
+        let back_row = side.opponent().promotion_row();
+        if back_row.contains(m.from()) {
+            s -= 1;
+        }
+    }
+    s
+}
+
+/// Keep the best `percent` of `list` (at least one move) by [`cheap_score`], ties
+/// broken by list order, and leave the kept moves in their original order.
+pub(crate) fn select(pos: &Position, list: &mut MoveList, percent: u8) {
+    let n = list.len();
+    let keep = (n * percent as usize).div_ceil(100).max(1);
+    if keep >= n {
+        return;
+    }
+    let mut scored = [(0i32, 0u8); MAX_MOVES];
+    for (i, &m) in list.iter().enumerate() {
+        scored[i] = (-cheap_score(pos, m), i as u8);
+    }
+    scored[..n].sort_unstable();
+    let mut kept = [false; MAX_MOVES];
+    for &(_, i) in &scored[..keep] {
+        kept[i as usize] = true;
+    }
+    let moves = list.as_mut_slice();
+    let mut w = 0;
+    for r in 0..n {
+        if kept[r] {
+            moves[w] = moves[r];
+            w += 1;
+        }
+    }
+    list.truncate(keep);
+}
+
+/// Whether the side to move has any legal move (cheaper than generating them).
+#[inline(always)]
+pub(crate) fn has_move(pos: &Position) -> bool {
+    let side = pos.side_to_move();
+    let empty = pos.empty();
+    let forward = match side {
+        Color::White => [Dir::NE, Dir::NW],
+        Color::Black => [Dir::SE, Dir::SW],
+    };
+    let men = pos.men(side);
+    if forward.iter().any(|&d| (men.step(d) & empty).any()) {
+        return true;
+    }
+    let kings = pos.kings_of(side);
+    if kings.any() && Dir::ALL.iter().any(|&d| (kings.step(d) & empty).any()) {
+        return true;
+    }
+    has_capture(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_fen;
+    use crate::movegen::legal_moves;
+
+    #[test]
+    fn has_move_agrees_with_the_generator() {
+        for fen in [
+            "W:Wa1:Bb2,c3",
+            "B:Wa1:Bb2,c3",
+            "W:WKa1:Bb2,c3",
+            "W:Wa1,c1:Bb2",
+            "B:Wh8:Bg7",
+        ] {
+            let p = parse_fen(fen).unwrap();
+            assert_eq!(has_move(&p), !legal_moves(&p).is_empty(), "{fen}");
+        }
+        assert!(has_move(&Position::start()));
+    }
+
+    #[test]
+    fn select_keeps_the_safe_moves_in_order() {
+        // White man c3 to d4 is attacked by e5 (taken back? no: e5xc3), b4 is safe.
+        let p = parse_fen("W:Wc3,g3:Be5,h8").unwrap();
+        let mut list = legal_moves(&p);
+        let all = list.clone();
+        select(&p, &mut list, 50);
+        assert_eq!(list.len(), all.len().div_ceil(2));
+        let positions: Vec<usize> = list
+            .iter()
+            .map(|m| all.iter().position(|a| a == m).unwrap())
+            .collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]));
+        for m in list.iter() {
+            assert!(!has_capture(&p.play(*m)), "{m:?} hangs a piece");
+        }
+    }
+
+    #[test]
+    fn killers_come_after_the_tt_move() {
+        let p = Position::start();
+        let list = legal_moves(&p);
+        let mut h = Heuristics::new();
+        h.cutoff(list[4], 3, 5, true, true);
+        let mut order = [0u8; MAX_MOVES];
+        h.order(&list, Some(2), 3, true, true, &mut order);
+        assert_eq!(&order[..3], &[2, 4, 0]);
+        h.order(&list, None, 2, false, true, &mut order);
+        assert_eq!(order[0], 4, "history puts the cutoff move first");
+    }
+}

@@ -1,0 +1,374 @@
+//! The interior of the tree: fail-soft negamax α-β, optionally PVS, with the
+//! transposition table, killers, history, enhanced transposition cutoffs, selective
+//! deepening, endgame-database cutoffs and repetition detection.
+
+use crate::eval::Evaluator;
+use crate::movegen::generate;
+use crate::moves::{Move, MoveList, MAX_MOVES};
+use crate::position::Position;
+use crate::score::Score;
+use crate::tt::{from_tt, key, to_tt, Bound, Slot, Table};
+
+use super::limits::Budget;
+use super::order::{has_move, select, Heuristics};
+use super::{DrawPolicy, Oracle, OracleValue, SearchOptions, Stats, Techniques, MAX_PLY};
+
+/// Enhanced transposition cutoffs are tried only this far from the horizon (near the
+/// root), where a saved subtree is worth the extra probes.
+const ETC_MIN_DEPTH: u32 = 3;
+/// Distance given to an oracle win or loss whose length is unknown.
+pub(crate) const UNKNOWN_DISTANCE: u32 = 400;
+
+/// Triangular principal-variation table.
+pub(crate) struct PvTable {
+    moves: Vec<[Move; MAX_PLY + 1]>,
+    len: [usize; MAX_PLY + 2],
+}
+
+impl PvTable {
+    pub fn new() -> PvTable {
+        let none = Move::new(
+            crate::square::Square::new(0).expect("square 0"),
+            crate::square::Square::new(0).expect("square 0"),
+            crate::bitboard::Bitboard::EMPTY,
+        );
+        PvTable {
+            moves: vec![[none; MAX_PLY + 1]; MAX_PLY + 1],
+            len: [0; MAX_PLY + 2],
+        }
+    }
+
+    #[inline(always)]
+    fn reset(&mut self, ply: usize) {
+        self.len[ply] = 0;
+    }
+
+    #[inline]
+    fn update(&mut self, ply: usize, m: Move) {
+        let child = self.len[ply + 1].min(MAX_PLY - ply);
+        let (head, tail) = self.moves.split_at_mut(ply + 1);
+        head[ply][0] = m;
+        head[ply][1..=child].copy_from_slice(&tail[0][..child]);
+        self.len[ply] = child + 1;
+    }
+
+    /// The variation found below `ply`.
+    pub fn line(&self, ply: usize) -> &[Move] {
+        &self.moves[ply][..self.len[ply]]
+    }
+}
+
+/// The state of one search: options, tables, statistics, the path from the game's
+/// start to the current node.
+pub(crate) struct Engine<'a, E: Evaluator> {
+    pub t: Techniques,
+    pub opts: &'a SearchOptions,
+    pub eval: &'a E,
+    pub tt: &'a mut Table,
+    pub heur: &'a mut Heuristics,
+    pub pv: &'a mut PvTable,
+    pub stats: Stats,
+    pub budget: Budget<'a>,
+    /// Game history, then the ancestors of the current node (root included).
+    pub path: Vec<Position>,
+    /// Best move found at ply 0 by [`Engine::node`] (for MTD(f)).
+    pub root_best: Option<Move>,
+}
+
+/// Whether `a` → `b` can be undone: no capture, no man moved. Only positions joined
+/// by such moves can repeat (men never move back and pieces never come back).
+#[inline(always)]
+fn reversible(a: &Position, b: &Position) -> bool {
+    let men = |p: &Position| (p.white() & !p.kings(), p.black() & !p.kings());
+    a.occupied().count() == b.occupied().count() && men(a) == men(b)
+}
+
+impl<E: Evaluator> Engine<'_, E> {
+    /// Whether `pos` already stands on the path (search or game history).
+    #[inline]
+    pub fn repeated(&self, pos: &Position) -> bool {
+        let mut next = pos;
+        for p in self.path.iter().rev() {
+            if !reversible(p, next) {
+                return false;
+            }
+            if p == pos {
+                return true;
+            }
+            next = p;
+        }
+        false
+    }
+
+    /// Oracle lookup: a proven score for won and lost positions (and for draws when
+    /// the policy says so); for drawn positions searched on, the depth is reduced on
+    /// entering the database.
+    #[inline]
+    fn oracle(
+        &mut self,
+        oracle: &dyn Oracle,
+        pos: &Position,
+        ply: u32,
+        depth: &mut u32,
+    ) -> Option<Score> {
+        let max = oracle.max_pieces();
+        if pos.piece_count() > max {
+            return None;
+        }
+        let answer = oracle.probe(pos)?;
+        let dist =
+            |a: Option<u32>| (ply + a.unwrap_or(UNKNOWN_DISTANCE)).min(Score::MAX_PLY as u32 - 1);
+        match answer.value {
+            OracleValue::Win => {
+                self.stats.egdb_cutoffs += 1;
+                Some(Score::win_in(dist(answer.plies)))
+            }
+            OracleValue::Loss => {
+                self.stats.egdb_cutoffs += 1;
+                Some(Score::loss_in(dist(answer.plies)))
+            }
+            OracleValue::Draw => match self.opts.egdb_draws {
+                DrawPolicy::Score => {
+                    self.stats.egdb_cutoffs += 1;
+                    Some(Score::DRAW)
+                }
+                DrawPolicy::Reduce(r) => {
+                    if self
+                        .path
+                        .last()
+                        .is_none_or(|parent| parent.piece_count() > max)
+                    {
+                        *depth = depth.saturating_sub(r);
+                    }
+                    None
+                }
+            },
+        }
+    }
+
+    /// Static value of a horizon node that has a move: quiescence or evaluation.
+    #[inline]
+    fn leaf(&mut self, pos: &Position, alpha: Score, beta: Score, ply: u32) -> Score {
+        if self.t.qs {
+            self.qsearch(pos, alpha, beta, ply)
+        } else {
+            self.eval.eval(pos)
+        }
+    }
+
+    /// Fail-soft α-β value of `pos` with `depth` plies to go, `ply` plies below the
+    /// root. At ply 0 (MTD(f)) the best move is left in [`Engine::root_best`].
+    pub fn node(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        ply: u32,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
+        self.stats.nodes += 1;
+        if self.budget.exhausted(self.stats.nodes) {
+            return Score::DRAW;
+        }
+        let t = self.t;
+        let root = ply == 0;
+        let p = ply as usize;
+        self.pv.reset(p);
+        if !root && !t.tt && self.repeated(pos) {
+            self.stats.terminal += 1;
+            return Score::DRAW;
+        }
+        let mut depth = depth;
+        if t.egdb && !root {
+            if let Some(o) = self.opts.oracle.clone() {
+                if let Some(s) = self.oracle(o.as_ref(), pos, ply, &mut depth) {
+                    return s;
+                }
+            }
+        }
+        let mut slot: Option<Slot> = None;
+        let mut tt_move = None;
+        if t.tt {
+            slot = self.tt.probe(key(pos));
+            if let Some(s) = slot {
+                let e = self.tt.entry(s);
+                if !root {
+                    if e.on_path() {
+                        self.stats.terminal += 1;
+                        return Score::DRAW;
+                    }
+                    if e.depth() >= depth {
+                        let v = from_tt(e.value(), ply);
+                        let hit = match e.bound() {
+                            Bound::Exact => true,
+                            Bound::Lower => v >= beta,
+                            Bound::Upper => v <= alpha,
+                            Bound::New => false,
+                        };
+                        if hit {
+                            self.stats.tt_cutoffs += 1;
+                            return v;
+                        }
+                    }
+                }
+                tt_move = e.best();
+            }
+        }
+
+        if depth == 0 || ply as usize >= MAX_PLY {
+            let (v, bound) = if !has_move(pos) {
+                self.stats.terminal += 1;
+                (Score::loss_in(ply), Bound::Exact)
+            } else {
+                self.stats.leaves += 1;
+                let v = self.leaf(pos, alpha, beta, ply);
+                (
+                    v,
+                    if !t.qs {
+                        Bound::Exact
+                    } else {
+                        bound_of(v, alpha, beta)
+                    },
+                )
+            };
+            if let Some(s) = slot {
+                if !self.budget.aborted {
+                    self.tt.store(s, to_tt(v, ply), 0, bound, None);
+                }
+            }
+            return v;
+        }
+
+        let mut list = MoveList::new();
+        generate(pos, &mut list);
+        if list.is_empty() {
+            self.stats.terminal += 1;
+            let v = Score::loss_in(ply);
+            if let Some(s) = slot {
+                self.tt.store(s, to_tt(v, ply), depth, Bound::Exact, None);
+            }
+            return v;
+        }
+        if let Some(percent) = t.sel {
+            if !root && !list[0].is_capture() {
+                select(pos, &mut list, percent);
+            }
+        }
+        let n = list.len();
+
+        if t.etc && t.tt && !root && depth >= ETC_MIN_DEPTH {
+            if let Some(v) = self.etc(pos, &list, depth, ply, beta) {
+                self.stats.tt_cutoffs += 1;
+                if let Some(s) = slot {
+                    self.tt.store(s, to_tt(v, ply), depth, Bound::Lower, None);
+                }
+                return v;
+            }
+        }
+
+        self.stats.interior += 1;
+        let mut order = [0u8; MAX_MOVES];
+        self.heur
+            .order(&list, tt_move, ply, t.killers, t.history, &mut order);
+        if let Some(s) = slot {
+            if !root {
+                self.tt.set_path(s, true);
+            }
+        }
+        self.path.push(*pos);
+        let alpha0 = alpha;
+        let mut best = -Score::INFINITE;
+        let mut best_i = order[0] as usize;
+        for (j, &i) in order[..n].iter().enumerate() {
+            let m = list[i as usize];
+            let child = pos.play(m);
+            let s = if j == 0 || !t.pvs {
+                -self.node(&child, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let s = -self.node(&child, depth - 1, ply + 1, Score(-alpha.0 - 1), -alpha);
+                if s > alpha && s < beta && !self.budget.aborted {
+                    -self.node(&child, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            if self.budget.aborted {
+                break;
+            }
+            if s > best {
+                best = s;
+                best_i = i as usize;
+                if root {
+                    self.root_best = Some(m);
+                }
+                if s > alpha {
+                    alpha = s;
+                    if s < beta {
+                        self.pv.update(p, m);
+                    }
+                }
+                if s >= beta {
+                    self.heur.cutoff(m, ply, depth, t.killers, t.history);
+                    break;
+                }
+            }
+        }
+        self.path.pop();
+        if let Some(s) = slot {
+            if !root {
+                self.tt.set_path(s, false);
+            }
+            if !self.budget.aborted {
+                let bound = if best >= beta {
+                    Bound::Lower
+                } else if best > alpha0 {
+                    Bound::Exact
+                } else {
+                    Bound::Upper
+                };
+                self.tt
+                    .store(s, to_tt(best, ply), depth, bound, Some(best_i));
+            }
+        }
+        best
+    }
+
+    /// Enhanced transposition cutoff: a child whose stored upper bound already
+    /// refutes it gives this node a value `≥ beta` without searching.
+    fn etc(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        depth: u32,
+        ply: u32,
+        beta: Score,
+    ) -> Option<Score> {
+        for &m in list.iter() {
+            let child = pos.play(m);
+            if let Some(e) = self.tt.find(key(&child)) {
+                if e.on_path() || e.depth() < depth - 1 {
+                    continue;
+                }
+                if matches!(e.bound(), Bound::Upper | Bound::Exact) {
+                    let v = -from_tt(e.value(), ply + 1);
+                    if v >= beta {
+                        return Some(v);
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The bound a fail-soft value carries with respect to its window.
+#[inline(always)]
+pub(crate) fn bound_of(v: Score, alpha: Score, beta: Score) -> Bound {
+    if v <= alpha {
+        Bound::Upper
+    } else if v >= beta {
+        Bound::Lower
+    } else {
+        Bound::Exact
+    }
+}
