@@ -34,11 +34,12 @@ pub const THESIS_TABLE: [(&str, [u64; 3]); 8] = [
 pub const THESIS_DEPTHS: [u32; 3] = [6, 10, 14];
 
 /// The extra configurations beyond the thesis (each on top of its best non-database row).
-pub const EXTRA: [&str; 5] = [
+pub const EXTRA: [&str; 6] = [
     "pvs+asp+tt+killers",
     "pvs+asp+tt+history",
     "pvs+asp+tt+etc",
-    "mtdf+tt",
+    "mtdf+id+tt",
+    "pvs+asp+tt+killers+history",
     "pvs+asp+tt+killers+history+etc",
 ];
 

@@ -91,6 +91,8 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
             let mut searcher = Searcher::new(SearchOptions {
                 techniques,
                 tt_bits: bits,
+                // The protocol keeps the table across all searches.
+                clear_tt: false,
                 ..SearchOptions::default()
             });
             let mut r = ProbeResult {
