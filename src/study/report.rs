@@ -531,28 +531,51 @@ fn checks(s: &Summary, m: &mut String) {
             ratios.join(", ")
         );
     }
-    if let Some(default) = s.find_same("default") {
-        let against = s
-            .find_same("pvs+asp+tt+egdb")
-            .map(|l| (l, true))
-            .or(s.find_same("pvs+asp+tt").map(|l| (l, false)));
-        match against {
-            Some((best, is_egdb)) => {
-                if let (Some(a), Some(b)) = (s.mean(default, deep), s.mean(best, deep)) {
-                    let r = a / b;
-                    let _ = writeln!(
-                        m,
-                        "- Default configuration `{default}` at depth {deep}: {:.1}% of the nodes of `{best}`{} — {} the 60% goal.",
-                        100.0 * r,
-                        if is_egdb { "" } else { " (the thesis' best row without the endgame database: egdb rows not run)" },
-                        if r <= 0.6 { "meets" } else { "misses" }
-                    );
-                }
-            }
-            None => {
-                let _ = writeln!(m, "- The thesis' best row was not run; no comparison with the default configuration.");
-            }
+    let against = s
+        .find_same("pvs+asp+tt+egdb")
+        .map(|l| (l, true))
+        .or(s.find_same("pvs+asp+tt").map(|l| (l, false)));
+    let reference = |m: &mut String, what: &str, label: &str| {
+        let Some((best, is_egdb)) = against else {
+            let _ = writeln!(
+                m,
+                "- The thesis' best row was not run; no comparison for {what}."
+            );
+            return;
+        };
+        if let (Some(a), Some(b)) = (s.mean(label, deep), s.mean(best, deep)) {
+            let r = a / b;
+            let _ = writeln!(
+                m,
+                "- {what} `{label}` at depth {deep}: {:.1}% of the nodes of `{best}`{} — {} the 60% goal.",
+                100.0 * r,
+                if is_egdb {
+                    ""
+                } else {
+                    " (the thesis' best row without the endgame database; the egdb rows were not run)"
+                },
+                if r <= 0.6 { "meets" } else { "misses" }
+            );
         }
+    };
+    let default = crate::search::SearchOptions::default().techniques;
+    match s.find_same("default") {
+        Some(label) => reference(
+            m,
+            &format!("Default configuration (`{default}`), row"),
+            label,
+        ),
+        None => {
+            let _ = writeln!(m, "- The default configuration (`{default}`) was not run.");
+        }
+    }
+    let best_full = order
+        .iter()
+        .rev()
+        .find(|(c, _)| selective_base(c).is_none())
+        .map(|(c, _)| *c);
+    if let Some(best) = best_full {
+        reference(m, "Fewest nodes among the full-width configurations:", best);
     }
 }
 
