@@ -400,25 +400,22 @@ pub fn markdown(s: &Summary) -> String {
         }
     }
 
-    let _ = writeln!(m, "\n### Time\n");
-    let _ = writeln!(
-        m,
-        "| configuration | total search time (s) | quiescence nodes / nodes |\n|---|---:|---:|"
-    );
-    for (c, label) in s.configs.iter().enumerate() {
-        let (t, q, n) = s
-            .cells
-            .iter()
-            .filter(|((ci, _), _)| *ci == c)
-            .fold((0.0, 0u64, 0u64), |acc, (_, a)| {
-                (acc.0 + a.time_ms, acc.1 + a.qs_nodes, acc.2 + a.nodes)
-            });
+    if let Some(deep) = s.deepest_common() {
+        let _ = writeln!(m, "\n### Time at depth {deep}\n");
         let _ = writeln!(
             m,
-            "| `{label}` | {:.1} | {:.2} |",
-            t / 1000.0,
-            q as f64 / n.max(1) as f64
+            "Wall-clock time of one search on a shared machine (indicative only).\n\n| configuration | mean ms per search | quiescence nodes / nodes |\n|---|---:|---:|"
         );
+        for (c, label) in s.configs.iter().enumerate() {
+            if let Some(a) = s.cells.get(&(c, deep)) {
+                let _ = writeln!(
+                    m,
+                    "| `{label}` | {:.1} | {:.2} |",
+                    a.time_ms / a.n.max(1) as f64,
+                    a.qs_nodes as f64 / a.nodes.max(1) as f64
+                );
+            }
+        }
     }
     m
 }
