@@ -206,7 +206,13 @@ pub fn generate_captures(pos: &Position, list: &mut MoveList) {
     let empty = pos.empty().0;
     let own_kings = pos.kings_of(side);
     let mut best = 0;
-    for from in pos.own() {
+    // Only kings and the men with a first jump can start a capture.
+    let mut starters = own_kings;
+    for dir in Dir::ALL {
+        let back = dir.opposite();
+        starters |= (pos.empty().step(back) & pos.opp()).step(back) & pos.men(side);
+    }
+    for from in starters {
         let mut c = Capturer {
             from,
             opp,

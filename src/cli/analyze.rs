@@ -36,6 +36,10 @@ pub struct Args {
     /// Aspiration window half-width, hundredths of a man.
     #[arg(long, default_value_t = SearchOptions::default().aspiration_delta)]
     pub delta: i32,
+    /// Also print a last `stats` line: node kinds, quiescence nodes, TT accesses and
+    /// key comparisons per access.
+    #[arg(long)]
+    pub stats: bool,
 }
 
 /// `c3-d4 f6-e5 …`: each move written against the position it is played in.
@@ -95,6 +99,28 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             r.stats.nodes
         ),
         None => println!("bestmove none score {} nodes {}", r.score, r.stats.nodes),
+    }
+    if args.stats {
+        let s = r.stats;
+        let per_access = if s.tt_accesses > 0 {
+            s.tt_compares as f64 / s.tt_accesses as f64
+        } else {
+            0.0
+        };
+        println!(
+            "stats nodes {} interior {} leaves {} tt_cutoffs {} terminal {} egdb_cutoffs {} qs_nodes {} tt_accesses {} tt_compares {} compares_per_access {per_access:.3} time {:.3} nps {}",
+            s.nodes,
+            s.interior,
+            s.leaves,
+            s.tt_cutoffs,
+            s.terminal,
+            s.egdb_cutoffs,
+            s.qs_nodes,
+            s.tt_accesses,
+            s.tt_compares,
+            s.time.as_secs_f64(),
+            s.nps()
+        );
     }
     Ok(())
 }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::eval::Material;
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::score::Score;
 use crate::tt::{key, Table};
@@ -214,6 +214,13 @@ pub struct SearchOptions {
     /// Clear the transposition table at the start of every search (the thesis does:
     /// entries are never replaced by other keys, so a table kept across moves fills up).
     pub clear_tt: bool,
+    /// Use a stored value only when its depth equals the depth required (not when it
+    /// is deeper). With it, a search with `tt` returns exactly the fixed-depth minimax
+    /// value, which the tests check; normal play wants the deeper values.
+    pub tt_exact_draft: bool,
+    /// Probe the table at horizon nodes too, as the thesis does (its leaves then
+    /// count as TT cutoffs when found). Off, the horizon costs no memory access.
+    pub tt_leaves: bool,
 }
 
 impl fmt::Debug for SearchOptions {
@@ -225,6 +232,8 @@ impl fmt::Debug for SearchOptions {
             .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
             .field("egdb_draws", &self.egdb_draws)
             .field("clear_tt", &self.clear_tt)
+            .field("tt_exact_draft", &self.tt_exact_draft)
+            .field("tt_leaves", &self.tt_leaves)
             .finish()
     }
 }
@@ -238,6 +247,8 @@ impl Default for SearchOptions {
             oracle: None,
             egdb_draws: DrawPolicy::Reduce(4),
             clear_tt: true,
+            tt_exact_draft: false,
+            tt_leaves: false,
         }
     }
 }
@@ -322,6 +333,7 @@ pub struct Searcher {
     tt_dirty: bool,
     heur: Heuristics,
     pv: PvTable,
+    lists: Vec<MoveList>,
 }
 
 impl Searcher {
@@ -334,6 +346,7 @@ impl Searcher {
             tt_dirty: false,
             heur: Heuristics::new(),
             pv: PvTable::new(),
+            lists: vec![MoveList::new(); MAX_PLY + 64],
         }
     }
 
@@ -394,6 +407,7 @@ impl Searcher {
             budget: Budget::new(limits, stop),
             path: history.to_vec(),
             root_best: None,
+            lists: &mut self.lists,
         };
         // The thesis marks the root (and here the reversible part of the game
         // history) as on the path, so that meeting it again scores a draw.

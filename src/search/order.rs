@@ -163,9 +163,9 @@ pub(crate) fn select(pos: &Position, list: &mut MoveList, percent: u8) {
     list.truncate(keep);
 }
 
-/// Whether the side to move has any legal move (cheaper than generating them).
+/// Whether the side to move has a non-capturing step (legal when it has no capture).
 #[inline(always)]
-pub(crate) fn has_move(pos: &Position) -> bool {
+pub(crate) fn has_quiet_move(pos: &Position) -> bool {
     let side = pos.side_to_move();
     let empty = pos.empty();
     let forward = match side {
@@ -177,10 +177,13 @@ pub(crate) fn has_move(pos: &Position) -> bool {
         return true;
     }
     let kings = pos.kings_of(side);
-    if kings.any() && Dir::ALL.iter().any(|&d| (kings.step(d) & empty).any()) {
-        return true;
-    }
-    has_capture(pos)
+    kings.any() && Dir::ALL.iter().any(|&d| (kings.step(d) & empty).any())
+}
+
+/// Whether the side to move has any legal move (cheaper than generating them).
+#[cfg(test)]
+fn has_move(pos: &Position) -> bool {
+    has_quiet_move(pos) || has_capture(pos)
 }
 
 #[cfg(test)]
@@ -196,7 +199,8 @@ mod tests {
             "B:Wa1:Bb2,c3",
             "W:WKa1:Bb2,c3",
             "W:Wa1,c1:Bb2",
-            "B:Wh8:Bg7",
+            "B:Wa1,c1:Bb2",
+            "B:WKh8:Bg7",
         ] {
             let p = parse_fen(fen).unwrap();
             assert_eq!(has_move(&p), !legal_moves(&p).is_empty(), "{fen}");

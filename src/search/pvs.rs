@@ -3,14 +3,14 @@
 //! deepening, endgame-database cutoffs and repetition detection.
 
 use crate::eval::Evaluator;
-use crate::movegen::generate;
+use crate::movegen::{generate, has_capture};
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::score::Score;
 use crate::tt::{from_tt, key, to_tt, Bound, Slot, Table};
 
 use super::limits::Budget;
-use super::order::{has_move, select, Heuristics};
+use super::order::{has_quiet_move, select, Heuristics};
 use super::{DrawPolicy, Oracle, OracleValue, SearchOptions, Stats, Techniques, MAX_PLY};
 
 /// Enhanced transposition cutoffs are tried only this far from the horizon (near the
@@ -73,6 +73,9 @@ pub(crate) struct Engine<'a, E: Evaluator> {
     pub path: Vec<Position>,
     /// Best move found at ply 0 by [`Engine::node`] (for MTD(f)).
     pub root_best: Option<Move>,
+    /// One move list per ply (quiescence plies included), so that no node builds
+    /// and clears a fresh 2 KB list.
+    pub lists: &'a mut Vec<MoveList>,
 }
 
 /// Whether `a` → `b` can be undone: no capture, no man moved. Only positions joined
@@ -146,16 +149,6 @@ impl<E: Evaluator> Engine<'_, E> {
         }
     }
 
-    /// Static value of a horizon node that has a move: quiescence or evaluation.
-    #[inline]
-    fn leaf(&mut self, pos: &Position, alpha: Score, beta: Score, ply: u32) -> Score {
-        if self.t.qs {
-            self.qsearch(pos, alpha, beta, ply)
-        } else {
-            self.eval.eval(pos)
-        }
-    }
-
     /// Fail-soft α-β value of `pos` with `depth` plies to go, `ply` plies below the
     /// root. At ply 0 (MTD(f)) the best move is left in [`Engine::root_best`].
     pub fn node(
@@ -188,7 +181,7 @@ impl<E: Evaluator> Engine<'_, E> {
         }
         let mut slot: Option<Slot> = None;
         let mut tt_move = None;
-        if t.tt {
+        if t.tt && (depth > 0 || self.opts.tt_leaves) {
             slot = self.tt.probe(key(pos));
             if let Some(s) = slot {
                 let e = self.tt.entry(s);
@@ -197,7 +190,7 @@ impl<E: Evaluator> Engine<'_, E> {
                         self.stats.terminal += 1;
                         return Score::DRAW;
                     }
-                    if e.depth() >= depth {
+                    if e.depth() == depth || e.depth() > depth && !self.opts.tt_exact_draft {
                         let v = from_tt(e.value(), ply);
                         let hit = match e.bound() {
                             Bound::Exact => true,
@@ -216,20 +209,18 @@ impl<E: Evaluator> Engine<'_, E> {
         }
 
         if depth == 0 || ply as usize >= MAX_PLY {
-            let (v, bound) = if !has_move(pos) {
+            let capture = has_capture(pos);
+            let (v, bound) = if !capture && !has_quiet_move(pos) {
                 self.stats.terminal += 1;
                 (Score::loss_in(ply), Bound::Exact)
             } else {
                 self.stats.leaves += 1;
-                let v = self.leaf(pos, alpha, beta, ply);
-                (
-                    v,
-                    if !t.qs {
-                        Bound::Exact
-                    } else {
-                        bound_of(v, alpha, beta)
-                    },
-                )
+                if capture && t.qs {
+                    let v = self.qsearch(pos, alpha, beta, ply);
+                    (v, bound_of(v, alpha, beta))
+                } else {
+                    (self.eval.eval(pos), Bound::Exact)
+                }
             };
             if let Some(s) = slot {
                 if !self.budget.aborted {
@@ -239,9 +230,8 @@ impl<E: Evaluator> Engine<'_, E> {
             return v;
         }
 
-        let mut list = MoveList::new();
-        generate(pos, &mut list);
-        if list.is_empty() {
+        generate(pos, &mut self.lists[p]);
+        if self.lists[p].is_empty() {
             self.stats.terminal += 1;
             let v = Score::loss_in(ply);
             if let Some(s) = slot {
@@ -250,14 +240,14 @@ impl<E: Evaluator> Engine<'_, E> {
             return v;
         }
         if let Some(percent) = t.sel {
-            if !root && !list[0].is_capture() {
-                select(pos, &mut list, percent);
+            if !root && !self.lists[p][0].is_capture() {
+                select(pos, &mut self.lists[p], percent);
             }
         }
-        let n = list.len();
+        let n = self.lists[p].len();
 
         if t.etc && t.tt && !root && depth >= ETC_MIN_DEPTH {
-            if let Some(v) = self.etc(pos, &list, depth, ply, beta) {
+            if let Some(v) = self.etc(pos, p, depth, ply, beta) {
                 self.stats.tt_cutoffs += 1;
                 if let Some(s) = slot {
                     self.tt.store(s, to_tt(v, ply), depth, Bound::Lower, None);
@@ -268,8 +258,14 @@ impl<E: Evaluator> Engine<'_, E> {
 
         self.stats.interior += 1;
         let mut order = [0u8; MAX_MOVES];
-        self.heur
-            .order(&list, tt_move, ply, t.killers, t.history, &mut order);
+        self.heur.order(
+            &self.lists[p],
+            tt_move,
+            ply,
+            t.killers,
+            t.history,
+            &mut order,
+        );
         if let Some(s) = slot {
             if !root {
                 self.tt.set_path(s, true);
@@ -279,9 +275,15 @@ impl<E: Evaluator> Engine<'_, E> {
         let alpha0 = alpha;
         let mut best = -Score::INFINITE;
         let mut best_i = order[0] as usize;
-        for (j, &i) in order[..n].iter().enumerate() {
-            let m = list[i as usize];
+        for j in 0..n {
+            let i = order[j];
+            let m = self.lists[p][i as usize];
             let child = pos.play(m);
+            if t.tt && j + 1 < n && (depth > 1 || self.opts.tt_leaves) {
+                // The next child's slot is fetched while this one is searched.
+                let next = pos.play(self.lists[p][order[j + 1] as usize]);
+                self.tt.prefetch(key(&next));
+            }
             let s = if j == 0 || !t.pvs {
                 -self.node(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
@@ -338,15 +340,19 @@ impl<E: Evaluator> Engine<'_, E> {
     fn etc(
         &mut self,
         pos: &Position,
-        list: &MoveList,
+        p: usize,
         depth: u32,
         ply: u32,
         beta: Score,
     ) -> Option<Score> {
-        for &m in list.iter() {
+        for i in 0..self.lists[p].len() {
+            let m = self.lists[p][i];
             let child = pos.play(m);
             if let Some(e) = self.tt.find(key(&child)) {
-                if e.on_path() || e.depth() < depth - 1 {
+                if e.on_path()
+                    || e.depth() < depth - 1
+                    || e.depth() > depth - 1 && self.opts.tt_exact_draft
+                {
                     continue;
                 }
                 if matches!(e.bound(), Bound::Upper | Bound::Exact) {

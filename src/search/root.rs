@@ -36,8 +36,8 @@ impl<E: Evaluator> Engine<'_, E> {
         &mut self,
         pos: &Position,
         depth: u32,
-        moves: &mut Vec<Move>,
-        values: &mut Vec<Score>,
+        moves: &mut [Move],
+        values: &mut [Score],
         window: (Score, Score),
     ) -> (Option<Best>, bool) {
         let inf = Score::INFINITE;
@@ -93,7 +93,7 @@ impl<E: Evaluator> Engine<'_, E> {
         if complete {
             let mut pairs: Vec<(Move, Score)> =
                 moves.iter().copied().zip(values.iter().copied()).collect();
-            pairs.sort_by(|a, b| b.1.cmp(&a.1));
+            pairs.sort_by_key(|p| std::cmp::Reverse(p.1));
             for (i, (m, v)) in pairs.into_iter().enumerate() {
                 moves[i] = m;
                 values[i] = v;

@@ -1,0 +1,677 @@
+//! Search correctness: every technique combination against a plain minimax, the
+//! transposition table, tactics, repetition, time limits and the oracle path.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use damas::eval::{Evaluator, Material};
+use damas::fen::parse_fen;
+use damas::movegen::{generate_captures, has_capture, legal_moves};
+use damas::notation::{move_to_string, Notation};
+use damas::search::{
+    DrawPolicy, Limits, Oracle, OracleAnswer, OracleValue, SearchOptions, SearchResult, Searcher,
+    Techniques,
+};
+use damas::{Bitboard, Color, Move, MoveList, Position, Score};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+// ---------------------------------------------------------------- reference minimax
+
+/// Quiescence as the engine defines it: captures are compulsory, so a position with
+/// one is played out; otherwise the static value. `pos` has a legal move.
+fn qs_ref(pos: &Position, ply: u32) -> Score {
+    if !has_capture(pos) {
+        return Material.eval(pos);
+    }
+    let mut list = MoveList::new();
+    generate_captures(pos, &mut list);
+    list.iter()
+        .map(|&m| {
+            let c = pos.play(m);
+            if legal_moves(&c).is_empty() {
+                Score::win_in(ply + 1)
+            } else {
+                -qs_ref(&c, ply + 1)
+            }
+        })
+        .max()
+        .expect("captures")
+}
+
+/// Plain minimax (negamax, no pruning): repetition of any position on the path (game
+/// history included) is a draw, no move is a loss, the horizon is evaluated.
+fn minimax(pos: &Position, depth: u32, ply: u32, qs: bool, path: &mut Vec<Position>) -> Score {
+    if ply > 0 && path.contains(pos) {
+        return Score::DRAW;
+    }
+    let moves = legal_moves(pos);
+    if moves.is_empty() {
+        return Score::loss_in(ply);
+    }
+    if depth == 0 {
+        return if qs {
+            qs_ref(pos, ply)
+        } else {
+            Material.eval(pos)
+        };
+    }
+    path.push(*pos);
+    let best = moves
+        .iter()
+        .map(|&m| -minimax(&pos.play(m), depth - 1, ply + 1, qs, path))
+        .max()
+        .expect("moves");
+    path.pop();
+    best
+}
+
+fn reference(pos: &Position, history: &[Position], depth: u32, qs: bool) -> Score {
+    minimax(pos, depth, 0, qs, &mut history.to_vec())
+}
+
+// ---------------------------------------------------------------- helpers
+
+/// `count` positions reached by 6..=40 uniformly random moves from the start (the
+/// thesis' sampling), each with a legal move, with the game so far as history.
+fn random_positions(count: usize, seed: u64) -> Vec<(Position, Vec<Position>)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let k = rng.gen_range(6..=40);
+        let mut pos = Position::start();
+        let mut history = Vec::new();
+        for _ in 0..k {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            history.push(pos);
+            pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+        }
+        if !legal_moves(&pos).is_empty() {
+            out.push((pos, history));
+        }
+    }
+    out
+}
+
+fn options(t: Techniques) -> SearchOptions {
+    SearchOptions {
+        techniques: t,
+        tt_bits: 16,
+        ..SearchOptions::default()
+    }
+}
+
+fn search_with(
+    opts: SearchOptions,
+    pos: &Position,
+    history: &[Position],
+    limits: Limits,
+) -> SearchResult {
+    let stop = AtomicBool::new(false);
+    Searcher::new(opts).search(pos, history, &limits, &stop, &mut |_| {})
+}
+
+/// Every combination of the switches named, on top of `base`.
+fn combinations(base: Techniques, names: &[&str]) -> Vec<Techniques> {
+    (0..1u32 << names.len())
+        .map(|bits| {
+            let mut t = base;
+            for (i, n) in names.iter().enumerate() {
+                if bits >> i & 1 == 1 {
+                    let extra: Techniques = n.parse().expect("technique");
+                    t = merge(t, extra);
+                }
+            }
+            t
+        })
+        .collect()
+}
+
+fn merge(a: Techniques, b: Techniques) -> Techniques {
+    Techniques {
+        pvs: a.pvs || b.pvs,
+        id: a.id || b.id,
+        asp: a.asp || b.asp,
+        tt: a.tt || b.tt,
+        qs: a.qs || b.qs,
+        killers: a.killers || b.killers,
+        history: a.history || b.history,
+        etc: a.etc || b.etc,
+        mtdf: a.mtdf || b.mtdf,
+        egdb: a.egdb || b.egdb,
+        sel: a.sel.or(b.sel),
+    }
+}
+
+fn check_stats(r: &SearchResult) {
+    let s = r.stats;
+    assert_eq!(
+        s.nodes,
+        s.interior + s.leaves + s.tt_cutoffs + s.terminal + s.egdb_cutoffs,
+        "node kinds add up: {s:?}"
+    );
+}
+
+// ---------------------------------------------------------------- equivalence
+
+#[test]
+fn every_combination_without_tt_matches_minimax() {
+    let positions = random_positions(200, 1);
+    let combos = combinations(
+        Techniques::default(),
+        &["pvs", "id", "asp", "qs", "killers", "history", "mtdf"],
+    );
+    for (i, (pos, history)) in positions.iter().enumerate() {
+        let depth = 2 + (i as u32 % 5);
+        let want = [
+            reference(pos, history, depth, false),
+            reference(pos, history, depth, true),
+        ];
+        for &t in &combos {
+            let r = search_with(options(t), pos, history, Limits::depth(depth));
+            assert_eq!(
+                r.score,
+                want[t.qs as usize],
+                "{t} depth {depth} position {} ({pos:?})",
+                damas::to_fen(pos)
+            );
+            assert!(legal_moves(pos).contains(&r.best.expect("a move")));
+            assert_eq!(r.depth, depth);
+            check_stats(&r);
+        }
+    }
+}
+
+#[test]
+fn tt_with_exact_drafts_matches_minimax() {
+    // Stored values used only at their own depth make the table exact, which checks
+    // bounds, node-relative proven scores and best-move indices.
+    let positions = random_positions(200, 2);
+    let combos = combinations(
+        Techniques {
+            tt: true,
+            ..Techniques::default()
+        },
+        &["pvs", "id", "asp", "qs", "etc", "mtdf", "killers"],
+    );
+    for (i, (pos, history)) in positions.iter().enumerate() {
+        let depth = 2 + (i as u32 % 5);
+        let want = [
+            reference(pos, history, depth, false),
+            reference(pos, history, depth, true),
+        ];
+        for &t in &combos {
+            let opts = SearchOptions {
+                tt_exact_draft: true,
+                ..options(t)
+            };
+            let r = search_with(opts, pos, history, Limits::depth(depth));
+            assert_eq!(
+                r.score,
+                want[t.qs as usize],
+                "{t} depth {depth} position {}",
+                damas::to_fen(pos)
+            );
+            check_stats(&r);
+        }
+    }
+}
+
+#[test]
+fn tt_with_deeper_drafts_plays_legal_moves_with_sound_scores() {
+    let positions = random_positions(200, 3);
+    let combos = combinations(
+        Techniques {
+            tt: true,
+            qs: true,
+            ..Techniques::default()
+        },
+        &["pvs", "id", "asp", "etc", "mtdf", "history"],
+    );
+    for (i, (pos, history)) in positions.iter().enumerate() {
+        let depth = 2 + (i as u32 % 5);
+        let exact = reference(pos, history, depth, true);
+        for &t in &combos {
+            let r = search_with(options(t), pos, history, Limits::depth(depth));
+            let best = r.best.expect("a move");
+            assert!(legal_moves(pos).contains(&best), "{t}: illegal {best:?}");
+            assert!(r.score.0.abs() < Score::INFINITE.0);
+            // Deeper stored values may refine the score, but a win or loss the
+            // fixed-depth tree proves cannot be overturned.
+            if exact.is_proven() {
+                assert_eq!(
+                    r.score.is_win(),
+                    exact.is_win(),
+                    "{t}: {} vs {exact}",
+                    r.score
+                );
+            }
+            check_stats(&r);
+        }
+    }
+}
+
+#[test]
+fn selective_deepening_plays_legal_moves() {
+    for (i, (pos, history)) in random_positions(60, 4).iter().enumerate() {
+        for sel in ["sel35", "sel50"] {
+            let t: Techniques = format!("pvs,id,tt,qs,{sel}").parse().expect("techniques");
+            assert_eq!(t.sel, Some(if sel == "sel35" { 35 } else { 50 }));
+            let r = search_with(options(t), pos, history, Limits::depth(3 + i as u32 % 4));
+            assert!(legal_moves(pos).contains(&r.best.expect("a move")));
+            check_stats(&r);
+        }
+    }
+}
+
+#[test]
+fn iterative_deepening_reports_cumulative_counts_per_depth() {
+    let pos = Position::start();
+    let stop = AtomicBool::new(false);
+    let mut infos = Vec::new();
+    let t: Techniques = "pvs,id,asp,tt,qs".parse().expect("techniques");
+    let r = Searcher::new(options(t)).search(&pos, &[], &Limits::depth(8), &stop, &mut |i| {
+        infos.push(i.clone())
+    });
+    assert_eq!(
+        infos.iter().map(|i| i.depth).collect::<Vec<_>>(),
+        (1..=8).collect::<Vec<_>>()
+    );
+    assert!(infos
+        .windows(2)
+        .all(|w| w[0].stats.nodes < w[1].stats.nodes));
+    assert_eq!(infos.last().map(|i| i.stats.nodes), Some(r.stats.nodes));
+    assert!(r.stats.tt_accesses > 0 && r.stats.tt_compares >= r.stats.tt_accesses);
+}
+
+// ---------------------------------------------------------------- tactics
+
+fn best_move_string(fen: &str, t: Techniques, depth: u32) -> (String, Score) {
+    let pos = parse_fen(fen).expect("fen");
+    let r = search_with(options(t), &pos, &[], Limits::depth(depth));
+    (
+        move_to_string(&pos, r.best.expect("a move"), Notation::Algebraic),
+        r.score,
+    )
+}
+
+/// The moves the reference minimax finds best.
+fn reference_best(fen: &str, depth: u32) -> Vec<String> {
+    let pos = parse_fen(fen).expect("fen");
+    let scored: Vec<(Move, Score)> = legal_moves(&pos)
+        .iter()
+        .map(|&m| {
+            (
+                m,
+                -minimax(&pos.play(m), depth - 1, 1, true, &mut vec![pos]),
+            )
+        })
+        .collect();
+    let best = scored.iter().map(|s| s.1).max().expect("moves");
+    scored
+        .iter()
+        .filter(|s| s.1 == best)
+        .map(|s| move_to_string(&pos, s.0, Notation::Algebraic))
+        .collect()
+}
+
+fn tactic(fen: &str, want: &str, depth: u32) {
+    assert_eq!(
+        reference_best(fen, depth),
+        [want],
+        "the position has one best move"
+    );
+    for t in [
+        "ab",
+        "pvs,id,asp,tt,qs",
+        "pvs,id,tt,qs,killers,history,etc",
+        "mtdf,id,tt,qs",
+    ] {
+        let (got, score) = best_move_string(fen, t.parse().expect("techniques"), depth);
+        assert_eq!(got, want, "{t} chose {got} ({score})");
+    }
+}
+
+#[test]
+fn finds_the_shot() {
+    // e3-f4 gives a man: Black's only capture g5xe3 (g3 blocks e5xg3, c1 stops the
+    // capture going on over d2) is answered by d2xf4xd6, taking both black men.
+    tactic("W:Wc1,d2,e3,g3:Be5,g5", "e3-f4", 6);
+    let (_, score) = best_move_string("W:Wc1,d2,e3,g3:Be5,g5", Techniques::strongest(), 6);
+    assert!(score.is_win(), "{score}");
+}
+
+#[test]
+fn takes_the_capture_that_is_not_retaken() {
+    // Two single captures; after d4xb6 a7xc5 takes back, after d4xf6 nothing can.
+    tactic("W:Wd4,h2:Bc5,e5,a7,h8", "d4xf6", 5);
+}
+
+#[test]
+fn wins_by_blocking_fastest() {
+    // a1-b2 leaves the black man on a3 without a move (c1 guards the landing square);
+    // c1-d2 also wins, but later.
+    tactic("W:Wa1,c1:Ba3", "a1-b2", 4);
+    let (_, score) = best_move_string("W:Wa1,c1:Ba3", Techniques::strongest(), 6);
+    assert_eq!(score, Score::win_in(1));
+}
+
+// ---------------------------------------------------------------- repetition
+
+#[test]
+fn repeating_a_history_position_is_a_draw() {
+    // White's lone king is a man down: every move keeps −100, except going back to
+    // the square it came from, which repeats the position before the last two moves.
+    let before = parse_fen("B:WKa1:Bh8,Kb8").expect("fen");
+    let history_moves = ["b8-c7", "a1-b2", "c7-b8"];
+    let mut history = vec![before];
+    let mut pos = before;
+    for m in history_moves {
+        pos = pos.play(damas::notation::parse_move(&pos, m).expect("move"));
+        history.push(pos);
+    }
+    let pos = history.pop().expect("current");
+    // Now White to move with the king on b2: b2-a1 repeats `history[0]`.
+    for t in ["ab", "pvs,id,qs", "pvs,id,asp,tt,qs", "mtdf,id,tt,qs"] {
+        let t: Techniques = t.parse().expect("techniques");
+        for depth in [1, 3] {
+            let with = search_with(options(t), &pos, &history, Limits::depth(depth));
+            assert_eq!(
+                with.score,
+                reference(&pos, &history, depth, true),
+                "{t} depth {depth}"
+            );
+            assert_eq!(with.score, Score::DRAW, "{t}");
+            assert_eq!(
+                move_to_string(&pos, with.best.expect("move"), Notation::Algebraic),
+                "b2-a1",
+                "{t}"
+            );
+            let without = search_with(options(t), &pos, &[], Limits::depth(depth));
+            assert!(without.score < Score::DRAW, "{t}: {}", without.score);
+        }
+    }
+}
+
+#[test]
+fn repetition_inside_the_search_is_a_draw() {
+    // Kings only, on squares where nothing can be taken: positions repeat after four
+    // plies, and the reference and the search agree on the draws found in the tree.
+    let pos = parse_fen("W:WKa1,Kh2:BKh8,Kb8").expect("fen");
+    for t in ["ab", "pvs,id,qs,killers,history"] {
+        let t: Techniques = t.parse().expect("techniques");
+        let r = search_with(options(t), &pos, &[], Limits::depth(5));
+        assert_eq!(r.score, reference(&pos, &[], 5, true), "{t}");
+    }
+}
+
+// ---------------------------------------------------------------- limits
+
+#[test]
+fn time_limit_is_honoured() {
+    let stop = AtomicBool::new(false);
+    let pos = parse_fen("W:Wa1,c1,e1,b2,d2,f2,a3,c3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8")
+        .expect("fen");
+    for fen_pos in [Position::start(), pos] {
+        let mut searcher = Searcher::new(SearchOptions::default());
+        let start = Instant::now();
+        let r = searcher.search(
+            &fen_pos,
+            &[],
+            &Limits::time(Duration::from_millis(200)),
+            &stop,
+            &mut |_| {},
+        );
+        let took = start.elapsed();
+        assert!(took <= Duration::from_millis(220), "took {took:?}");
+        assert!(r.depth >= 4, "reached depth {}", r.depth);
+        assert!(r.best.is_some());
+    }
+}
+
+#[test]
+fn node_limit_and_stop_flag_end_the_search() {
+    let pos = Position::start();
+    let r = search_with(
+        options(Techniques::strongest()),
+        &pos,
+        &[],
+        Limits::nodes(5_000),
+    );
+    assert!(r.stats.nodes <= 5_001, "{}", r.stats.nodes);
+    assert!(r.best.is_some());
+    let stop = AtomicBool::new(true);
+    let r = Searcher::new(options(Techniques::strongest())).search(
+        &pos,
+        &[],
+        &Limits::default(),
+        &stop,
+        &mut |_| {},
+    );
+    assert!(legal_moves(&pos).contains(&r.best.expect("a move even when stopped at once")));
+}
+
+#[test]
+fn analyze_command_honours_time() {
+    let start = Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(["analyze", "--time", "0.2"])
+        .output()
+        .expect("run damas");
+    let took = start.elapsed();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    let last = text.lines().last().expect("output");
+    assert!(last.starts_with("bestmove "), "{text}");
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| l.starts_with("info depth 1 score ")),
+        "{text}"
+    );
+    // 0.2 s + 10 %, plus process start-up and the table allocation.
+    assert!(took <= Duration::from_millis(300), "took {took:?}");
+}
+
+#[test]
+fn analyze_rejects_bad_input() {
+    for args in [
+        &["analyze", "--depth", "3", "--techniques", "pvs,warp"][..],
+        &["analyze", "--depth", "3", "--fen", "W:Wz9"],
+        &["analyze"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_damas"))
+            .args(args)
+            .output()
+            .expect("run damas");
+        assert!(!out.status.success(), "{args:?}");
+    }
+}
+
+// ---------------------------------------------------------------- oracle
+
+/// Perfect play for every position with at most two pieces, by retrograde relaxation:
+/// a position is won in `n + 1` if a move reaches one lost in `n`, lost in `n + 1` if
+/// every move reaches one won in at most `n`; what is never decided is drawn.
+struct TwoPieceOracle {
+    table: HashMap<Position, (OracleValue, u32, Option<Move>)>,
+}
+
+impl TwoPieceOracle {
+    fn build() -> TwoPieceOracle {
+        let mut all = Vec::new();
+        for a in 0..32u32 {
+            for b in 0..32u32 {
+                if a == b {
+                    continue;
+                }
+                for kinds in 0..4u32 {
+                    for side in [Color::White, Color::Black] {
+                        let kings = Bitboard((kinds & 1) << a | (kinds >> 1 & 1) << b);
+                        if let Ok(p) =
+                            Position::from_parts(Bitboard(1 << a), Bitboard(1 << b), kings, side)
+                        {
+                            all.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        let mut table: HashMap<Position, (OracleValue, u32, Option<Move>)> = HashMap::new();
+        let value = |table: &HashMap<Position, (OracleValue, u32, Option<Move>)>,
+                     p: &Position|
+         -> Option<(OracleValue, u32)> {
+            if p.piece_count() < 2 || legal_moves(p).is_empty() {
+                return Some((OracleValue::Loss, 0));
+            }
+            table.get(p).map(|e| (e.0, e.1))
+        };
+        for n in 0..200u32 {
+            let mut changed = false;
+            for p in &all {
+                if table.contains_key(p) || legal_moves(p).is_empty() {
+                    continue;
+                }
+                let moves = legal_moves(p);
+                let kids: Vec<Option<(OracleValue, u32)>> =
+                    moves.iter().map(|&m| value(&table, &p.play(m))).collect();
+                if let Some(i) = kids.iter().position(|k| *k == Some((OracleValue::Loss, n))) {
+                    table.insert(*p, (OracleValue::Win, n + 1, Some(moves[i])));
+                    changed = true;
+                } else if kids
+                    .iter()
+                    .all(|k| matches!(k, Some((OracleValue::Win, d)) if *d <= n))
+                    && kids
+                        .iter()
+                        .any(|k| matches!(k, Some((OracleValue::Win, d)) if *d == n))
+                {
+                    table.insert(*p, (OracleValue::Loss, n + 1, Some(moves[0])));
+                    changed = true;
+                }
+            }
+            if !changed && n > 2 {
+                break;
+            }
+        }
+        TwoPieceOracle { table }
+    }
+}
+
+impl Oracle for TwoPieceOracle {
+    fn probe(&self, pos: &Position) -> Option<OracleAnswer> {
+        if pos.piece_count() > 2 {
+            return None;
+        }
+        let moves = legal_moves(pos);
+        if moves.is_empty() {
+            return Some(OracleAnswer {
+                value: OracleValue::Loss,
+                best: None,
+                plies: Some(0),
+            });
+        }
+        Some(match self.table.get(pos) {
+            Some(&(value, plies, best)) => OracleAnswer {
+                value,
+                best,
+                plies: Some(plies),
+            },
+            None => OracleAnswer {
+                value: OracleValue::Draw,
+                best: Some(moves[0]),
+                plies: None,
+            },
+        })
+    }
+    fn max_pieces(&self) -> u32 {
+        2
+    }
+}
+
+fn oracle_score(a: &OracleAnswer, ply: u32) -> Score {
+    match a.value {
+        OracleValue::Win => Score::win_in(ply + a.plies.expect("distance")),
+        OracleValue::Loss => Score::loss_in(ply + a.plies.expect("distance")),
+        OracleValue::Draw => Score::DRAW,
+    }
+}
+
+#[test]
+fn oracle_cutoffs_give_proven_scores() {
+    let oracle = Arc::new(TwoPieceOracle::build());
+    // A man and a king against a man: every white move keeps three pieces, but after
+    // Black's reply (or a capture) the database answers.
+    for fen in ["W:Wd4,Kg1:Bc5", "W:Wc3,Ka1:Bd4", "B:Wc3:Bd6,Kh8"] {
+        let pos = parse_fen(fen).expect("fen");
+        let t: Techniques = "pvs,id,tt,qs,egdb".parse().expect("techniques");
+        let opts = SearchOptions {
+            oracle: Some(oracle.clone()),
+            egdb_draws: DrawPolicy::Score,
+            ..options(t)
+        };
+        let r = search_with(opts, &pos, &[], Limits::depth(4));
+        assert!(r.stats.egdb_cutoffs > 0, "{fen}");
+        check_stats(&r);
+        // Where every move captures into the database, the value is known exactly.
+        let moves = legal_moves(&pos);
+        if moves.iter().all(|m| m.is_capture()) {
+            let want = moves
+                .iter()
+                .map(|&m| -oracle_score(&oracle.probe(&pos.play(m)).expect("covered"), 1))
+                .max()
+                .expect("moves");
+            assert_eq!(r.score, want, "{fen}");
+        }
+    }
+    // Forced capture into two pieces: d4 must take c5 or e5... value from the oracle.
+    let pos = parse_fen("W:Wd4:Bc5,Kh8").expect("fen");
+    let moves = legal_moves(&pos);
+    assert!(moves.iter().all(|m| m.is_capture()));
+    let want = moves
+        .iter()
+        .map(|&m| -oracle_score(&oracle.probe(&pos.play(m)).expect("covered"), 1))
+        .max()
+        .expect("moves");
+    let t: Techniques = "pvs,id,tt,qs,egdb".parse().expect("techniques");
+    let opts = SearchOptions {
+        oracle: Some(oracle.clone()),
+        egdb_draws: DrawPolicy::Score,
+        ..options(t)
+    };
+    let r = search_with(opts, &pos, &[], Limits::depth(3));
+    assert_eq!(r.score, want);
+}
+
+#[test]
+fn oracle_best_move_is_played_at_the_root() {
+    let oracle = Arc::new(TwoPieceOracle::build());
+    let (pos, answer) = oracle
+        .table
+        .iter()
+        .filter(|(_, e)| e.0 == OracleValue::Win && e.1 >= 5)
+        .map(|(p, _)| (*p, oracle.probe(p).expect("covered")))
+        .min_by_key(|(p, _)| damas::to_fen(p))
+        .expect("a won two-piece position");
+    let t: Techniques = "pvs,id,tt,qs,egdb".parse().expect("techniques");
+    let opts = SearchOptions {
+        oracle: Some(oracle.clone()),
+        ..options(t)
+    };
+    let r = search_with(opts, &pos, &[], Limits::depth(10));
+    assert_eq!(r.best, answer.best);
+    assert_eq!(r.score, oracle_score(&answer, 0));
+    assert_eq!(r.stats.egdb_cutoffs, 1);
+    // Without the technique the same position is searched normally.
+    let r = search_with(
+        options(Techniques { egdb: false, ..t }),
+        &pos,
+        &[],
+        Limits::depth(4),
+    );
+    assert_eq!(r.stats.egdb_cutoffs, 0);
+}
