@@ -81,6 +81,10 @@ pub struct RunArgs {
     /// Transposition table of 2^P entries.
     #[arg(long, default_value_t = 21)]
     pub tt_bits: u32,
+    /// Do not probe the transposition table at horizon nodes (the thesis does; the
+    /// engine's default does not).
+    #[arg(long)]
+    pub no_tt_leaves: bool,
     /// Endgame database directory (for configurations with `egdb`).
     #[arg(long)]
     pub egdb: Option<PathBuf>,
@@ -203,7 +207,10 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                 configs: parse_configs(&a.configs)?,
                 sample: a.sample,
                 threads: a.threads,
-                tt_bits: a.tt_bits,
+                table: super::run::TableSetup {
+                    bits: a.tt_bits,
+                    leaves: !a.no_tt_leaves,
+                },
                 egdb: a.egdb,
                 out: a.out,
                 progress: !a.quiet,

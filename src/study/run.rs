@@ -73,8 +73,8 @@ pub struct RunSpec {
     pub sample: Option<usize>,
     /// Worker threads (rayon's default when `None`).
     pub threads: Option<usize>,
-    /// Transposition table size `2^tt_bits`.
-    pub tt_bits: u32,
+    /// Transposition table size and horizon probing.
+    pub table: TableSetup,
     /// Endgame database directory for configurations with `egdb`.
     pub egdb: Option<PathBuf>,
     /// Results file (appended to).
@@ -139,12 +139,23 @@ struct Unit {
 }
 
 /// Search options for a configuration.
-fn options(config: &Config, tt_bits: u32) -> SearchOptions {
+fn options(config: &Config, table: TableSetup) -> SearchOptions {
     SearchOptions {
         techniques: config.techniques,
-        tt_bits,
+        tt_bits: table.bits,
+        tt_leaves: table.leaves,
         ..SearchOptions::default()
     }
+}
+
+/// Transposition-table settings of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableSetup {
+    /// `2^bits` entries.
+    pub bits: u32,
+    /// Probe and store at horizon nodes too, as the thesis does (found leaves then
+    /// count as TT cutoffs).
+    pub leaves: bool,
 }
 
 fn row(
@@ -177,13 +188,13 @@ fn search_unit(
     tp: &TestPosition,
     config: &Config,
     depths: &[u32],
-    tt_bits: u32,
+    table: TableSetup,
 ) -> Vec<Row> {
     let stop = AtomicBool::new(false);
     let top = *depths.iter().max().expect("a unit has a depth");
     let pos: Position = tp.position;
     let mut got: BTreeMap<u32, Row> = BTreeMap::new();
-    let mut searcher = Searcher::new(options(config, tt_bits));
+    let mut searcher = Searcher::new(options(config, table));
     let result = searcher.search(&pos, &[], &Limits::depth(top), &stop, &mut |info| {
         if info.depth < top && depths.contains(&info.depth) {
             got.insert(
@@ -214,7 +225,7 @@ fn search_unit(
     );
     for &d in depths {
         if let std::collections::btree_map::Entry::Vacant(e) = got.entry(d) {
-            let mut searcher = Searcher::new(options(config, tt_bits));
+            let mut searcher = Searcher::new(options(config, table));
             let r = searcher.search(&pos, &[], &Limits::depth(d), &stop, &mut |_| {});
             e.insert(row(
                 index,
@@ -320,7 +331,7 @@ pub fn run(spec: &RunSpec) -> Result<RunSummary, RunError> {
                 &positions[u.position],
                 configs[u.config],
                 &u.depths,
-                spec.tt_bits,
+                spec.table,
             );
             let mut w = writer.lock().unwrap_or_else(|e| e.into_inner());
             for r in &rows {

@@ -93,6 +93,7 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
                 tt_bits: bits,
                 // The protocol keeps the table across all searches.
                 clear_tt: false,
+                tt_leaves: true,
                 ..SearchOptions::default()
             });
             let mut r = ProbeResult {
