@@ -26,3 +26,4 @@ pub use position::{Color, Kind, Piece, Position};
 pub use square::Square;
 pub mod cli;
 pub use score::Score;
+pub mod egdb;

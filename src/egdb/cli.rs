@@ -1,0 +1,252 @@
+//! The `damas-egdb` command line: build, verify, summarise and probe databases.
+//! The binary only parses and calls [`run`].
+//!
+//! `probe` prints one line per position, in input order:
+//! `win <plies> best <move>`, `loss <plies> best <move>`, `loss 0` (no move),
+//! `draw best <move>`, or `error <reason>`. Plies are the distance to the end of
+//! the game with best play (omitted when the part has no distance file); moves
+//! are algebraic (`c3-d4`, `c3xe5`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args as ClapArgs, Parser, Subcommand};
+
+use crate::egdb::build::{build, BuildOptions, PartSummary};
+use crate::egdb::error::EgdbError;
+use crate::egdb::index::{part_size, MAX_PIECES};
+use crate::egdb::probe::Egdb;
+use crate::egdb::stats::part_stats;
+use crate::egdb::verify::verify;
+use crate::egdb::DEFAULT_DIR;
+use crate::fen::parse_fen;
+use crate::notation::{move_to_string, Notation};
+
+/// Endgame databases for Brazilian checkers.
+#[derive(Parser, Debug)]
+#[command(
+    name = "damas-egdb",
+    version,
+    about = "Build, check and probe damas endgame databases"
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Build parts 1 … N (finished parts are kept; an interrupted build resumes).
+    Build(BuildArgs),
+    /// Check every entry against its successors, and the checksums.
+    Verify(DirArgs),
+    /// Wins, draws and losses per part and per material; longest wins.
+    Stats(DirArgs),
+    /// Look positions up, one answer line per position in input order:
+    /// `win <plies> best <move>`, `loss <plies> best <move>`, `loss 0` (no move),
+    /// `draw best <move>` or `error <reason>`; exit status 1 if any line is an error.
+    Probe(ProbeArgs),
+}
+
+/// The database directory.
+#[derive(ClapArgs, Debug)]
+pub struct DirArgs {
+    /// Database directory.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+}
+
+/// Arguments of `build`.
+#[derive(ClapArgs, Debug)]
+pub struct BuildArgs {
+    /// Largest piece count to build (1–5).
+    #[arg(long, default_value_t = MAX_PIECES as u8, value_parser = clap::value_parser!(u8).range(1..=MAX_PIECES as i64))]
+    pub pieces: u8,
+    /// Database directory.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// No progress bars.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Arguments of `probe`.
+#[derive(ClapArgs, Debug)]
+pub struct ProbeArgs {
+    /// Database directory.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+    /// One position.
+    #[arg(long, conflicts_with = "fens", required_unless_present = "fens")]
+    pub fen: Option<String>,
+    /// A file with one FEN per line (blank lines and lines starting with `#` skipped).
+    #[arg(long)]
+    pub fens: Option<PathBuf>,
+}
+
+/// Run a parsed command line. Failures print one line on stderr; exit status 1
+/// for a failed check or probe line, 2 for unusable input (files, arguments).
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        Command::Build(a) => run_build(&a),
+        Command::Verify(a) => run_verify(&a),
+        Command::Stats(a) => run_stats(&a),
+        Command::Probe(a) => run_probe(&a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("damas-egdb: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
+    let opts = BuildOptions {
+        threads: a.threads,
+        progress: !a.quiet,
+    };
+    let start = std::time::Instant::now();
+    build(&a.dir, a.pieces as usize, &opts, print_summary)?;
+    println!("done in {:.1} s", start.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_summary(s: &PartSummary) {
+    if s.reused {
+        println!("part {}: already built, kept", s.pieces);
+        return;
+    }
+    let [init, retro, fin, write] = s.phase_seconds;
+    let total = init + retro + fin + write;
+    print!("part {}: {} slots in {total:.1} s (init {init:.1}, retro {retro:.1} in {} levels, final {fin:.1}, write {write:.1})", s.pieces, part_size(s.pieces), s.levels);
+    if let Some(c) = s.counts {
+        print!(
+            "; {} wins, {} draws, {} losses, {} impossible; longest win {} plies",
+            c.wins, c.draws, c.losses, c.impossible, c.longest_win
+        );
+    }
+    println!();
+}
+
+fn run_verify(a: &DirArgs) -> Result<ExitCode, EgdbError> {
+    let db = Egdb::open(&a.dir)?;
+    let r = verify(&db, 10);
+    for line in &r.first {
+        println!("violation: {line}");
+    }
+    let parts: Vec<String> = r.parts.iter().map(|p| p.to_string()).collect();
+    println!(
+        "checked parts {} ({} entries, checksums ok): {} violations",
+        parts.join(","),
+        r.entries,
+        r.violations
+    );
+    Ok(if r.violations == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
+    let db = Egdb::open(&a.dir)?;
+    let mut out = std::io::stdout().lock();
+    for n in 1..=MAX_PIECES {
+        let Some(s) = part_stats(&db, n) else {
+            continue;
+        };
+        let t = s.total;
+        let _ =
+            writeln!(
+            out,
+            "part {n}: {} wins, {} draws, {} losses, {} impossible slots; longest win {} plies{}",
+            t.wins,
+            t.draws,
+            t.losses,
+            t.impossible,
+            t.longest_win,
+            s.longest_example.map(|p| format!(" ({p:?})")).unwrap_or_default()
+        );
+        for (m, c) in &s.by_material {
+            let _ = writeln!(
+                out,
+                "  {:<14} {:>11} wins {:>11} draws {:>11} losses  longest win {}",
+                m.to_string(),
+                c.wins,
+                c.draws,
+                c.losses,
+                c.longest_win
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The answer line for one FEN (see the module docs for the format).
+pub fn probe_line(db: &Egdb, fen: &str) -> String {
+    let pos = match parse_fen(fen) {
+        Ok(p) => p,
+        Err(e) => return format!("error {e}"),
+    };
+    let n = pos.piece_count() as usize;
+    if n == 0 {
+        return "error no pieces on the board".into();
+    }
+    if n > MAX_PIECES || !db.has_part(n) {
+        return format!(
+            "error {n} pieces: part {n} is not in {}",
+            db.dir().display()
+        );
+    }
+    let Some(p) = db.probe(&pos) else {
+        return "error position not in the database".into();
+    };
+    let mut line = p.wdl.name().to_string();
+    if let Some(d) = p.distance {
+        line.push_str(&format!(" {d}"));
+    }
+    if let Some(m) = p.best {
+        line.push_str(&format!(
+            " best {}",
+            move_to_string(&pos, m, Notation::Algebraic)
+        ));
+    }
+    line
+}
+
+fn run_probe(a: &ProbeArgs) -> Result<ExitCode, EgdbError> {
+    let db = Egdb::open(&a.dir)?;
+    let mut failed = false;
+    let mut out = std::io::stdout().lock();
+    let mut answer = |fen: &str| {
+        let line = probe_line(&db, fen);
+        failed |= line.starts_with("error");
+        let _ = writeln!(out, "{line}");
+    };
+    if let Some(fen) = &a.fen {
+        answer(fen);
+    }
+    if let Some(path) = &a.fens {
+        let file = std::fs::File::open(path).map_err(|e| EgdbError::io(path, e))?;
+        for line in BufReader::new(file).lines() {
+            let line = line.map_err(|e| EgdbError::io(path, e))?;
+            let t = line.trim();
+            if !t.is_empty() && !t.starts_with('#') {
+                answer(t);
+            }
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,28 @@
+//! Endgame databases for up to five pieces (SPEC §4, thesis §6.5.5).
+//!
+//! Every position with 1–5 pieces gets its exact game-theoretic value for the side to
+//! move (no move-count draw rules), its best move (fastest win, slowest loss) and its
+//! distance to the end in plies. Positions are numbered by the thesis' combinatorial
+//! index ([`index`]), one part file per piece count ([`file`]), built by retrograde
+//! analysis ([`build`]), read through memory maps ([`Egdb`]), checked against the
+//! rules ([`verify`]) and summarised ([`stats`]). The `damas-egdb` tool is [`cli`].
+
+pub mod build;
+pub mod cli;
+pub mod error;
+pub mod file;
+pub mod index;
+pub mod probe;
+pub mod stats;
+pub mod unmove;
+pub mod value;
+pub mod verify;
+
+pub use build::{build, BuildOptions, Counts, PartSummary};
+pub use error::EgdbError;
+pub use index::MAX_PIECES;
+pub use probe::{Egdb, Probe, Value};
+pub use value::Wdl;
+
+/// Where the tools put the databases unless told otherwise.
+pub const DEFAULT_DIR: &str = "data/egdb";

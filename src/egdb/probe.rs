@@ -1,0 +1,197 @@
+//! Probing at play time: [`Egdb`] maps the part files of a directory and answers
+//! positions without allocating.
+//!
+//! Positions where the side to move must capture are stored like any other, so a
+//! probe is one index computation and one or two memory reads; the best move costs a
+//! move generation on top ([`Egdb::probe`]), the value alone does not
+//! ([`Egdb::probe_value`]).
+
+use std::path::{Path, PathBuf};
+
+use crate::egdb::error::EgdbError;
+use crate::egdb::file::{part_path, FileKind, MappedFile};
+use crate::egdb::index::{rank, rank_position, MAX_PIECES};
+use crate::egdb::value::{decode_best, decode_wdl, Wdl};
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Value and distance of a position for the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Value {
+    /// Win, draw or loss.
+    pub wdl: Wdl,
+    /// Plies to the end with best play (fastest win, slowest loss) when the distance
+    /// file of the part is present; `None` for draws.
+    pub distance: Option<u16>,
+}
+
+/// A full answer: value, distance and best move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Probe {
+    /// Win, draw or loss for the side to move.
+    pub wdl: Wdl,
+    /// As in [`Value::distance`].
+    pub distance: Option<u16>,
+    /// The move that wins fastest, loses slowest or keeps the draw, in the position's
+    /// own orientation; `None` when the side to move has no move.
+    pub best: Option<Move>,
+}
+
+/// One part: the value file and, when present, the distance file.
+#[derive(Debug)]
+pub(crate) struct Part {
+    pub(crate) values: MappedFile,
+    pub(crate) distances: Option<MappedFile>,
+}
+
+impl Part {
+    /// Raw entry byte and distance of slot `index`.
+    #[inline(always)]
+    pub(crate) fn entry(&self, index: usize) -> (u8, Option<u16>) {
+        let byte = self.values.body()[index];
+        let distance = self.distances.as_ref().map(|d| {
+            let body = d.body();
+            if d.header().width == 1 {
+                u16::from(body[index])
+            } else {
+                u16::from_le_bytes([body[2 * index], body[2 * index + 1]])
+            }
+        });
+        (byte, distance)
+    }
+}
+
+/// An opened endgame database: the memory-mapped parts of one directory.
+/// `Send + Sync`; probes take `&self`.
+#[derive(Debug)]
+pub struct Egdb {
+    dir: PathBuf,
+    /// `parts[i]` for `i` pieces (index 0 unused).
+    parts: Vec<Option<Part>>,
+}
+
+impl Egdb {
+    /// Map every part file in `dir` (`part1.val` … `part5.val`, with the matching
+    /// `.dist` files when present), checking headers, sizes and checksums. Missing
+    /// parts are allowed; a directory without any part, or any file that is foreign,
+    /// truncated or corrupt, is an error naming the file.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Egdb, EgdbError> {
+        let db = Egdb::open_parts(dir.as_ref(), MAX_PIECES, true)?;
+        if db.parts.iter().all(Option::is_none) {
+            return Err(EgdbError::NoParts { dir: db.dir });
+        }
+        Ok(db)
+    }
+
+    /// Map the parts up to `max` pieces (none need exist).
+    pub(crate) fn open_parts(
+        dir: &Path,
+        max: usize,
+        verify_checksum: bool,
+    ) -> Result<Egdb, EgdbError> {
+        if !dir.is_dir() {
+            let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
+            return Err(EgdbError::io(dir, e));
+        }
+        let mut parts = vec![];
+        parts.push(None);
+        for pieces in 1..=max.min(MAX_PIECES) {
+            let values = MappedFile::open(
+                &part_path(dir, pieces, FileKind::Values),
+                FileKind::Values,
+                pieces,
+                verify_checksum,
+            )?;
+            let part = match values {
+                None => None,
+                Some(values) => {
+                    let dpath = part_path(dir, pieces, FileKind::Distances);
+                    let distances =
+                        MappedFile::open(&dpath, FileKind::Distances, pieces, verify_checksum)?;
+                    Some(Part { values, distances })
+                }
+            };
+            parts.push(part);
+        }
+        Ok(Egdb {
+            dir: dir.to_path_buf(),
+            parts,
+        })
+    }
+
+    /// The directory the parts were read from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The largest `n` such that parts 1 … `n` are all present: every position with
+    /// at most this many pieces can be probed.
+    pub fn max_pieces(&self) -> usize {
+        (1..self.parts.len())
+            .take_while(|&n| self.parts[n].is_some())
+            .last()
+            .unwrap_or(0)
+    }
+
+    /// Whether part `pieces` is present.
+    pub fn has_part(&self, pieces: usize) -> bool {
+        self.part(pieces).is_some()
+    }
+
+    /// Whether part `pieces` has its distance file.
+    pub fn has_distances(&self, pieces: usize) -> bool {
+        self.part(pieces).is_some_and(|p| p.distances.is_some())
+    }
+
+    #[inline(always)]
+    pub(crate) fn part(&self, pieces: usize) -> Option<&Part> {
+        self.parts.get(pieces).and_then(Option::as_ref)
+    }
+
+    /// Raw entry of a White-to-move placement (`None` when its part is missing).
+    #[inline(always)]
+    pub(crate) fn entry_of(&self, white: u32, black: u32, kings: u32) -> Option<(u8, Option<u16>)> {
+        // `part` is None above MAX_PIECES, so `rank` only sees valid piece counts.
+        let part = self.part((white | black).count_ones() as usize)?;
+        Some(part.entry(rank(white, black, kings) as usize))
+    }
+
+    /// Value and distance of `pos` for the side to move; `None` when its part is
+    /// missing (or more than [`MAX_PIECES`] pieces, or an impossible placement).
+    #[inline]
+    pub fn probe_value(&self, pos: &Position) -> Option<Value> {
+        let (pieces, index, _) = rank_position(pos)?;
+        let (byte, distance) = self.part(pieces)?.entry(index as usize);
+        let wdl = decode_wdl(byte)?;
+        Some(Value {
+            wdl,
+            distance: if wdl == Wdl::Draw { None } else { distance },
+        })
+    }
+
+    /// Value of `pos` for the side to move (see [`Egdb::probe_value`]).
+    #[inline]
+    pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        let (pieces, index, _) = rank_position(pos)?;
+        decode_wdl(self.part(pieces)?.values.body()[index as usize])
+    }
+
+    /// Value, distance and best move of `pos`; `None` as for [`Egdb::probe_value`].
+    pub fn probe(&self, pos: &Position) -> Option<Probe> {
+        let (pieces, index, flipped) = rank_position(pos)?;
+        let (byte, distance) = self.part(pieces)?.entry(index as usize);
+        let wdl = decode_wdl(byte)?;
+        // The index refers to the move list of the White-to-move orientation.
+        let q = if flipped { pos.flip() } else { *pos };
+        let moves = legal_moves(&q);
+        let best = moves
+            .get(decode_best(byte))
+            .map(|&m| if flipped { m.rotate() } else { m });
+        Some(Probe {
+            wdl,
+            distance: if wdl == Wdl::Draw { None } else { distance },
+            best,
+        })
+    }
+}
