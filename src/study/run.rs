@@ -26,10 +26,12 @@ use thiserror::Error;
 
 use super::config::Config;
 use super::csv::{read_rows, CsvError, Row, HEADER};
+use super::oracle::EgdbOracle;
 use super::positions::{read_positions, sample_even, PositionsError, TestPosition};
 use crate::notation::{move_to_string, Notation};
 use crate::position::Position;
-use crate::search::{Limits, SearchOptions, Searcher, Stats};
+use crate::search::{Limits, Oracle, SearchOptions, Searcher, Stats};
+use std::sync::Arc;
 
 /// An inclusive range of search depths, written `A-B` or `A`.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -96,14 +98,6 @@ pub struct RunSummary {
     pub elapsed: Duration,
 }
 
-/// Why an `egdb` configuration cannot run (until the database is wired into the search).
-fn egdb_unavailable(dir: Option<&Path>) -> String {
-    match dir {
-        None => "needs --egdb DIR".to_string(),
-        Some(_) => "the endgame database is not wired into the search yet".to_string(),
-    }
-}
-
 /// Why a run failed.
 #[derive(Debug, Error)]
 pub enum RunError {
@@ -126,6 +120,9 @@ pub enum RunError {
         /// Why.
         source: std::io::Error,
     },
+    /// The endgame database could not be opened.
+    #[error(transparent)]
+    Egdb(#[from] crate::egdb::EgdbError),
     /// The thread pool could not start.
     #[error("cannot start {0} threads")]
     Threads(usize),
@@ -139,11 +136,12 @@ struct Unit {
 }
 
 /// Search options for a configuration.
-fn options(config: &Config, table: TableSetup) -> SearchOptions {
+fn options(config: &Config, table: TableSetup, oracle: &Option<Arc<dyn Oracle>>) -> SearchOptions {
     SearchOptions {
         techniques: config.techniques,
         tt_bits: table.bits,
         tt_leaves: table.leaves,
+        oracle: oracle.clone(),
         ..SearchOptions::default()
     }
 }
@@ -189,12 +187,13 @@ fn search_unit(
     config: &Config,
     depths: &[u32],
     table: TableSetup,
+    oracle: &Option<Arc<dyn Oracle>>,
 ) -> Vec<Row> {
     let stop = AtomicBool::new(false);
     let top = *depths.iter().max().expect("a unit has a depth");
     let pos: Position = tp.position;
     let mut got: BTreeMap<u32, Row> = BTreeMap::new();
-    let mut searcher = Searcher::new(options(config, table));
+    let mut searcher = Searcher::new(options(config, table, oracle));
     let result = searcher.search(&pos, &[], &Limits::depth(top), &stop, &mut |info| {
         if info.depth < top && depths.contains(&info.depth) {
             got.insert(
@@ -225,7 +224,7 @@ fn search_unit(
     );
     for &d in depths {
         if let std::collections::btree_map::Entry::Vacant(e) = got.entry(d) {
-            let mut searcher = Searcher::new(options(config, table));
+            let mut searcher = Searcher::new(options(config, table, oracle));
             let r = searcher.search(&pos, &[], &Limits::depth(d), &stop, &mut |_| {});
             e.insert(row(
                 index,
@@ -270,9 +269,14 @@ pub fn run(spec: &RunSpec) -> Result<RunSummary, RunError> {
     let start = Instant::now();
     let mut configs: Vec<&Config> = Vec::new();
     let mut not_run = Vec::new();
+    let needs_egdb = spec.configs.iter().any(|c| c.techniques.egdb);
+    let oracle: Option<Arc<dyn Oracle>> = match (&spec.egdb, needs_egdb) {
+        (Some(dir), true) => Some(Arc::new(EgdbOracle::open(dir)?)),
+        _ => None,
+    };
     for c in &spec.configs {
-        if c.techniques.egdb {
-            not_run.push((c.label.clone(), egdb_unavailable(spec.egdb.as_deref())));
+        if c.techniques.egdb && oracle.is_none() {
+            not_run.push((c.label.clone(), "needs --egdb DIR".to_string()));
         } else {
             configs.push(c);
         }
@@ -332,6 +336,7 @@ pub fn run(spec: &RunSpec) -> Result<RunSummary, RunError> {
                 configs[u.config],
                 &u.depths,
                 spec.table,
+                &oracle,
             );
             let mut w = writer.lock().unwrap_or_else(|e| e.into_inner());
             for r in &rows {
