@@ -85,6 +85,10 @@ pub struct RunArgs {
     /// engine's default does not).
     #[arg(long)]
     pub no_tt_leaves: bool,
+    /// Use a stored TT value only at exactly the depth required (write such runs to
+    /// their own CSV: the labels do not record it).
+    #[arg(long)]
+    pub tt_exact_draft: bool,
     /// Endgame database directory (for configurations with `egdb`).
     #[arg(long)]
     pub egdb: Option<PathBuf>,
@@ -210,6 +214,7 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                 table: super::run::TableSetup {
                     bits: a.tt_bits,
                     leaves: !a.no_tt_leaves,
+                    exact_draft: a.tt_exact_draft,
                 },
                 egdb: a.egdb,
                 out: a.out,

@@ -141,6 +141,7 @@ fn options(config: &Config, table: TableSetup, oracle: &Option<Arc<dyn Oracle>>)
         techniques: config.techniques,
         tt_bits: table.bits,
         tt_leaves: table.leaves,
+        tt_exact_draft: table.exact_draft,
         oracle: oracle.clone(),
         ..SearchOptions::default()
     }
@@ -154,6 +155,8 @@ pub struct TableSetup {
     /// Probe and store at horizon nodes too, as the thesis does (found leaves then
     /// count as TT cutoffs).
     pub leaves: bool,
+    /// Use a stored value only at exactly the depth required (not a deeper one).
+    pub exact_draft: bool,
 }
 
 fn row(
