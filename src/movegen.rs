@@ -114,11 +114,7 @@ pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
         for dir in Dir::ALL {
             let mut s = NEIGHBOR[dir as usize][from.index()];
             while s != NO_SQUARE && empty.0 & (1 << s) != 0 {
-                list.push(Move::new(
-                    from,
-                    Square::from_index(s as u32),
-                    Bitboard::EMPTY,
-                ));
+                list.push(Move::new(from, Square::from_index(s as u32), Bitboard::EMPTY));
                 s = NEIGHBOR[dir as usize][s as usize];
             }
         }
@@ -213,13 +209,7 @@ pub fn generate_captures(pos: &Position, list: &mut MoveList) {
         starters |= (pos.empty().step(back) & pos.opp()).step(back) & pos.men(side);
     }
     for from in starters {
-        let mut c = Capturer {
-            from,
-            opp,
-            empty: empty | from.bit().0,
-            best,
-            list,
-        };
+        let mut c = Capturer { from, opp, empty: empty | from.bit().0, best, list };
         if own_kings.contains(from) {
             c.king(from.index() as u32, 0);
         } else {
@@ -235,10 +225,7 @@ mod tests {
     use crate::fen::parse_fen;
 
     fn moves(fen: &str) -> Vec<String> {
-        let mut v: Vec<String> = legal_moves(&parse_fen(fen).unwrap())
-            .iter()
-            .map(|m| format!("{m:?}"))
-            .collect();
+        let mut v: Vec<String> = legal_moves(&parse_fen(fen).unwrap()).iter().map(|m| format!("{m:?}")).collect();
         v.sort();
         v
     }

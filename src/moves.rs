@@ -44,11 +44,7 @@ impl Move {
 
     /// The move seen from the other side of the board (for rotated positions).
     pub const fn rotate(self) -> Move {
-        Move {
-            captured: self.captured.rotate(),
-            from: self.from.rotate(),
-            to: self.to.rotate(),
-        }
+        Move { captured: self.captured.rotate(), from: self.from.rotate(), to: self.to.rotate() }
     }
 }
 
@@ -80,10 +76,7 @@ pub struct MoveList {
 impl MoveList {
     /// An empty list.
     pub const fn new() -> MoveList {
-        MoveList {
-            moves: [Move::new(Square::ALL[0], Square::ALL[0], Bitboard::EMPTY); MAX_MOVES],
-            len: 0,
-        }
+        MoveList { moves: [Move::new(Square::ALL[0], Square::ALL[0], Bitboard::EMPTY); MAX_MOVES], len: 0 }
     }
 
     /// Append a move (ignored when full, which legal positions never reach).

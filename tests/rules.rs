@@ -18,11 +18,7 @@ fn moves(fen: &str) -> Vec<String> {
     let pos = parse_fen(fen).unwrap();
     let list = legal_moves(&pos);
     assert_eq!(count_moves(&pos), list.len(), "bulk count of {fen}");
-    assert_eq!(
-        has_capture(&pos),
-        list.iter().any(|m| m.is_capture()),
-        "has_capture of {fen}"
-    );
+    assert_eq!(has_capture(&pos), list.iter().any(|m| m.is_capture()), "has_capture of {fen}");
     let mut v: Vec<String> = list.iter().map(canonical).collect();
     v.sort();
     v
@@ -37,11 +33,7 @@ fn majority_king_beats_man() {
     // The man a3 can take 2 (b4 then b6 or d6); the king h2 takes 4 around the board.
     assert_eq!(
         moves("W:Wa3,Kh2:Bb4,b6,f4,d6"),
-        [
-            "h2xc3:b4,f4,b6,d6",
-            "h2xd2:b4,f4,b6,d6",
-            "h2xe1:b4,f4,b6,d6"
-        ]
+        ["h2xc3:b4,f4,b6,d6", "h2xd2:b4,f4,b6,d6", "h2xe1:b4,f4,b6,d6"]
     );
 }
 
@@ -75,20 +67,13 @@ fn man_promotes_at_end_of_capture() {
     let pos = parse_fen("W:Wd6:Bc7,a3").unwrap();
     let list = legal_moves(&pos);
     assert_eq!(list.iter().map(canonical).collect::<Vec<_>>(), ["d6xb8:c7"]);
-    assert_eq!(
-        pos.play(list[0]).piece_at(sq("b8")).unwrap().kind,
-        Kind::King
-    );
+    assert_eq!(pos.play(list[0]).piece_at(sq("b8")).unwrap().kind, Kind::King);
 }
 
 #[test]
 fn man_promotes_on_quiet_step() {
     let pos = parse_fen("W:Wb6,c7:Ba3").unwrap();
-    let m = legal_moves(&pos)
-        .iter()
-        .copied()
-        .find(|m| m.to() == sq("d8"))
-        .unwrap();
+    let m = legal_moves(&pos).iter().copied().find(|m| m.to() == sq("d8")).unwrap();
     assert_eq!(pos.play(m).piece_at(sq("d8")).unwrap().kind, Kind::King);
 }
 

@@ -15,7 +15,7 @@ use super::{DrawPolicy, Oracle, OracleValue, SearchOptions, Stats, Techniques, M
 
 /// Enhanced transposition cutoffs are tried only this far from the horizon (near the
 /// root), where a saved subtree is worth the extra probes.
-const ETC_MIN_DEPTH: u32 = 3;
+const ETC_MIN_DEPTH: u32 = 6;
 /// Distance given to an oracle win or loss whose length is unknown.
 pub(crate) const UNKNOWN_DISTANCE: u32 = 400;
 
@@ -167,7 +167,10 @@ impl<E: Evaluator> Engine<'_, E> {
         let root = ply == 0;
         let p = ply as usize;
         self.pv.reset(p);
-        if !root && !t.tt && self.repeated(pos) {
+        // With the table, repetitions are found by its on-path flags, except at the
+        // horizon when it is not probed there.
+        let probe = t.tt && (depth > 0 || self.opts.tt_leaves);
+        if !root && !probe && self.repeated(pos) {
             self.stats.terminal += 1;
             return Score::DRAW;
         }
@@ -181,7 +184,7 @@ impl<E: Evaluator> Engine<'_, E> {
         }
         let mut slot: Option<Slot> = None;
         let mut tt_move = None;
-        if t.tt && (depth > 0 || self.opts.tt_leaves) {
+        if probe {
             slot = self.tt.probe(key(pos));
             if let Some(s) = slot {
                 let e = self.tt.entry(s);

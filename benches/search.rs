@@ -1,0 +1,69 @@
+//! Search speed on fixed middle-game positions (data/positions/middlegame.fen):
+//! each position searched with the default techniques to a fixed depth with a fresh
+//! table. Criterion reports the time; nodes per second (quiescence included) are
+//! printed once per configuration.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use damas::fen::parse_fen;
+use damas::search::{Limits, SearchOptions, Searcher, Techniques};
+use damas::Position;
+
+fn positions() -> Vec<Position> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/positions/middlegame.fen"
+    ))
+    .expect("data/positions/middlegame.fen");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| parse_fen(l.trim()).expect("fen"))
+        .collect()
+}
+
+fn search_all(searcher: &mut Searcher, positions: &[Position], depth: u32) -> u64 {
+    let stop = AtomicBool::new(false);
+    positions
+        .iter()
+        .map(|p| {
+            let r = searcher.search(p, &[], &Limits::depth(depth), &stop, &mut |_| {});
+            r.stats.nodes + r.stats.qs_nodes
+        })
+        .sum()
+}
+
+fn bench(c: &mut Criterion) {
+    let positions = positions();
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    for (name, techniques, depth) in [
+        ("strongest-d14", Techniques::strongest(), 14),
+        (
+            "pvs+id+qs-d10",
+            "pvs,id,qs".parse().expect("techniques"),
+            10,
+        ),
+    ] {
+        let mut searcher = Searcher::new(SearchOptions {
+            techniques,
+            ..SearchOptions::default()
+        });
+        let start = Instant::now();
+        let nodes = search_all(&mut searcher, &positions, depth);
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{name}: {} positions, {nodes} nodes (quiescence included), {:.0} nodes/s",
+            positions.len(),
+            nodes as f64 / secs
+        );
+        group.bench_function(name, |b| {
+            b.iter(|| search_all(&mut searcher, &positions, depth))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
