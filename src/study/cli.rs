@@ -248,7 +248,7 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                         .map(|f| f.to_string_lossy().into_owned())
                         .unwrap_or_default()
                 ));
-                if let Some(deep) = summary.deepest_common() {
+                if let Some(deep) = summary.phase_depth() {
                     let phase_svg = dir.join("nodes-by-phase.svg");
                     plot::nodes_by_phase(&summary, deep, &phase_svg)?;
                     md.push_str(&format!(

@@ -44,9 +44,11 @@ fn draw(path: &Path, caption: &str, x_desc: &str, series: &[Series]) -> Result<(
     } else {
         (x0, x1)
     };
-    let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
+    let root = SVGBackend::new(path, (1180, 620)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let mut chart = ChartBuilder::on(&root)
+    // The legend gets its own column so it never hides a line.
+    let (plot_area, legend) = root.split_horizontally(900);
+    let mut chart = ChartBuilder::on(&plot_area)
         .caption(caption, ("sans-serif", 22))
         .margin(15)
         .x_label_area_size(45)
@@ -67,21 +69,21 @@ fn draw(path: &Path, caption: &str, x_desc: &str, series: &[Series]) -> Result<(
         chart
             .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
             .map_err(|e| err(&e))?
-            .label(label.as_str())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
+            .label(label.as_str());
         chart
             .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
             .map_err(|e| err(&e))?;
+        let y = 50 + 24 * i as i32;
+        legend
+            .draw(&PathElement::new(
+                vec![(5, y), (35, y)],
+                color.stroke_width(3),
+            ))
+            .map_err(|e| err(&e))?;
+        legend
+            .draw(&Text::new(label.as_str(), (42, y - 7), ("sans-serif", 14)))
+            .map_err(|e| err(&e))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))?;
     Ok(())
 }

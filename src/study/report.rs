@@ -216,6 +216,22 @@ impl Summary {
         })
     }
 
+    /// The depth for the per-phase tables and plot: the deepest at which every
+    /// configuration has results on the largest number of positions (per-phase means
+    /// need many positions per k).
+    pub fn phase_depth(&self) -> Option<u32> {
+        let full: Vec<u32> = self
+            .depths
+            .iter()
+            .copied()
+            .filter(|&d| {
+                (0..self.configs.len()).all(|c| self.cells.get(&(c, d)).is_some_and(|a| a.n > 0))
+            })
+            .collect();
+        let most = full.iter().map(|d| self.common[d]).max()?;
+        full.into_iter().rev().find(|d| self.common[d] == most)
+    }
+
     /// The configuration whose node kinds the thesis plots (fig. 6.10/6.11), or the
     /// closest one present.
     pub fn kinds_config(&self) -> Option<&str> {
@@ -338,15 +354,11 @@ pub fn markdown(s: &Summary) -> String {
                 kinds_row(&mut m, &format!("{d}"), a);
             }
         }
-        if let Some(&deep) = s
-            .depths
-            .iter()
-            .rev()
-            .find(|&&d| s.cells.contains_key(&(c, d)))
-        {
+        if let Some(deep) = s.phase_depth() {
             let _ = writeln!(
                 m,
-                "\n### Node kinds per game phase (`{kc}`, depth {deep}, fig. 6.11)\n"
+                "\n### Node kinds per game phase (`{kc}`, depth {deep}, {} positions, fig. 6.11)\n",
+                s.common[&deep]
             );
             kinds_header(&mut m, "moves played");
             for (label, a) in phases(s, c, deep) {
@@ -355,10 +367,11 @@ pub fn markdown(s: &Summary) -> String {
         }
     }
 
-    if let Some(deep) = s.deepest_common() {
+    if let Some(deep) = s.phase_depth() {
         let _ = writeln!(
             m,
-            "\n### Mean nodes per game phase (depth {deep}, fig. 6.9)\n"
+            "\n### Mean nodes per game phase (depth {deep}, {} positions, fig. 6.9)\n",
+            s.common[&deep]
         );
         let buckets: Vec<String> = phases(s, 0, deep).into_iter().map(|p| p.0).collect();
         let _ = write!(m, "| configuration |");
