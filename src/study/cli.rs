@@ -142,6 +142,9 @@ pub struct TtProbesArgs {
     /// Deepest search (odd depths from 3).
     #[arg(long, default_value_t = 15)]
     pub top_depth: u32,
+    /// Techniques of the searches (`+`-joined; quiescence is added).
+    #[arg(long, default_value = "pvs+id+asp+tt")]
+    pub techniques: String,
     /// Table sizes as powers of two, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "20,21,22")]
     pub bits: Vec<u32>,
@@ -171,6 +174,15 @@ pub enum NodesError {
     /// Bad arguments.
     #[error("{0}")]
     Args(String),
+}
+
+/// How the Markdown refers to a plot: relative to the Markdown file's directory when
+/// the plot is below it, else the path as given.
+fn link(svg: &std::path::Path, md: Option<&std::path::Path>) -> String {
+    let base = md
+        .and_then(|m| m.parent())
+        .unwrap_or(std::path::Path::new(""));
+    svg.strip_prefix(base).unwrap_or(svg).display().to_string()
 }
 
 fn write(path: &std::path::Path, text: &str) -> Result<(), NodesError> {
@@ -243,20 +255,14 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                 plot::nodes_by_depth(&summary, &depth_svg)?;
                 md.push_str(&format!(
                     "\n![nodes against depth]({})\n",
-                    depth_svg
-                        .file_name()
-                        .map(|f| f.to_string_lossy().into_owned())
-                        .unwrap_or_default()
+                    link(&depth_svg, a.out.as_deref())
                 ));
                 if let Some(deep) = summary.phase_depth() {
                     let phase_svg = dir.join("nodes-by-phase.svg");
                     plot::nodes_by_phase(&summary, deep, &phase_svg)?;
                     md.push_str(&format!(
                         "\n![nodes against moves played]({})\n",
-                        phase_svg
-                            .file_name()
-                            .map(|f| f.to_string_lossy().into_owned())
-                            .unwrap_or_default()
+                        link(&phase_svg, a.out.as_deref())
                     ));
                 }
             }
@@ -283,6 +289,10 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                 seed: a.seed,
                 top_depth: a.top_depth,
                 bits: a.bits,
+                techniques: a
+                    .techniques
+                    .parse()
+                    .map_err(|e: crate::search::TechniqueError| NodesError::Args(e.to_string()))?,
             };
             let r = ttprobe::measure(&spec, !a.quiet);
             print!("{}", ttprobe::markdown(&spec, &r));

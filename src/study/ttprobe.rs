@@ -1,5 +1,6 @@
 //! `damas-nodes tt-probes`: mean key comparisons per transposition-table access on the
-//! thesis' protocol (§6.5.4): random positions searched with PVS + TT to depths 3, 5,
+//! thesis' protocol (§6.5.4): random positions searched by the thesis' engine (PVS,
+//! iterative deepening, aspiration window, TT; quiescence) to depths 3, 5,
 //! …, 15, the table cleared between positions but not between depths,
 //! at 2^20, 2^21 and 2^22 slots (thesis: 1.67, 1.28, 1.07 with 35,000 positions).
 
@@ -26,6 +27,8 @@ pub struct ProbeSpec {
     pub top_depth: u32,
     /// Table sizes as powers of two.
     pub bits: Vec<u32>,
+    /// The searching techniques (quiescence is added).
+    pub techniques: Techniques,
 }
 
 /// The result for one table size.
@@ -78,10 +81,8 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
         .expect("valid template"),
     );
     let techniques = Techniques {
-        pvs: true,
-        tt: true,
         qs: true,
-        ..Techniques::default()
+        ..spec.techniques
     };
     let out = spec
         .bits
@@ -125,7 +126,7 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
 /// The Markdown table.
 pub fn markdown(spec: &ProbeSpec, results: &[ProbeResult]) -> String {
     let mut m = String::new();
-    let _ = writeln!(m, "{} random positions (seed {}), PVS + TT + quiescence to depths {:?}, the table cleared between positions, not between depths.\n", spec.positions, spec.seed, depths(spec.top_depth));
+    let _ = writeln!(m, "{} random positions (seed {}), `{}` searched to depths {:?}, the table cleared between positions, not between depths.\n", spec.positions, spec.seed, spec.techniques, depths(spec.top_depth));
     let _ = writeln!(
         m,
         "| slots | accesses | key comparisons | per access | thesis |\n|---|---:|---:|---:|---:|"
