@@ -244,12 +244,18 @@ mod tests {
                 let expect = if n == NO_SQUARE { 0 } else { 1u32 << n };
                 assert_eq!(s.bit().step(d).0, expect, "{d:?} from {s}");
                 if n != NO_SQUARE {
-                    assert_eq!(NEIGHBOR[d.opposite() as usize][n as usize] as usize, s.index());
+                    assert_eq!(
+                        NEIGHBOR[d.opposite() as usize][n as usize] as usize,
+                        s.index()
+                    );
                 }
             }
         }
         let c3 = Square::from_algebraic("c3").unwrap();
-        let ne: Vec<String> = Bitboard(RAY[Dir::NE as usize][c3.index()]).iter().map(|s| s.to_string()).collect();
+        let ne: Vec<String> = Bitboard(RAY[Dir::NE as usize][c3.index()])
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(ne, ["d4", "e5", "f6", "g7", "h8"]);
     }
 }

@@ -107,9 +107,13 @@ pub fn parse_fen(text: &str) -> Result<Position, FenError> {
     let (black, bk) = sides[1].unwrap_or_default();
     if let Some(s) = (white & black).first() {
         let column = body.find(&s.to_string()).map_or(0, |c| c + lead);
-        return Err(err(FenErrorKind::Position(PositionError::BothSides(s)), column));
+        return Err(err(
+            FenErrorKind::Position(PositionError::BothSides(s)),
+            column,
+        ));
     }
-    Position::from_parts(white, black, wk | bk, side).map_err(|e| err(FenErrorKind::Position(e), lead))
+    Position::from_parts(white, black, wk | bk, side)
+        .map_err(|e| err(FenErrorKind::Position(e), lead))
 }
 
 /// Parse a comma list of squares; returns (pieces, kings).
@@ -199,7 +203,8 @@ impl std::str::FromStr for Position {
 }
 
 /// The start position in the algebraic form.
-pub const START_FEN: &str = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8";
+pub const START_FEN: &str =
+    "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8";
 
 #[cfg(test)]
 mod tests {
@@ -209,12 +214,17 @@ mod tests {
     fn start_position_both_forms() {
         let a = parse_fen(START_FEN).unwrap();
         assert_eq!(a, Position::start());
-        let n = parse_fen("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12:H0:F1").unwrap();
+        let n =
+            parse_fen("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12:H0:F1")
+                .unwrap();
         assert_eq!(n, a);
         let r = parse_fen("W:W21-32:B1-12").unwrap();
         assert_eq!(r, a);
         assert_eq!(to_fen(&a), START_FEN);
-        assert_eq!(to_fen_numeric(&a), "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12:H0:F1");
+        assert_eq!(
+            to_fen_numeric(&a),
+            "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12:H0:F1"
+        );
     }
 
     #[test]
@@ -226,17 +236,52 @@ mod tests {
 
     #[test]
     fn errors_say_what_and_where() {
-        let cases: [(&str, fn(&FenErrorKind) -> bool, usize); 10] = [
+        type Check = fn(&FenErrorKind) -> bool;
+        let cases: [(&str, Check, usize); 10] = [
             ("", |k| matches!(k, FenErrorKind::Empty), 0),
             ("X:Wa1:Bh8", |k| matches!(k, FenErrorKind::BadSide(_)), 0),
-            ("W:Wa2:Bh8", |k| matches!(k, FenErrorKind::UnknownSquare(_)), 3),
-            ("W:Wa1,a1:Bh8", |k| matches!(k, FenErrorKind::DuplicateSquare(_)), 6),
-            ("W:Wa1:Ba1", |k| matches!(k, FenErrorKind::Position(PositionError::BothSides(_))), 3),
-            ("W:Wb8:Bh6", |k| matches!(k, FenErrorKind::Position(PositionError::ManOnPromotionRow { .. })), 0),
-            ("W:W13-25:B5", |k| matches!(k, FenErrorKind::Position(PositionError::TooManyPieces { .. })), 0),
+            (
+                "W:Wa2:Bh8",
+                |k| matches!(k, FenErrorKind::UnknownSquare(_)),
+                3,
+            ),
+            (
+                "W:Wa1,a1:Bh8",
+                |k| matches!(k, FenErrorKind::DuplicateSquare(_)),
+                6,
+            ),
+            (
+                "W:Wa1:Ba1",
+                |k| matches!(k, FenErrorKind::Position(PositionError::BothSides(_))),
+                3,
+            ),
+            (
+                "W:Wb8:Bh6",
+                |k| {
+                    matches!(
+                        k,
+                        FenErrorKind::Position(PositionError::ManOnPromotionRow { .. })
+                    )
+                },
+                0,
+            ),
+            (
+                "W:W13-25:B5",
+                |k| {
+                    matches!(
+                        k,
+                        FenErrorKind::Position(PositionError::TooManyPieces { .. })
+                    )
+                },
+                0,
+            ),
             ("W:W5-2:B30", |k| matches!(k, FenErrorKind::BadRange(_)), 3),
             ("W:Q1:B30", |k| matches!(k, FenErrorKind::BadField(_)), 2),
-            ("W:W1:W2", |k| matches!(k, FenErrorKind::DuplicateField(Color::White)), 5),
+            (
+                "W:W1:W2",
+                |k| matches!(k, FenErrorKind::DuplicateField(Color::White)),
+                5,
+            ),
         ];
         for (fen, check, col) in cases {
             let e = parse_fen(fen).unwrap_err();

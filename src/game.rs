@@ -37,7 +37,9 @@ impl EndReason {
             EndReason::KingMoves => "15 moves each with only kings and no capture",
             EndReason::ThreeKingsVsKing => "three kings against a lone king for 15 moves",
             EndReason::TwoVsKing => "two pieces against a lone king for 5 moves",
-            EndReason::ThreeVsKingOnDiagonal => "three pieces against a lone king on the long diagonal for 5 moves",
+            EndReason::ThreeVsKingOnDiagonal => {
+                "three pieces against a lone king on the long diagonal for 5 moves"
+            }
             EndReason::EqualMaterial30 => "equal material (4-5 each) for 30 moves",
             EndReason::EqualMaterial60 => "equal material (6-7 each) for 60 moves",
         }
@@ -79,7 +81,12 @@ const LONG_DIAGONAL: Bitboard = Bitboard(0x8844_2211);
 impl Game {
     /// A new game from `start`.
     pub fn new(start: Position) -> Game {
-        Game { start, moves: Vec::new(), positions: vec![start], redo: Vec::new() }
+        Game {
+            start,
+            moves: Vec::new(),
+            positions: vec![start],
+            redo: Vec::new(),
+        }
     }
 
     /// The start position.
@@ -89,7 +96,10 @@ impl Game {
 
     /// The current position.
     pub fn position(&self) -> Position {
-        *self.positions.last().expect("a game always has its start position")
+        *self
+            .positions
+            .last()
+            .expect("a game always has its start position")
     }
 
     /// The moves played.
@@ -145,9 +155,15 @@ impl Game {
     pub fn result(&self) -> Option<GameResult> {
         let pos = self.position();
         if legal_moves(&pos).is_empty() {
-            return Some(GameResult { winner: Some(pos.side_to_move().opponent()), reason: EndReason::NoMoves });
+            return Some(GameResult {
+                winner: Some(pos.side_to_move().opponent()),
+                reason: EndReason::NoMoves,
+            });
         }
-        self.draw_reason().map(|reason| GameResult { winner: None, reason })
+        self.draw_reason().map(|reason| GameResult {
+            winner: None,
+            reason,
+        })
     }
 
     fn draw_reason(&self) -> Option<EndReason> {
@@ -167,9 +183,22 @@ impl Game {
             return Some(EndReason::KingMoves);
         }
         // Plies since the material (men and kings per side) last changed.
-        let signature = |p: &Position| [p.men(Color::White).count(), p.kings_of(Color::White).count(), p.men(Color::Black).count(), p.kings_of(Color::Black).count()];
+        let signature = |p: &Position| {
+            [
+                p.men(Color::White).count(),
+                p.kings_of(Color::White).count(),
+                p.men(Color::Black).count(),
+                p.kings_of(Color::Black).count(),
+            ]
+        };
         let now = signature(&pos);
-        let stable = self.positions.iter().rev().skip(1).take_while(|p| signature(p) == now).count();
+        let stable = self
+            .positions
+            .iter()
+            .rev()
+            .skip(1)
+            .take_while(|p| signature(p) == now)
+            .count();
         for strong in [Color::White, Color::Black] {
             let weak = strong.opponent();
             if pos.pieces(weak).count() != 1 || pos.kings_of(weak).count() != 1 {
@@ -229,7 +258,13 @@ mod tests {
     #[test]
     fn no_moves_loses() {
         let g = Game::new(parse_fen("B:Wa1,c1:Bb2").unwrap());
-        assert_eq!(g.result(), Some(GameResult { winner: Some(Color::White), reason: EndReason::NoMoves }));
+        assert_eq!(
+            g.result(),
+            Some(GameResult {
+                winner: Some(Color::White),
+                reason: EndReason::NoMoves
+            })
+        );
     }
 
     #[test]

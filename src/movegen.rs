@@ -29,6 +29,13 @@ fn ray_blockers(kings: Bitboard, empty: Bitboard, dir: Dir) -> Bitboard {
     reach.step(dir) & !empty
 }
 
+/// Whether one of `kings` can capture a piece of `opp`.
+#[inline(always)]
+fn king_can_capture(kings: Bitboard, opp: Bitboard, empty: Bitboard) -> bool {
+    let hit = |d: Dir| (ray_blockers(kings, empty, d) & opp).step(d) & empty;
+    (hit(Dir::NE) | hit(Dir::NW) | hit(Dir::SE) | hit(Dir::SW)).any()
+}
+
 /// Whether the side to move has a capture.
 #[inline]
 pub fn has_capture(pos: &Position) -> bool {
@@ -41,20 +48,62 @@ pub fn has_capture(pos: &Position) -> bool {
         if (((men.step(dir) & opp).step(dir)) & empty).any() {
             return true;
         }
-        if kings.any() && ((ray_blockers(kings, empty, dir) & opp).step(dir) & empty).any() {
-            return true;
-        }
     }
-    false
+    kings.any() && king_can_capture(kings, opp, empty)
+}
+
+/// What the capture test found: nothing, only single man jumps (counted), or
+/// something that needs the full generator.
+enum Captures {
+    None,
+    Single(u32),
+    Complex,
+}
+
+/// Classify the captures of `pos` with bitboard operations only. When every capture
+/// is a single man jump, all are legal (majority rule) and distinct, so they can be
+/// counted without generating them.
+#[inline(always)]
+fn classify_captures(pos: &Position) -> Captures {
+    let side = pos.side_to_move();
+    let opp = pos.opp();
+    let empty = pos.empty();
+    let men = pos.men(side);
+    let jump = |d: Dir| (men.step(d) & opp).step(d) & empty;
+    let land = [jump(Dir::NE), jump(Dir::NW), jump(Dir::SE), jump(Dir::SW)];
+    let kings = pos.kings_of(side);
+    if kings.any() && king_can_capture(kings, opp, empty) {
+        return Captures::Complex;
+    }
+    if (land[0] | land[1] | land[2] | land[3]).is_empty() {
+        return Captures::None;
+    }
+    // jumpable[e]: squares from which a man can jump in direction e.
+    let from = |e: Dir| (empty.step(e.opposite()) & opp).step(e.opposite());
+    let [ne, nw, se, sw] = [from(Dir::NE), from(Dir::NW), from(Dir::SE), from(Dir::SW)];
+    // A landing square may go on in any direction but back over the taken piece
+    // (where the start square, now empty, lies two steps away).
+    let goes_on = (land[0] & (ne | nw | se))
+        | (land[1] & (ne | nw | sw))
+        | (land[2] & (ne | se | sw))
+        | (land[3] & (nw | se | sw));
+    if goes_on.any() {
+        return Captures::Complex;
+    }
+    Captures::Single(land[0].count() + land[1].count() + land[2].count() + land[3].count())
 }
 
 /// Number of legal moves, without building the quiet ones (bulk counting).
 #[inline]
 pub fn count_moves(pos: &Position) -> usize {
-    if has_capture(pos) {
-        let mut list = MoveList::new();
-        generate_captures(pos, &mut list);
-        return list.len();
+    match classify_captures(pos) {
+        Captures::Single(n) => return n as usize,
+        Captures::Complex => {
+            let mut list = MoveList::new();
+            generate_captures(pos, &mut list);
+            return list.len();
+        }
+        Captures::None => {}
     }
     let side = pos.side_to_move();
     let empty = pos.empty();
@@ -88,11 +137,37 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 /// Fill `list` with the legal moves (cleared first).
 #[inline]
 pub fn generate(pos: &Position, list: &mut MoveList) {
+    match classify_captures(pos) {
+        Captures::None => generate_quiet(pos, list),
+        Captures::Single(_) => generate_single_jumps(pos, list),
+        Captures::Complex => generate_captures(pos, list),
+    }
+}
+
+/// The single man jumps, when [`classify_captures`] found that they are all there is.
+/// Same order as the full generator (start square, then direction), so a stored
+/// move index (endgame database, TT) means the same move whichever path made the list.
+fn generate_single_jumps(pos: &Position, list: &mut MoveList) {
     list.clear();
-    if has_capture(pos) {
-        generate_captures(pos, list);
-    } else {
-        generate_quiet(pos, list);
+    let side = pos.side_to_move();
+    let opp = pos.opp().0;
+    let empty = pos.empty().0;
+    let men = pos.men(side);
+    for from in men {
+        for nb in &NEIGHBOR {
+            let over = nb[from.index()];
+            if over == NO_SQUARE || opp & (1 << over) == 0 {
+                continue;
+            }
+            let land = nb[over as usize];
+            if land != NO_SQUARE && empty & (1 << land) != 0 {
+                list.push(Move::new(
+                    from,
+                    Square::from_index(land as u32),
+                    Bitboard(1 << over),
+                ));
+            }
+        }
     }
 }
 
@@ -114,7 +189,11 @@ pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
         for dir in Dir::ALL {
             let mut s = NEIGHBOR[dir as usize][from.index()];
             while s != NO_SQUARE && empty.0 & (1 << s) != 0 {
-                list.push(Move::new(from, Square::from_index(s as u32), Bitboard::EMPTY));
+                list.push(Move::new(
+                    from,
+                    Square::from_index(s as u32),
+                    Bitboard::EMPTY,
+                ));
                 s = NEIGHBOR[dir as usize][s as usize];
             }
         }
@@ -152,12 +231,12 @@ impl Capturer<'_> {
 
     fn man(&mut self, sq: u32, captured: u32) {
         let mut extended = false;
-        for d in 0..4 {
-            let over = NEIGHBOR[d][sq as usize];
+        for nb in &NEIGHBOR {
+            let over = nb[sq as usize];
             if over == NO_SQUARE || (self.opp & !captured) & (1 << over) == 0 {
                 continue;
             }
-            let land = NEIGHBOR[d][over as usize];
+            let land = nb[over as usize];
             if land == NO_SQUARE || self.empty & (1 << land) == 0 {
                 continue;
             }
@@ -171,19 +250,19 @@ impl Capturer<'_> {
 
     fn king(&mut self, sq: u32, captured: u32) {
         let mut extended = false;
-        for d in 0..4 {
-            let mut over = NEIGHBOR[d][sq as usize];
+        for nb in &NEIGHBOR {
+            let mut over = nb[sq as usize];
             while over != NO_SQUARE && self.empty & (1 << over) != 0 {
-                over = NEIGHBOR[d][over as usize];
+                over = nb[over as usize];
             }
             if over == NO_SQUARE || (self.opp & !captured) & (1 << over) == 0 {
                 continue;
             }
-            let mut land = NEIGHBOR[d][over as usize];
+            let mut land = nb[over as usize];
             while land != NO_SQUARE && self.empty & (1 << land) != 0 {
                 extended = true;
                 self.king(land as u32, captured | 1 << over);
-                land = NEIGHBOR[d][land as usize];
+                land = nb[land as usize];
             }
         }
         if !extended && captured != 0 {
@@ -198,18 +277,23 @@ impl Capturer<'_> {
 pub fn generate_captures(pos: &Position, list: &mut MoveList) {
     list.clear();
     let side = pos.side_to_move();
-    let opp = pos.opp().0;
-    let empty = pos.empty().0;
+    let opp = pos.opp();
+    let empty = pos.empty();
     let own_kings = pos.kings_of(side);
+    // Only men with a first jump start a search; kings are few and all tried.
+    let men = pos.men(side);
+    let first_jump = |e: Dir| (empty.step(e.opposite()) & opp).step(e.opposite());
+    let jumpers = men
+        & (first_jump(Dir::NE) | first_jump(Dir::NW) | first_jump(Dir::SE) | first_jump(Dir::SW));
     let mut best = 0;
-    // Only kings and the men with a first jump can start a capture.
-    let mut starters = own_kings;
-    for dir in Dir::ALL {
-        let back = dir.opposite();
-        starters |= (pos.empty().step(back) & pos.opp()).step(back) & pos.men(side);
-    }
-    for from in starters {
-        let mut c = Capturer { from, opp, empty: empty | from.bit().0, best, list };
+    for from in jumpers | own_kings {
+        let mut c = Capturer {
+            from,
+            opp: opp.0,
+            empty: (empty | from.bit()).0,
+            best,
+            list,
+        };
         if own_kings.contains(from) {
             c.king(from.index() as u32, 0);
         } else {
@@ -225,7 +309,10 @@ mod tests {
     use crate::fen::parse_fen;
 
     fn moves(fen: &str) -> Vec<String> {
-        let mut v: Vec<String> = legal_moves(&parse_fen(fen).unwrap()).iter().map(|m| format!("{m:?}")).collect();
+        let mut v: Vec<String> = legal_moves(&parse_fen(fen).unwrap())
+            .iter()
+            .map(|m| format!("{m:?}"))
+            .collect();
         v.sort();
         v
     }

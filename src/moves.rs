@@ -1,6 +1,7 @@
 //! The move type and a fixed-capacity move list.
 
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::ops::Deref;
 
 use crate::bitboard::Bitboard;
@@ -44,7 +45,11 @@ impl Move {
 
     /// The move seen from the other side of the board (for rotated positions).
     pub const fn rotate(self) -> Move {
-        Move { captured: self.captured.rotate(), from: self.from.rotate(), to: self.to.rotate() }
+        Move {
+            captured: self.captured.rotate(),
+            from: self.from.rotate(),
+            to: self.to.rotate(),
+        }
     }
 }
 
@@ -66,24 +71,28 @@ impl fmt::Debug for Move {
 /// have at most 12·13 quiet moves); captures beyond it would be dropped.
 pub const MAX_MOVES: usize = 256;
 
-/// A list of moves on the stack.
+/// A list of moves on the stack. The array is left uninitialised past `len`: clearing
+/// 2 KB per node cost perft a tenth of its time.
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
 
 impl MoveList {
     /// An empty list.
-    pub const fn new() -> MoveList {
-        MoveList { moves: [Move::new(Square::ALL[0], Square::ALL[0], Bitboard::EMPTY); MAX_MOVES], len: 0 }
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        // SAFETY: an array of MaybeUninit needs no initialisation.
+        let moves: [MaybeUninit<Move>; MAX_MOVES] = unsafe { MaybeUninit::uninit().assume_init() };
+        MoveList { moves, len: 0 }
     }
 
     /// Append a move (ignored when full, which legal positions never reach).
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
         if self.len < MAX_MOVES {
-            self.moves[self.len] = mv;
+            self.moves[self.len] = MaybeUninit::new(mv);
             self.len += 1;
         }
     }
@@ -100,7 +109,8 @@ impl MoveList {
 
     /// The moves as a mutable slice (for ordering).
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        // SAFETY: the first `len` elements were written by `push`; Move is plain data.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
 }
 
@@ -113,7 +123,8 @@ impl Default for MoveList {
 impl Deref for MoveList {
     type Target = [Move];
     fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` elements were written by `push`; Move is plain data.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 }
 

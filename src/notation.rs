@@ -73,7 +73,16 @@ pub fn capture_paths(pos: &Position, mv: Move, limit: usize) -> Vec<Vec<Square>>
     let empty = (pos.empty() | mv.from().bit()).0;
     let mut out = Vec::new();
     let mut path = vec![mv.from()];
-    paths_from(king, empty, mv, mv.from().index(), 0, &mut path, &mut out, limit);
+    paths_from(
+        king,
+        empty,
+        mv,
+        mv.from().index(),
+        0,
+        &mut path,
+        &mut out,
+        limit,
+    );
     out
 }
 
@@ -98,25 +107,34 @@ fn paths_from(
         }
         return;
     }
-    for d in 0..4 {
-        let mut over = NEIGHBOR[d][sq];
+    for nb in &NEIGHBOR {
+        let mut over = nb[sq];
         if king {
             while over != NO_SQUARE && empty & (1 << over) != 0 {
-                over = NEIGHBOR[d][over as usize];
+                over = nb[over as usize];
             }
         }
         if over == NO_SQUARE || (target & !taken) & (1 << over) == 0 {
             continue;
         }
-        let mut land = NEIGHBOR[d][over as usize];
+        let mut land = nb[over as usize];
         while land != NO_SQUARE && empty & (1 << land) != 0 {
             path.push(Square::from_index(land as u32));
-            paths_from(king, empty, mv, land as usize, taken | 1 << over, path, out, limit);
+            paths_from(
+                king,
+                empty,
+                mv,
+                land as usize,
+                taken | 1 << over,
+                path,
+                out,
+                limit,
+            );
             path.pop();
             if !king {
                 break;
             }
-            land = NEIGHBOR[d][land as usize];
+            land = nb[land as usize];
         }
     }
 }
@@ -134,7 +152,11 @@ fn square_text(s: Square, numeric: bool) -> String {
 pub fn move_to_string(pos: &Position, mv: Move, notation: Notation) -> String {
     let numeric = notation != Notation::Algebraic;
     if !mv.is_capture() {
-        return format!("{}-{}", square_text(mv.from(), numeric), square_text(mv.to(), numeric));
+        return format!(
+            "{}-{}",
+            square_text(mv.from(), numeric),
+            square_text(mv.to(), numeric)
+        );
     }
     if notation == Notation::Hub {
         let mut caps: Vec<u8> = mv.captured().iter().map(|s| s.numeric()).collect();
@@ -145,17 +167,28 @@ pub fn move_to_string(pos: &Position, mv: Move, notation: Notation) -> String {
         }
         return s;
     }
-    let twin = legal_moves(pos).iter().any(|&m| m != mv && m.from() == mv.from() && m.to() == mv.to());
+    let twin = legal_moves(pos)
+        .iter()
+        .any(|&m| m != mv && m.from() == mv.from() && m.to() == mv.to());
     if twin {
         full_path(pos, mv, numeric)
     } else {
-        format!("{}x{}", square_text(mv.from(), numeric), square_text(mv.to(), numeric))
+        format!(
+            "{}x{}",
+            square_text(mv.from(), numeric),
+            square_text(mv.to(), numeric)
+        )
     }
 }
 
 fn full_path(pos: &Position, mv: Move, numeric: bool) -> String {
-    let path = capture_paths(pos, mv, 1).pop().unwrap_or_else(|| vec![mv.from(), mv.to()]);
-    path.iter().map(|&s| square_text(s, numeric)).collect::<Vec<_>>().join("x")
+    let path = capture_paths(pos, mv, 1)
+        .pop()
+        .unwrap_or_else(|| vec![mv.from(), mv.to()]);
+    path.iter()
+        .map(|&s| square_text(s, numeric))
+        .collect::<Vec<_>>()
+        .join("x")
 }
 
 /// A move that prints itself in a notation (for `format!`).
@@ -178,11 +211,18 @@ pub fn display(pos: &Position, mv: Move, notation: Notation) -> Display<'_> {
 
 /// The legal moves of `pos` as text, in generation order.
 pub fn legal_move_strings(pos: &Position, notation: Notation) -> Vec<String> {
-    legal_moves(pos).iter().map(|&m| move_to_string(pos, m, notation)).collect()
+    legal_moves(pos)
+        .iter()
+        .map(|&m| move_to_string(pos, m, notation))
+        .collect()
 }
 
 fn tokens(text: &str) -> Result<Vec<Square>, MoveError> {
-    let syntax = |column: usize, reason: &str| MoveError::Syntax { text: text.to_string(), column, reason: reason.to_string() };
+    let syntax = |column: usize, reason: &str| MoveError::Syntax {
+        text: text.to_string(),
+        column,
+        reason: reason.to_string(),
+    };
     let t = text.trim();
     let lead = text.len() - text.trim_start().len();
     if t.is_empty() {
@@ -200,13 +240,21 @@ fn tokens(text: &str) -> Result<Vec<Square>, MoveError> {
             }
             match Square::parse(tok) {
                 Some(s) => squares.push(s),
-                None => return Err(syntax(lead + start, &format!("{tok:?} is not a dark square"))),
+                None => {
+                    return Err(syntax(
+                        lead + start,
+                        &format!("{tok:?} is not a dark square"),
+                    ))
+                }
             }
             start = i + 1;
         }
     }
     if squares.len() < 2 {
-        return Err(syntax(lead + t.len(), "a move needs at least a start and an end square"));
+        return Err(syntax(
+            lead + t.len(),
+            "a move needs at least a start and an end square",
+        ));
     }
     Ok(squares)
 }
@@ -218,7 +266,10 @@ fn resolve(pos: &Position, text: &str, matches: impl Fn(Move) -> bool) -> Result
         1 => Ok(found[0]),
         0 => Err(MoveError::Illegal {
             text: text.trim().to_string(),
-            legal: legal.iter().map(|&m| move_to_string(pos, m, Notation::Algebraic)).collect(),
+            legal: legal
+                .iter()
+                .map(|&m| move_to_string(pos, m, Notation::Algebraic))
+                .collect(),
         }),
         _ => Err(MoveError::Ambiguous {
             text: text.trim().to_string(),
@@ -239,8 +290,10 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
         if sq.len() == 2 {
             return m.to() == to;
         }
-        let hub = m.to() == sq[1] && m.captured() == sq[2..].iter().copied().collect::<Bitboard>() && m.captured().count() as usize == sq.len() - 2;
-        hub || (m.to() == to && capture_paths(pos, m, 4096).iter().any(|p| *p == sq))
+        let hub = m.to() == sq[1]
+            && m.captured() == sq[2..].iter().copied().collect::<Bitboard>()
+            && m.captured().count() as usize == sq.len() - 2;
+        hub || (m.to() == to && capture_paths(pos, m, 4096).contains(&sq))
     })
 }
 
@@ -249,9 +302,15 @@ pub fn parse_hub_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let sq = tokens(text)?;
     let caps: Bitboard = sq[2..].iter().copied().collect();
     if caps.count() as usize != sq.len() - 2 {
-        return Err(MoveError::Syntax { text: text.to_string(), column: 0, reason: "a captured square is listed twice".into() });
+        return Err(MoveError::Syntax {
+            text: text.to_string(),
+            column: 0,
+            reason: "a captured square is listed twice".into(),
+        });
     }
-    resolve(pos, text, |m| m.from() == sq[0] && m.to() == sq[1] && m.captured() == caps)
+    resolve(pos, text, |m| {
+        m.from() == sq[0] && m.to() == sq[1] && m.captured() == caps
+    })
 }
 
 #[cfg(test)]
@@ -267,10 +326,18 @@ mod tests {
         assert_eq!(move_to_string(&p, m, Notation::Hub), "22-18");
         assert_eq!(parse_move(&p, "22-18").unwrap(), m);
         assert_eq!(parse_move(&p, " 22:18 ").unwrap(), m);
-        assert!(matches!(parse_move(&p, "c3-c4"), Err(MoveError::Syntax { column: 3, .. })));
-        assert!(matches!(parse_move(&p, "c3-e5"), Err(MoveError::Illegal { ref legal, .. }) if legal.len() == 7));
+        assert!(matches!(
+            parse_move(&p, "c3-c4"),
+            Err(MoveError::Syntax { column: 3, .. })
+        ));
+        assert!(
+            matches!(parse_move(&p, "c3-e5"), Err(MoveError::Illegal { ref legal, .. }) if legal.len() == 7)
+        );
         assert!(matches!(parse_move(&p, ""), Err(MoveError::Syntax { .. })));
-        assert!(matches!(parse_move(&p, "c3--d4"), Err(MoveError::Syntax { .. })));
+        assert!(matches!(
+            parse_move(&p, "c3--d4"),
+            Err(MoveError::Syntax { .. })
+        ));
     }
 
     #[test]

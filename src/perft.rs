@@ -23,12 +23,20 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     let mut list = MoveList::new();
     generate(pos, &mut list);
-    list.iter().map(|&m| (m, perft(&pos.play(m), depth.saturating_sub(1)))).collect()
+    list.iter()
+        .map(|&m| (m, perft(&pos.play(m), depth.saturating_sub(1))))
+        .collect()
 }
 
 /// [`divide`] with the root moves spread over a pool of `threads` threads.
-pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Result<Vec<(Move, u64)>, rayon::ThreadPoolBuildError> {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build()?;
+pub fn divide_parallel(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+) -> Result<Vec<(Move, u64)>, rayon::ThreadPoolBuildError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()?;
     let mut list = MoveList::new();
     generate(pos, &mut list);
     let roots: Vec<Move> = list.to_vec();
@@ -41,7 +49,10 @@ pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Result<Vec
                 let n = if depth >= 3 {
                     let mut l2 = MoveList::new();
                     generate(&child, &mut l2);
-                    l2.to_vec().par_iter().map(|&m2| perft(&child.play(m2), depth - 2)).sum()
+                    l2.to_vec()
+                        .par_iter()
+                        .map(|&m2| perft(&child.play(m2), depth - 2))
+                        .sum()
                 } else {
                     perft(&child, depth.saturating_sub(1))
                 };

@@ -100,12 +100,22 @@ pub struct Position {
 impl Position {
     /// The start position, White to move.
     pub const fn start() -> Position {
-        Position { white: Bitboard(0x0000_0FFF), black: Bitboard(0xFFF0_0000), kings: Bitboard(0), side: Color::White }
+        Position {
+            white: Bitboard(0x0000_0FFF),
+            black: Bitboard(0xFFF0_0000),
+            kings: Bitboard(0),
+            side: Color::White,
+        }
     }
 
     /// A position from its masks, checked: disjoint sides, kings on occupied squares,
     /// no man on its promotion row, at most 12 pieces a side.
-    pub fn from_parts(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Result<Position, PositionError> {
+    pub fn from_parts(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Color,
+    ) -> Result<Position, PositionError> {
         if let Some(s) = (white & black).first() {
             return Err(PositionError::BothSides(s));
         }
@@ -118,16 +128,34 @@ impl Position {
                 return Err(PositionError::ManOnPromotionRow { color, square: s });
             }
             if own.count() > 12 {
-                return Err(PositionError::TooManyPieces { color, count: own.count() });
+                return Err(PositionError::TooManyPieces {
+                    color,
+                    count: own.count(),
+                });
             }
         }
-        Ok(Position { white, black, kings, side })
+        Ok(Position {
+            white,
+            black,
+            kings,
+            side,
+        })
     }
 
     /// A position from its masks without checks; for generators that know the masks
     /// are valid (the endgame database, tests).
-    pub const fn from_parts_unchecked(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Position {
-        Position { white, black, kings, side }
+    pub const fn from_parts_unchecked(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Color,
+    ) -> Position {
+        Position {
+            white,
+            black,
+            kings,
+            side,
+        }
     }
 
     /// White's pieces.
@@ -200,11 +228,21 @@ impl Position {
 
     /// The piece on `sq`, if any.
     pub const fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let kind = if self.kings.contains(sq) { Kind::King } else { Kind::Man };
+        let kind = if self.kings.contains(sq) {
+            Kind::King
+        } else {
+            Kind::Man
+        };
         if self.white.contains(sq) {
-            Some(Piece { color: Color::White, kind })
+            Some(Piece {
+                color: Color::White,
+                kind,
+            })
         } else if self.black.contains(sq) {
-            Some(Piece { color: Color::Black, kind })
+            Some(Piece {
+                color: Color::Black,
+                kind,
+            })
         } else {
             None
         }
@@ -274,10 +312,22 @@ impl fmt::Display for Position {
                     None => ' ',
                     Some(s) => match self.piece_at(s) {
                         None => '.',
-                        Some(Piece { color: Color::White, kind: Kind::Man }) => 'w',
-                        Some(Piece { color: Color::White, kind: Kind::King }) => 'W',
-                        Some(Piece { color: Color::Black, kind: Kind::Man }) => 'b',
-                        Some(Piece { color: Color::Black, kind: Kind::King }) => 'B',
+                        Some(Piece {
+                            color: Color::White,
+                            kind: Kind::Man,
+                        }) => 'w',
+                        Some(Piece {
+                            color: Color::White,
+                            kind: Kind::King,
+                        }) => 'W',
+                        Some(Piece {
+                            color: Color::Black,
+                            kind: Kind::Man,
+                        }) => 'b',
+                        Some(Piece {
+                            color: Color::Black,
+                            kind: Kind::King,
+                        }) => 'B',
                     },
                 };
                 write!(f, "{c} ")?;
@@ -285,6 +335,14 @@ impl fmt::Display for Position {
             writeln!(f)?;
         }
         writeln!(f, "  a b c d e f g h")?;
-        write!(f, "{} to move", if self.side == Color::White { "White" } else { "Black" })
+        write!(
+            f,
+            "{} to move",
+            if self.side == Color::White {
+                "White"
+            } else {
+                "Black"
+            }
+        )
     }
 }

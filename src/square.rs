@@ -53,7 +53,7 @@ impl Square {
 
     /// The dark square at `file`, `row` (both 0..8); `None` for light or off-board squares.
     pub const fn from_coords(file: u8, row: u8) -> Option<Square> {
-        if file >= 8 || row >= 8 || (file + row) % 2 != 0 {
+        if file >= 8 || row >= 8 || !(file + row).is_multiple_of(2) {
             None
         } else {
             Some(Square(row * 4 + file / 2))

@@ -178,7 +178,11 @@ impl Storage {
             Ok(map) => {
                 #[cfg(target_os = "linux")]
                 let _ = map.advise(memmap2::Advice::HugePage); // a hint: failure is harmless
-                Storage::Mapped(map)
+                let mut storage = Storage::Mapped(map);
+                // Fault every page in now, so that no search pays for it (with huge
+                // pages the kernel may compact memory on a first touch).
+                storage.slots_mut().fill(0);
+                storage
             }
             Err(_) => Storage::Heap(vec![0; len]),
         }

@@ -408,3 +408,41 @@ fn egdb_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<Egdb>();
 }
+
+/// A wrong value with a valid checksum is caught by `verify`, not by the checksum.
+#[test]
+fn verify_finds_wrong_entries() {
+    let dir = copy_db3();
+    let path = part_path(dir.path(), 3, FileKind::Values);
+    let bytes = std::fs::read(&path).unwrap();
+    let mut body = bytes[HEADER_LEN..].to_vec();
+    let (pos, _) = (0..body.len())
+        .map(|i| (i, body[i] & 3))
+        .find(|&(_, v)| v == 1)
+        .unwrap();
+    body[pos] = (body[pos] & !3) | 3; // a win stored as a loss
+    let header = Header {
+        kind: FileKind::Values,
+        pieces: 3,
+        width: 1,
+        entries: part_size(3),
+        checksum: 0,
+        max_distance: 25,
+    };
+    write_part_file(&path, header, &body).unwrap();
+    let db = Egdb::open(dir.path()).unwrap();
+    let r = verify(&db, 3);
+    assert!(r.violations >= 1 && !r.first.is_empty(), "{r:?}");
+    assert!(
+        r.first
+            .iter()
+            .any(|v| v.contains("stored loss but successors give win")),
+        "{:?}",
+        r.first
+    );
+    let out = tool(&["verify", "--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .starts_with("violation: part 3"));
+}

@@ -9,7 +9,10 @@ const DATA: &str = include_str!("../data/perft/brazilian.txt");
 
 fn cases() -> Vec<(Position, u32, u64)> {
     let mut out = Vec::new();
-    for line in DATA.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in DATA
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let mut fields = line.split(';');
         let pos = parse_fen(fields.next().unwrap()).unwrap();
         for f in fields {
@@ -23,7 +26,10 @@ fn cases() -> Vec<(Position, u32, u64)> {
 #[test]
 fn perft_published_counts() {
     let cases: Vec<_> = cases().into_iter().filter(|c| c.2 <= 5_000_000).collect();
-    assert!(cases.len() >= 9, "start position depths 1-9 must be in the default suite");
+    assert!(
+        cases.len() >= 9,
+        "start position depths 1-9 must be in the default suite"
+    );
     for (pos, depth, expect) in cases {
         assert_eq!(perft(&pos, depth), expect, "perft({depth}) of {pos:?}");
     }
@@ -41,7 +47,11 @@ fn perft_threads_agree() {
 #[ignore = "deep perft (depth 10-12, about a minute in release mode)"]
 fn perft_deep() {
     for (pos, depth, expect) in cases().into_iter().filter(|c| c.2 > 5_000_000 && c.1 <= 12) {
-        let got: u64 = divide_parallel(&pos, depth, 2).unwrap().iter().map(|r| r.1).sum();
+        let got: u64 = divide_parallel(&pos, depth, 2)
+            .unwrap()
+            .iter()
+            .map(|r| r.1)
+            .sum();
         assert_eq!(got, expect, "perft({depth}) of {pos:?}");
     }
 }

@@ -18,7 +18,11 @@ fn moves(fen: &str) -> Vec<String> {
     let pos = parse_fen(fen).unwrap();
     let list = legal_moves(&pos);
     assert_eq!(count_moves(&pos), list.len(), "bulk count of {fen}");
-    assert_eq!(has_capture(&pos), list.iter().any(|m| m.is_capture()), "has_capture of {fen}");
+    assert_eq!(
+        has_capture(&pos),
+        list.iter().any(|m| m.is_capture()),
+        "has_capture of {fen}"
+    );
     let mut v: Vec<String> = list.iter().map(canonical).collect();
     v.sort();
     v
@@ -33,7 +37,11 @@ fn majority_king_beats_man() {
     // The man a3 can take 2 (b4 then b6 or d6); the king h2 takes 4 around the board.
     assert_eq!(
         moves("W:Wa3,Kh2:Bb4,b6,f4,d6"),
-        ["h2xc3:b4,f4,b6,d6", "h2xd2:b4,f4,b6,d6", "h2xe1:b4,f4,b6,d6"]
+        [
+            "h2xc3:b4,f4,b6,d6",
+            "h2xd2:b4,f4,b6,d6",
+            "h2xe1:b4,f4,b6,d6"
+        ]
     );
 }
 
@@ -67,13 +75,20 @@ fn man_promotes_at_end_of_capture() {
     let pos = parse_fen("W:Wd6:Bc7,a3").unwrap();
     let list = legal_moves(&pos);
     assert_eq!(list.iter().map(canonical).collect::<Vec<_>>(), ["d6xb8:c7"]);
-    assert_eq!(pos.play(list[0]).piece_at(sq("b8")).unwrap().kind, Kind::King);
+    assert_eq!(
+        pos.play(list[0]).piece_at(sq("b8")).unwrap().kind,
+        Kind::King
+    );
 }
 
 #[test]
 fn man_promotes_on_quiet_step() {
     let pos = parse_fen("W:Wb6,c7:Ba3").unwrap();
-    let m = legal_moves(&pos).iter().copied().find(|m| m.to() == sq("d8")).unwrap();
+    let m = legal_moves(&pos)
+        .iter()
+        .copied()
+        .find(|m| m.to() == sq("d8"))
+        .unwrap();
     assert_eq!(pos.play(m).piece_at(sq("d8")).unwrap().kind, Kind::King);
 }
 
@@ -126,4 +141,13 @@ fn flying_king_quiet_moves_stop_at_pieces() {
     assert_eq!(moves("W:WKd4,f6:Bh8,a7").len(), 1 + 2 + 3 + 3 + 2);
     let start = Position::start();
     assert_eq!(moves(&damas::to_fen(&start)).len(), 7);
+}
+
+#[test]
+fn generation_order_is_canonical() {
+    // Stored move indices (endgame database, TT) rely on this order: captures by
+    // start square, then direction NE, NW, SE, SW, whichever generator path runs.
+    let list = legal_moves(&parse_fen("W:Wc3,g3:Bb4,d4,f4,h4").unwrap());
+    let got: Vec<String> = list.iter().map(canonical).collect();
+    assert_eq!(got, ["c3xe5:d4", "c3xa5:b4", "g3xe5:f4"]);
 }

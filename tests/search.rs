@@ -674,3 +674,68 @@ fn oracle_best_move_is_played_at_the_root() {
     );
     assert_eq!(r.stats.egdb_cutoffs, 0);
 }
+
+/// Counts only kings: a stand-in for a stronger evaluator plugged into the search.
+struct KingsOnly;
+
+impl Evaluator for KingsOnly {
+    fn eval(&self, pos: &Position) -> Score {
+        let side = pos.side_to_move();
+        Score::centi(
+            100 * (pos.kings_of(side).count() as i32
+                - pos.kings_of(side.opponent()).count() as i32),
+        )
+    }
+}
+
+#[test]
+fn a_custom_evaluator_replaces_the_material_count() {
+    // White is a man up, and the men are too far apart to meet within two plies.
+    let pos = parse_fen("W:Wa1,c1,e1:Bf8,h8").expect("fen");
+    let t: Techniques = "pvs,id,tt,qs".parse().expect("techniques");
+    let material = search_with(options(t), &pos, &[], Limits::depth(2));
+    assert_eq!(material.score, Score::centi(100));
+    let opts = SearchOptions {
+        evaluator: Some(Arc::new(KingsOnly)),
+        ..options(t)
+    };
+    let kings = search_with(opts, &pos, &[], Limits::depth(2));
+    assert_eq!(kings.score, Score::DRAW);
+}
+
+#[test]
+fn the_endgame_database_is_an_oracle() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    damas::egdb::build(dir.path(), 3, &damas::egdb::BuildOptions::default(), |_| {})
+        .expect("build");
+    let db: Arc<dyn Oracle> = Arc::new(damas::egdb::Egdb::open(dir.path()).expect("open"));
+    assert_eq!(db.max_pieces(), 3);
+    let t: Techniques = "pvs,id,asp,tt,qs,egdb".parse().expect("techniques");
+    // Four pieces, every move a capture into the database: the value is exact.
+    let pos = parse_fen("W:Wd4,Kg1:Bc5,Kh8").expect("fen");
+    let moves = legal_moves(&pos);
+    assert!(moves.iter().all(|m| m.is_capture()));
+    let want = moves
+        .iter()
+        .map(|&m| -oracle_score(&db.probe(&pos.play(m)).expect("covered"), 1))
+        .max()
+        .expect("moves");
+    let opts = SearchOptions {
+        oracle: Some(db.clone()),
+        egdb_draws: DrawPolicy::Score,
+        ..options(t)
+    };
+    let r = search_with(opts, &pos, &[], Limits::depth(5));
+    assert_eq!(r.score, want);
+    assert!(r.stats.egdb_cutoffs > 0);
+    // At the root of a database position its best move is played.
+    let root = parse_fen("W:WKa1,c3:Bh6").expect("fen");
+    let answer = db.probe(&root).expect("covered");
+    let opts = SearchOptions {
+        oracle: Some(db.clone()),
+        ..options(t)
+    };
+    let r = search_with(opts, &root, &[], Limits::depth(9));
+    assert_eq!(r.best, answer.best);
+    assert_eq!(r.score, oracle_score(&answer, 0));
+}

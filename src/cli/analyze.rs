@@ -36,6 +36,10 @@ pub struct Args {
     /// Aspiration window half-width, hundredths of a man.
     #[arg(long, default_value_t = SearchOptions::default().aspiration_delta)]
     pub delta: i32,
+    /// Endgame database directory: its positions are scored at once (and the
+    /// technique `egdb` is switched on).
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<std::path::PathBuf>,
     /// Also print a last `stats` line: node kinds, quiescence nodes, TT accesses and
     /// key comparisons per access.
     #[arg(long)]
@@ -71,7 +75,18 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         (_, _, Some(n)) => Limits::nodes(n),
         _ => return Err(CliError::input("give one of --depth, --time or --nodes")),
     };
+    let mut techniques = techniques;
+    let oracle: Option<std::sync::Arc<dyn crate::search::Oracle>> = match &args.egdb {
+        Some(dir) => {
+            techniques.egdb = true;
+            Some(std::sync::Arc::new(
+                crate::egdb::Egdb::open(dir).map_err(CliError::input)?,
+            ))
+        }
+        None => None,
+    };
     let options = SearchOptions {
+        oracle,
         techniques,
         tt_bits: args.tt_bits,
         aspiration_delta: args.delta,

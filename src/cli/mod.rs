@@ -44,7 +44,10 @@ pub struct CliError {
 impl CliError {
     /// Bad input (arguments, FEN, files): exit status 2.
     pub fn input(message: impl std::fmt::Display) -> CliError {
-        CliError { message: message.to_string(), status: 2 }
+        CliError {
+            message: message.to_string(),
+            status: 2,
+        }
     }
 }
 

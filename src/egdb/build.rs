@@ -65,7 +65,8 @@ pub struct Counts {
 }
 
 impl Counts {
-    fn add(mut self, o: Counts) -> Counts {
+    /// The sum of two counts (the longest win is the larger one).
+    pub(crate) fn add(mut self, o: Counts) -> Counts {
         self.wins += o.wins;
         self.draws += o.draws;
         self.losses += o.losses;
@@ -323,7 +324,7 @@ fn build_part(
                     c.impossible += 1;
                     continue;
                 };
-                let (o, expected) = final_outcome(n, &state, smaller, &pos, base + kw, list);
+                let (o, expected) = final_outcome(&state, smaller, &pos, base + kw, list);
                 let o = o.ok_or_else(|| fail(format!("{pos:?}: a successor has no value")))?;
                 if (o.wdl, o.distance) != expected {
                     return Err(fail(format!(
@@ -391,7 +392,6 @@ fn build_part(
 /// The forward evaluation of slot `index` (position `pos`) and the value the
 /// retrograde passes gave it.
 fn final_outcome(
-    n: usize,
     state: &[AtomicU16],
     smaller: &Egdb,
     pos: &Position,
@@ -409,7 +409,6 @@ fn final_outcome(
             (s & INVALID == 0).then(|| state_value(s))
         })
     };
-    debug_assert!(n == pos.piece_count() as usize);
     (o, expected)
 }
 

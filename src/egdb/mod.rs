@@ -3,8 +3,8 @@
 //! Every position with 1–5 pieces gets its exact game-theoretic value for the side to
 //! move (no move-count draw rules), its best move (fastest win, slowest loss) and its
 //! distance to the end in plies. Positions are numbered by the thesis' combinatorial
-//! index ([`index`]), one part file per piece count ([`file`]), built by retrograde
-//! analysis ([`build`]), read through memory maps ([`Egdb`]), checked against the
+//! index ([`index`]), one part file per piece count ([`mod@file`]), built by retrograde
+//! analysis ([`mod@build`]), read through memory maps ([`Egdb`]), checked against the
 //! rules ([`verify`]) and summarised ([`stats`]). The `damas-egdb` tool is [`cli`].
 
 pub mod build;

@@ -75,7 +75,7 @@ impl Acc {
     fn merge(mut self, o: Acc) -> Acc {
         for (m, c) in o.map {
             let e = self.map.entry(m).or_default();
-            *e = add(*e, c);
+            *e = e.add(c);
         }
         if o.longest
             .is_some_and(|(d, i)| self.longest.is_none_or(|(d0, i0)| (d, i0) > (d0, i)))
@@ -84,15 +84,6 @@ impl Acc {
         }
         self
     }
-}
-
-fn add(mut a: Counts, b: Counts) -> Counts {
-    a.wins += b.wins;
-    a.draws += b.draws;
-    a.losses += b.losses;
-    a.impossible += b.impossible;
-    a.longest_win = a.longest_win.max(b.longest_win);
-    a
 }
 
 /// Count wins, draws and losses of part `pieces` (`None` when the part is missing).
@@ -154,7 +145,7 @@ pub fn part_stats(db: &Egdb, pieces: usize) -> Option<PartStats> {
     });
     let total = by_material
         .values()
-        .fold(impossible.unwrap_or_default(), |t, c| add(t, *c));
+        .fold(impossible.unwrap_or_default(), |t, c| t.add(*c));
     let longest_example = acc.longest.map(|(_, i)| {
         let squares = unrank_squares(n, (i / a) as u64);
         let kw = i % a;

@@ -21,8 +21,8 @@ pub(crate) struct Budget<'a> {
 }
 
 impl<'a> Budget<'a> {
-    pub fn new(limits: &Limits, stop: &'a AtomicBool) -> Budget<'a> {
-        let start = Instant::now();
+    /// The budget of a search that began at `start` (table preparation included).
+    pub fn new(start: Instant, limits: &Limits, stop: &'a AtomicBool) -> Budget<'a> {
         Budget {
             start,
             deadline: limits.time.map(|t| start + t),

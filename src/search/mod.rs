@@ -2,19 +2,19 @@
 //! [`Limits`], [`Searcher::search`] reporting [`Info`] per completed iteration and
 //! returning a [`SearchResult`] with [`Stats`].
 //!
-//! Layout: [`pvs`] the node search (α-β / PVS, TT, killers, history, ETC, selective
-//! deepening, endgame database, repetition), [`qsearch`] quiescence, [`order`] move
-//! ordering and selection, [`root`] iterative deepening with the thesis' aspiration
-//! procedure, [`mtdf`] MTD(f), [`limits`] time, nodes and the stop flag; the table
+//! Layout: `pvs` the node search (α-β / PVS, TT, killers, history, ETC, selective
+//! deepening, endgame database, repetition), `qsearch` quiescence, `order` move
+//! ordering and selection, `root` iterative deepening with the thesis' aspiration
+//! procedure, `mtdf` MTD(f), `limits` time, nodes and the stop flag; the table
 //! itself is [`crate::tt`].
 
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::eval::Material;
+use crate::eval::{Evaluator, Material};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::score::Score;
@@ -38,9 +38,12 @@ pub struct Techniques {
     pub killers: bool,
     /// History heuristic.
     pub history: bool,
-    /// Enhanced transposition cutoffs near the root.
+    /// Enhanced transposition cutoffs near the root (nodes with 6 or more plies to
+    /// go; needs `tt`).
     pub etc: bool,
-    /// MTD(f) driver over the TT.
+    /// MTD(f) driver over the TT, in place of the root procedure (each iteration
+    /// starts from the previous score; without `id` one iteration from the static
+    /// evaluation).
     pub mtdf: bool,
     /// Endgame database cutoffs (needs [`SearchOptions::oracle`]).
     pub egdb: bool,
@@ -193,6 +196,11 @@ pub trait Oracle: Send + Sync {
     fn probe(&self, pos: &Position) -> Option<OracleAnswer>;
     /// Positions with more pieces than this are never probed.
     fn max_pieces(&self) -> u32;
+    /// As [`Oracle::probe`] but the best move may be left out (inside the tree only
+    /// the value is needed, and finding the move can cost a move generation).
+    fn probe_value(&self, pos: &Position) -> Option<OracleAnswer> {
+        self.probe(pos)
+    }
 }
 
 /// What the search does with a position the oracle knows to be drawn.
@@ -216,6 +224,9 @@ pub struct SearchOptions {
     pub aspiration_delta: i32,
     /// Endgame database used when [`Techniques::egdb`] is on.
     pub oracle: Option<Arc<dyn Oracle>>,
+    /// Static evaluator; `None` is the thesis' material count ([`Material`]), which
+    /// is also the fastest (no dynamic call).
+    pub evaluator: Option<Arc<dyn Evaluator>>,
     /// Treatment of positions the oracle knows to be drawn.
     pub egdb_draws: DrawPolicy,
     /// Clear the transposition table at the start of every search (the thesis does:
@@ -237,6 +248,7 @@ impl fmt::Debug for SearchOptions {
             .field("tt_bits", &self.tt_bits)
             .field("aspiration_delta", &self.aspiration_delta)
             .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
+            .field("evaluator", &self.evaluator.is_some())
             .field("egdb_draws", &self.egdb_draws)
             .field("clear_tt", &self.clear_tt)
             .field("tt_exact_draft", &self.tt_exact_draft)
@@ -252,6 +264,7 @@ impl Default for SearchOptions {
             tt_bits: 21,
             aspiration_delta: 50,
             oracle: None,
+            evaluator: None,
             egdb_draws: DrawPolicy::Reduce(4),
             clear_tt: true,
             tt_exact_draft: false,
@@ -333,7 +346,6 @@ pub(crate) const MAX_PLY: usize = 128;
 /// A search engine instance: options and tables, reused across moves of a game.
 pub struct Searcher {
     options: SearchOptions,
-    eval: Material,
     /// Allocated on first use by a search with `tt`.
     tt: Option<Table>,
     /// Whether the table holds entries since its last clearing.
@@ -352,10 +364,11 @@ const _: () = {
 impl Searcher {
     /// A searcher with the given options.
     pub fn new(options: SearchOptions) -> Searcher {
+        // The table is mapped and faulted in here rather than in the first search.
+        let tt = options.techniques.tt.then(|| Table::new(options.tt_bits));
         Searcher {
             options,
-            eval: Material,
-            tt: None,
+            tt,
             tt_dirty: false,
             heur: Heuristics::new(),
             pv: PvTable::new(),
@@ -391,6 +404,7 @@ impl Searcher {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
+        let start = Instant::now();
         let t = self.options.techniques;
         // A small table stands in when `tt` is off, so the engine needs no Option.
         let bits = if t.tt { self.options.tt_bits } else { 10 };
@@ -409,48 +423,86 @@ impl Searcher {
         self.tt_dirty |= t.tt;
         tt.reset_counters();
         self.heur.new_search();
-        let mut engine = Engine {
+        let shared = Shared {
+            start,
             t,
             opts: &self.options,
-            eval: &self.eval,
             tt,
             heur: &mut self.heur,
             pv: &mut self.pv,
-            stats: Stats::default(),
-            budget: Budget::new(limits, stop),
-            path: history.to_vec(),
-            root_best: None,
             lists: &mut self.lists,
         };
-        // The thesis marks the root (and here the reversible part of the game
-        // history) as on the path, so that meeting it again scores a draw.
-        let mut marked = Vec::new();
-        if t.tt {
-            let mut next = pos;
-            for p in std::iter::once(pos).chain(history.iter().rev()) {
-                if p.occupied().count() != next.occupied().count()
-                    || (p.occupied() & !p.kings()) != (next.occupied() & !next.kings())
-                {
-                    break;
-                }
-                if let Some(s) = engine.tt.probe(key(p)) {
-                    if !engine.tt.entry(s).on_path() {
-                        engine.tt.set_path(s, true);
-                        marked.push(s);
-                    }
-                }
-                next = p;
-            }
-            engine.tt.reset_counters();
+        match self.options.evaluator.clone() {
+            None => run(&Material, shared, pos, history, limits, stop, on_info),
+            Some(e) => run(e.as_ref(), shared, pos, history, limits, stop, on_info),
         }
-        let result = engine.run(pos, limits, on_info);
-        for s in marked {
-            engine.tt.set_path(s, false);
-        }
-        result
     }
 }
 
+/// The searcher's tables, lent to one search.
+struct Shared<'a> {
+    start: Instant,
+    t: Techniques,
+    opts: &'a SearchOptions,
+    tt: &'a mut Table,
+    heur: &'a mut Heuristics,
+    pv: &'a mut PvTable,
+    lists: &'a mut Vec<MoveList>,
+}
+
+/// One search with evaluator `eval` (monomorphised for the built-in material count).
+fn run<E: Evaluator + ?Sized>(
+    eval: &E,
+    shared: Shared<'_>,
+    pos: &Position,
+    history: &[Position],
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let t = shared.t;
+    let mut engine = Engine {
+        t,
+        opts: shared.opts,
+        eval,
+        tt: shared.tt,
+        heur: shared.heur,
+        pv: shared.pv,
+        stats: Stats::default(),
+        budget: Budget::new(shared.start, limits, stop),
+        path: history.to_vec(),
+        root_best: None,
+        lists: shared.lists,
+    };
+    // The thesis marks the root (and here the reversible part of the game history)
+    // as on the path, so that meeting it again scores a draw.
+    let mut marked = Vec::new();
+    if t.tt {
+        let mut next = pos;
+        for p in std::iter::once(pos).chain(history.iter().rev()) {
+            if p.occupied().count() != next.occupied().count()
+                || (p.occupied() & !p.kings()) != (next.occupied() & !next.kings())
+            {
+                break;
+            }
+            if let Some(s) = engine.tt.probe(key(p)) {
+                if !engine.tt.entry(s).on_path() {
+                    engine.tt.set_path(s, true);
+                    marked.push(s);
+                }
+            }
+            next = p;
+        }
+        engine.tt.reset_counters();
+    }
+    let result = engine.run(pos, limits, on_info);
+    for s in marked {
+        engine.tt.set_path(s, false);
+    }
+    result
+}
+
+mod egdb;
 mod limits;
 mod mtdf;
 mod order;

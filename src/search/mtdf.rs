@@ -8,7 +8,7 @@ use crate::score::Score;
 
 use super::pvs::Engine;
 
-impl<E: Evaluator> Engine<'_, E> {
+impl<E: Evaluator + ?Sized> Engine<'_, E> {
     /// One MTD(f) iteration to `depth` from the first guess `guess`: the exact root
     /// value and a move achieving it, or `None` when the search was stopped.
     pub(crate) fn mtdf(

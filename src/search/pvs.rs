@@ -60,7 +60,7 @@ impl PvTable {
 
 /// The state of one search: options, tables, statistics, the path from the game's
 /// start to the current node.
-pub(crate) struct Engine<'a, E: Evaluator> {
+pub(crate) struct Engine<'a, E: Evaluator + ?Sized> {
     pub t: Techniques,
     pub opts: &'a SearchOptions,
     pub eval: &'a E,
@@ -86,7 +86,7 @@ fn reversible(a: &Position, b: &Position) -> bool {
     a.occupied().count() == b.occupied().count() && men(a) == men(b)
 }
 
-impl<E: Evaluator> Engine<'_, E> {
+impl<E: Evaluator + ?Sized> Engine<'_, E> {
     /// Whether `pos` already stands on the path (search or game history).
     #[inline]
     pub fn repeated(&self, pos: &Position) -> bool {
@@ -118,7 +118,7 @@ impl<E: Evaluator> Engine<'_, E> {
         if pos.piece_count() > max {
             return None;
         }
-        let answer = oracle.probe(pos)?;
+        let answer = oracle.probe_value(pos)?;
         let dist =
             |a: Option<u32>| (ply + a.unwrap_or(UNKNOWN_DISTANCE)).min(Score::MAX_PLY as u32 - 1);
         match answer.value {

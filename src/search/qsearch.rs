@@ -11,7 +11,7 @@ use crate::score::Score;
 use super::order::has_quiet_move;
 use super::pvs::Engine;
 
-impl<E: Evaluator> Engine<'_, E> {
+impl<E: Evaluator + ?Sized> Engine<'_, E> {
     /// Value of `pos`, where the side to move has a capture, once the captures are
     /// played out.
     pub(crate) fn qsearch(

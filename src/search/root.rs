@@ -29,7 +29,7 @@ struct Best {
     pv: Vec<Move>,
 }
 
-impl<E: Evaluator> Engine<'_, E> {
+impl<E: Evaluator + ?Sized> Engine<'_, E> {
     /// One iteration of listing 6.3 over `moves` (sorted at the end when complete).
     /// Returns the best child found and whether every child was searched.
     fn root_iteration(

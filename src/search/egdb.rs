@@ -1,0 +1,38 @@
+//! The endgame database as the search's [`Oracle`].
+
+use crate::egdb::{Egdb, Wdl};
+use crate::position::Position;
+
+use super::{Oracle, OracleAnswer, OracleValue};
+
+fn value(wdl: Wdl) -> OracleValue {
+    match wdl {
+        Wdl::Win => OracleValue::Win,
+        Wdl::Draw => OracleValue::Draw,
+        Wdl::Loss => OracleValue::Loss,
+    }
+}
+
+impl Oracle for Egdb {
+    fn probe(&self, pos: &Position) -> Option<OracleAnswer> {
+        let p = Egdb::probe(self, pos)?;
+        Some(OracleAnswer {
+            value: value(p.wdl),
+            best: p.best,
+            plies: p.distance.map(u32::from),
+        })
+    }
+
+    fn probe_value(&self, pos: &Position) -> Option<OracleAnswer> {
+        let v = Egdb::probe_value(self, pos)?;
+        Some(OracleAnswer {
+            value: value(v.wdl),
+            best: None,
+            plies: v.distance.map(u32::from),
+        })
+    }
+
+    fn max_pieces(&self) -> u32 {
+        Egdb::max_pieces(self) as u32
+    }
+}
