@@ -8,7 +8,6 @@ pub mod branching;
 pub mod cli;
 pub mod config;
 pub mod csv;
-pub mod oracle;
 pub mod plot;
 pub mod positions;
 pub mod report;

@@ -26,7 +26,6 @@ use thiserror::Error;
 
 use super::config::Config;
 use super::csv::{read_rows, CsvError, Row, HEADER};
-use super::oracle::EgdbOracle;
 use super::positions::{read_positions, sample_even, PositionsError, TestPosition};
 use crate::notation::{move_to_string, Notation};
 use crate::position::Position;
@@ -274,7 +273,7 @@ pub fn run(spec: &RunSpec) -> Result<RunSummary, RunError> {
     let mut not_run = Vec::new();
     let needs_egdb = spec.configs.iter().any(|c| c.techniques.egdb);
     let oracle: Option<Arc<dyn Oracle>> = match (&spec.egdb, needs_egdb) {
-        (Some(dir), true) => Some(Arc::new(EgdbOracle::open(dir)?)),
+        (Some(dir), true) => Some(Arc::new(crate::egdb::Egdb::open(dir)?)),
         _ => None,
     };
     for c in &spec.configs {
