@@ -15,8 +15,8 @@ pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
-pub mod study;
 pub mod square;
+pub mod study;
 pub mod tt;
 
 pub use bitboard::{Bitboard, Dir};
