@@ -19,6 +19,7 @@ pub mod position;
 pub mod score;
 pub mod search;
 pub mod square;
+pub mod study;
 pub mod tt;
 pub mod ui;
 

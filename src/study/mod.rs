@@ -1,0 +1,34 @@
+//! The node-count study of thesis §6.6 (SPEC §5): a random test set, searches of it
+//! with every technique combination written as CSV rows, and a Markdown/SVG report;
+//! plus the branching-factor and transposition-table probe statistics of §6.5.
+//!
+//! The binary `damas-nodes` only parses its command line ([`cli`]) and calls in here.
+
+pub mod branching;
+pub mod cli;
+pub mod config;
+pub mod csv;
+pub mod plot;
+pub mod positions;
+pub mod report;
+pub mod run;
+pub mod ttprobe;
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// Write `text` to `path` through a temporary file renamed into place, so a reader
+/// never sees half a file.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension(match path.extension() {
+        Some(e) => format!("{}.tmp", e.to_string_lossy()),
+        None => "tmp".to_string(),
+    });
+    {
+        let mut w = BufWriter::new(File::create(&tmp)?);
+        w.write_all(text.as_bytes())?;
+        w.flush()?;
+    }
+    std::fs::rename(&tmp, path)
+}
