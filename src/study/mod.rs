@@ -5,6 +5,7 @@
 //! The binary `damas-nodes` only parses its command line ([`cli`]) and calls in here.
 
 pub mod branching;
+mod checks;
 pub mod cli;
 pub mod config;
 pub mod csv;
