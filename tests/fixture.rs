@@ -2,21 +2,15 @@
 //! random games, king-heavy placements and rule corner cases, with their legal move
 //! sets and perft(1..3) as computed by pydraughts (see tools/fixtures/README.md).
 
+mod common;
+
+use common::canonical;
 use damas::movegen::legal_moves;
 use damas::notation::{move_to_string, parse_move, Notation};
 use damas::perft::perft;
-use damas::{parse_fen, to_fen, Move};
+use damas::{parse_fen, to_fen};
 
 const DATA: &str = include_str!("../data/fixtures/movegen.txt");
-
-fn canonical(m: &Move) -> String {
-    if m.is_capture() {
-        let caps: Vec<String> = m.captured().iter().map(|s| s.to_string()).collect();
-        format!("{}x{}:{}", m.from(), m.to(), caps.join(","))
-    } else {
-        format!("{}-{}", m.from(), m.to())
-    }
-}
 
 #[test]
 fn movegen_matches_pydraughts() {

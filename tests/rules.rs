@@ -2,17 +2,11 @@
 //! worked out by hand; moves are written `from-to` or `fromxto:captured,…` with the
 //! captured squares in (rank, file) order.
 
-use damas::movegen::{count_moves, has_capture, legal_moves};
-use damas::{parse_fen, Kind, Move, Position, Square};
+mod common;
 
-fn canonical(m: &Move) -> String {
-    if m.is_capture() {
-        let caps: Vec<String> = m.captured().iter().map(|s| s.to_string()).collect();
-        format!("{}x{}:{}", m.from(), m.to(), caps.join(","))
-    } else {
-        format!("{}-{}", m.from(), m.to())
-    }
-}
+use common::canonical;
+use damas::movegen::{count_moves, has_capture, legal_moves};
+use damas::{parse_fen, Kind, Position, Square};
 
 fn moves(fen: &str) -> Vec<String> {
     let pos = parse_fen(fen).unwrap();
