@@ -7,6 +7,7 @@
 pub mod bitboard;
 pub mod eval;
 pub mod fen;
+pub mod fsutil;
 pub mod game;
 pub mod hub;
 pub mod matches;
@@ -20,6 +21,7 @@ pub mod score;
 pub mod search;
 pub mod square;
 pub mod study;
+pub mod train;
 pub mod tt;
 pub mod ui;
 

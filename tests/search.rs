@@ -6,7 +6,16 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use damas::eval::{Evaluator, Material};
+use damas::eval::{Evaluation, Evaluator, Material};
+
+/// The library's default options with the thesis' material count, which the
+/// reference minimax below uses too.
+fn material_options() -> SearchOptions {
+    SearchOptions {
+        evaluation: Evaluation::Material,
+        ..SearchOptions::default()
+    }
+}
 use damas::fen::parse_fen;
 use damas::movegen::{generate_captures, has_capture, legal_moves};
 use damas::notation::{move_to_string, Notation};
@@ -102,7 +111,7 @@ fn options(t: Techniques) -> SearchOptions {
     SearchOptions {
         techniques: t,
         tt_bits: 16,
-        ..SearchOptions::default()
+        ..material_options()
     }
 }
 
@@ -418,7 +427,7 @@ fn time_limit_is_honoured() {
     let pos = parse_fen("W:Wa1,c1,e1,b2,d2,f2,a3,c3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8")
         .expect("fen");
     for fen_pos in [Position::start(), pos] {
-        let mut searcher = Searcher::new(SearchOptions::default());
+        let mut searcher = Searcher::new(material_options());
         let start = Instant::now();
         let r = searcher.search(
             &fen_pos,
@@ -696,7 +705,7 @@ fn a_custom_evaluator_replaces_the_material_count() {
     let material = search_with(options(t), &pos, &[], Limits::depth(2));
     assert_eq!(material.score, Score::centi(100));
     let opts = SearchOptions {
-        evaluator: Some(Arc::new(KingsOnly)),
+        evaluation: Evaluation::Custom(Arc::new(KingsOnly)),
         ..options(t)
     };
     let kings = search_with(opts, &pos, &[], Limits::depth(2));

@@ -52,7 +52,8 @@ fn tt_key_comparisons_per_access() {
             tt_bits: bits,
             clear_tt: false,
             tt_leaves,
-            ..SearchOptions::default()
+            evaluation: damas::eval::Evaluation::Material,
+        ..SearchOptions::default()
         };
         let mut searcher = Searcher::new(opts);
         let (mut accesses, mut compares) = (0u64, 0u64);

@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::cli::{position_arg, CliError};
+use crate::eval::{EvalName, Evaluation};
 use crate::moves::Move;
 use crate::notation::{move_to_string, Notation};
 use crate::position::Position;
@@ -40,6 +41,12 @@ pub struct Args {
     /// technique `egdb` is switched on).
     #[arg(long, value_name = "DIR")]
     pub egdb: Option<std::path::PathBuf>,
+    /// Static evaluation: `trained` (the default) or `material` (the thesis' count).
+    #[arg(long, default_value_t = EvalName::Trained)]
+    pub eval: EvalName,
+    /// Weight file for the trained evaluation (default: the embedded weights).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<std::path::PathBuf>,
     /// Also print a last `stats` line: node kinds, quiescence nodes, TT accesses and
     /// key comparisons per access.
     #[arg(long)]
@@ -90,6 +97,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         techniques,
         tt_bits: args.tt_bits,
         aspiration_delta: args.delta,
+        evaluation: Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?,
         ..SearchOptions::default()
     };
     let mut searcher = Searcher::new(options);

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::cli::{position_arg, CliError};
 use crate::egdb::{Egdb, DEFAULT_DIR};
+use crate::eval::{EvalName, Evaluation};
 use crate::search::SearchOptions;
 use crate::search::{Oracle, Techniques};
 use crate::ui::{self, Level, Player, Players};
@@ -30,6 +31,12 @@ pub struct Args {
     /// Directory of the endgame databases.
     #[arg(long)]
     pub egdb: Option<PathBuf>,
+    /// The engine's evaluation: `trained` (the default) or `material`.
+    #[arg(long, default_value_t = EvalName::Trained)]
+    pub eval: EvalName,
+    /// Weight file for the trained evaluation (default: the embedded weights).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
 }
 
 impl Args {
@@ -42,6 +49,8 @@ impl Args {
             depth: None,
             fen: None,
             egdb: None,
+            eval: EvalName::Trained,
+            weights: None,
         }
     }
 }
@@ -72,7 +81,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             .map(|db| Arc::new(db) as Arc<dyn Oracle>),
     };
     // The engine plays with the same databases it shows the verdict from.
-    let mut search = SearchOptions::default();
+    let mut search = SearchOptions {
+        evaluation: Evaluation::select(args.eval, args.weights.as_deref())
+            .map_err(CliError::input)?,
+        ..SearchOptions::default()
+    };
     if oracle.is_some() {
         search.techniques = Techniques {
             egdb: true,

@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::eval::{Evaluator, Material};
+use crate::eval::{Evaluation, Evaluator, Material};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::score::Score;
@@ -224,9 +224,9 @@ pub struct SearchOptions {
     pub aspiration_delta: i32,
     /// Endgame database used when [`Techniques::egdb`] is on.
     pub oracle: Option<Arc<dyn Oracle>>,
-    /// Static evaluator; `None` is the thesis' material count ([`Material`]), which
-    /// is also the fastest (no dynamic call).
-    pub evaluator: Option<Arc<dyn Evaluator>>,
+    /// Static evaluation: the trained one by default; the thesis' configurations
+    /// and the node-count study use [`Evaluation::Material`].
+    pub evaluation: Evaluation,
     /// Treatment of positions the oracle knows to be drawn.
     pub egdb_draws: DrawPolicy,
     /// Clear the transposition table at the start of every search (the thesis does:
@@ -248,7 +248,7 @@ impl fmt::Debug for SearchOptions {
             .field("tt_bits", &self.tt_bits)
             .field("aspiration_delta", &self.aspiration_delta)
             .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
-            .field("evaluator", &self.evaluator.is_some())
+            .field("evaluation", &self.evaluation.name())
             .field("egdb_draws", &self.egdb_draws)
             .field("clear_tt", &self.clear_tt)
             .field("tt_exact_draft", &self.tt_exact_draft)
@@ -264,7 +264,7 @@ impl Default for SearchOptions {
             tt_bits: 21,
             aspiration_delta: 50,
             oracle: None,
-            evaluator: None,
+            evaluation: Evaluation::default(),
             egdb_draws: DrawPolicy::Reduce(4),
             clear_tt: true,
             tt_exact_draft: false,
@@ -432,9 +432,10 @@ impl Searcher {
             pv: &mut self.pv,
             lists: &mut self.lists,
         };
-        match self.options.evaluator.clone() {
-            None => run(&Material, shared, pos, history, limits, stop, on_info),
-            Some(e) => run(e.as_ref(), shared, pos, history, limits, stop, on_info),
+        match self.options.evaluation.clone() {
+            Evaluation::Material => run(&Material, shared, pos, history, limits, stop, on_info),
+            Evaluation::Trained(e) => run(e.as_ref(), shared, pos, history, limits, stop, on_info),
+            Evaluation::Custom(e) => run(e.as_ref(), shared, pos, history, limits, stop, on_info),
         }
     }
 }
@@ -450,7 +451,7 @@ struct Shared<'a> {
     lists: &'a mut Vec<MoveList>,
 }
 
-/// One search with evaluator `eval` (monomorphised for the built-in material count).
+/// One search with evaluator `eval` (monomorphised for the built-in evaluators).
 fn run<E: Evaluator + ?Sized>(
     eval: &E,
     shared: Shared<'_>,

@@ -142,6 +142,7 @@ fn options(config: &Config, table: TableSetup, oracle: &Option<Arc<dyn Oracle>>)
         tt_leaves: table.leaves,
         tt_exact_draft: table.exact_draft,
         oracle: oracle.clone(),
+        evaluation: crate::eval::Evaluation::Material,
         ..SearchOptions::default()
     }
 }

@@ -95,7 +95,8 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
                 // The protocol keeps the table across the depths of a position.
                 clear_tt: false,
                 tt_leaves: true,
-                ..SearchOptions::default()
+                evaluation: crate::eval::Evaluation::Material,
+        ..SearchOptions::default()
             });
             let mut r = ProbeResult {
                 bits,

@@ -1,14 +1,8 @@
-//! Static evaluation behind the [`Evaluator`] trait; [`Material`] is the thesis'
-//! material count (man 1, king 3), in hundredths of a man.
+//! The thesis' material count (man 1, king 3), in hundredths of a man.
 
+use super::Evaluator;
 use crate::position::{Color, Position};
 use crate::score::Score;
-
-/// A static evaluator: the score of a quiet position for the side to move.
-pub trait Evaluator: Send + Sync {
-    /// Score of `pos` for the side to move (not a proven result).
-    fn eval(&self, pos: &Position) -> Score;
-}
 
 /// The thesis' evaluator (§6.4.3): men 1, kings 3.
 #[derive(Clone, Copy, Debug, Default)]
@@ -25,9 +19,4 @@ impl Evaluator for Material {
         let v = |c: Color| MAN * pos.men(c).count() as i32 + KING * pos.kings_of(c).count() as i32;
         Score::centi(v(side) - v(side.opponent()))
     }
-}
-
-/// Evaluate with any evaluator (helper for generic code).
-pub fn evaluate<E: Evaluator + ?Sized>(e: &E, pos: &Position) -> Score {
-    e.eval(pos)
 }

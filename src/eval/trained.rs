@@ -1,0 +1,144 @@
+//! The trained positional evaluation: the weighted features of [`super::features`],
+//! opening and endgame weights blended by the phase.
+
+use std::sync::{Arc, OnceLock};
+
+use super::features::{self, phase, visit, View, PHASE_MAX};
+use super::weights::{Weights, WeightsError};
+use super::Evaluator;
+use crate::position::{Color, Position};
+use crate::score::Score;
+
+/// The weights shipped with the program (trained by `damas-train`).
+static EMBEDDED: &[u8] = include_bytes!("../../data/eval/weights.bin");
+
+/// A linear evaluation over [`features`] with opening and endgame weights.
+#[derive(Clone, Debug)]
+pub struct Trained {
+    /// `[opening, endgame]` per feature, in 1/2^shift hundredths of a man.
+    w: Box<[[i32; 2]]>,
+    shift: u32,
+}
+
+impl Trained {
+    /// The evaluation with these weights.
+    pub fn new(weights: &Weights) -> Trained {
+        Trained {
+            w: weights
+                .values
+                .iter()
+                .map(|&[o, e]| [o as i32, e as i32])
+                .collect(),
+            shift: weights.shift,
+        }
+    }
+
+    /// The evaluation with the embedded weights (parsed once per process).
+    pub fn embedded() -> Arc<Trained> {
+        static CELL: OnceLock<Arc<Trained>> = OnceLock::new();
+        CELL.get_or_init(|| {
+            let w = Weights::from_bytes(EMBEDDED)
+                .expect("the embedded weight file is checked by the test suite");
+            Arc::new(Trained::new(&w))
+        })
+        .clone()
+    }
+
+    /// The evaluation with the weights of a file.
+    pub fn from_file(path: &std::path::Path) -> Result<Trained, WeightsError> {
+        Ok(Trained::new(&Weights::load(path)?))
+    }
+
+    /// Sum of a view's weights: (opening, endgame).
+    #[inline(always)]
+    fn side(&self, v: &View) -> (i32, i32) {
+        let (mut o, mut e) = (0i32, 0i32);
+        visit(v, |i, c| {
+            // SAFETY-free indexing: every index visit produces is < features::COUNT,
+            // and the weights have exactly that many entries.
+            let w = self.w[i];
+            o += w[0] * c;
+            e += w[1] * c;
+        });
+        (o, e)
+    }
+
+    /// The score of `pos` for White, in hundredths of a man.
+    #[inline]
+    pub fn white_score(&self, pos: &Position) -> i32 {
+        let (wo, we) = self.side(&View::of(pos, Color::White));
+        let (bo, be) = self.side(&View::of(pos, Color::Black));
+        let ph = phase(pos);
+        let blended = (wo - bo) * (PHASE_MAX - ph) + (we - be) * ph;
+        (blended / PHASE_MAX) >> self.shift
+    }
+}
+
+impl Evaluator for Trained {
+    #[inline]
+    fn eval(&self, pos: &Position) -> Score {
+        let s = self.white_score(pos).clamp(-MAX_EVAL, MAX_EVAL);
+        Score::centi(match pos.side_to_move() {
+            Color::White => s,
+            Color::Black => -s,
+        })
+    }
+}
+
+/// Evaluations stay well below the proven-result band.
+const MAX_EVAL: i32 = 10_000;
+
+const _: () = assert!(features::COUNT < 1 << 20);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_fen;
+
+    #[test]
+    fn embedded_weights_load() {
+        let t = Trained::embedded();
+        assert_eq!(t.w.len(), features::COUNT);
+    }
+
+    #[test]
+    fn mirror_positions_score_the_same_for_the_side_to_move() {
+        let t = Trained::embedded();
+        for fen in [
+            "W:Wa1,c3,Kd4,e5:Bb6,h8,Kg1",
+            "B:Wa1,c1,e1,g1,b2,d2:Bf6,h6,a7,c7,Kb8",
+            "W:W21-32:B1-12",
+            "B:Wa3,b4,c5:Bd6,e7,f8,Kh2",
+        ] {
+            let pos = parse_fen(fen).unwrap();
+            assert_eq!(t.eval(&pos), t.eval(&pos.flip()), "{fen}");
+        }
+    }
+
+    #[test]
+    fn material_counts() {
+        // An extra man is good for its side whoever is to move.
+        let t = Trained::embedded();
+        let even = parse_fen("W:Wa3,c3,e3:Bb6,d6,f6").unwrap();
+        let up = parse_fen("W:Wa3,c3,e3,g3:Bb6,d6,f6").unwrap();
+        assert!(t.eval(&up) > t.eval(&even));
+        assert!(t.eval(&up).value() > 50, "{}", t.eval(&up));
+        let king = parse_fen("W:Wa3,c3,e3,Kg1:Bb6,d6,f6,h6").unwrap();
+        assert!(t.eval(&king).value() > 50, "{}", t.eval(&king));
+    }
+
+    #[test]
+    fn weights_give_their_value() {
+        // One man's square weight, with the others zero, is the score (blended).
+        let mut w = Weights::zero(0);
+        let a3 = crate::square::Square::from_coords(0, 2).unwrap().index();
+        w.values[features::MEN_SQUARES + a3] = [120, 120];
+        let t = Trained::new(&w);
+        let pos = parse_fen("W:Wa3:Bh8").unwrap();
+        assert_eq!(t.white_score(&pos), 120);
+        assert_eq!(t.eval(&pos.flip()).value(), 120);
+        // Opening 0, endgame 240: two pieces on the board is phase 22 of 24.
+        w.values[features::MEN_SQUARES + a3] = [0, 240];
+        assert_eq!(Trained::new(&w).white_score(&pos), 240 * 22 / 24);
+    }
+}

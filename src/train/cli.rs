@@ -1,0 +1,291 @@
+//! The `damas-train` command line: self-play data, training, plots. The binary
+//! only parses and calls [`run`].
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args as ClapArgs, Parser, Subcommand};
+
+use super::data::read_games;
+use super::fit::{export, fit, fit_scale, initial, split, EpochReport, FitConfig};
+use super::selfplay::{self, SelfPlayConfig};
+use crate::eval::features::{self, Group};
+use crate::eval::{EvalName, Evaluation, Weights};
+
+/// Train the evaluation of damas.
+#[derive(Parser, Debug)]
+#[command(name = "damas-train", version, about = "Self-play data and evaluation training for damas")]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Play self-play games into a data file (resumes a file cut short).
+    Selfplay(SelfplayArgs),
+    /// Fit weights to one or more data files.
+    Fit(FitArgs),
+    /// Draw the training curves of several `fit --curve` CSV files in one SVG.
+    Plot(PlotArgs),
+}
+
+/// Arguments of `selfplay`.
+#[derive(ClapArgs, Debug)]
+pub struct SelfplayArgs {
+    /// Data file (created, or continued up to `--games`).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Games the file should hold.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u32,
+    /// Search nodes per move.
+    #[arg(long, default_value_t = 20_000)]
+    pub nodes: u64,
+    /// Random plies after the ballot: 0 to this many.
+    #[arg(long, default_value_t = 6)]
+    pub random_plies: u32,
+    /// Seed of the random plies.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games are drawn at this many plies.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
+    /// Evaluation the engine plays with.
+    #[arg(long, default_value_t = EvalName::Trained)]
+    pub eval: EvalName,
+    /// Weight file for the trained evaluation (default: the embedded weights).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Arguments of `fit`.
+#[derive(ClapArgs, Debug)]
+pub struct FitArgs {
+    /// Data files.
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Weight file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = FitConfig::default().epochs)]
+    pub epochs: u32,
+    /// Positions per step.
+    #[arg(long, default_value_t = FitConfig::default().batch)]
+    pub batch: usize,
+    /// Adam step size (hundredths of a man).
+    #[arg(long, default_value_t = FitConfig::default().lr)]
+    pub lr: f32,
+    /// Weight of the game result in the target (the rest: the search's score).
+    #[arg(long, default_value_t = FitConfig::default().lambda)]
+    pub lambda: f32,
+    /// L2 penalty.
+    #[arg(long, default_value_t = FitConfig::default().l2)]
+    pub l2: f32,
+    /// Seed of the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Percentage of games held out.
+    #[arg(long, default_value_t = 10)]
+    pub holdout: u32,
+    /// Feature groups to train, comma-separated (default: all): material, tempo,
+    /// men-squares, king-squares, patterns, mobility, runaways.
+    #[arg(long, value_delimiter = ',')]
+    pub groups: Vec<String>,
+    /// Leave out positions before this ply.
+    #[arg(long, default_value_t = 0)]
+    pub skip_plies: u8,
+    /// Start from these weights (default: man 100, king 300, the rest 0).
+    #[arg(long)]
+    pub init: Option<PathBuf>,
+    /// Write the losses per epoch to this CSV file.
+    #[arg(long)]
+    pub curve: Option<PathBuf>,
+}
+
+/// Arguments of `plot`.
+#[derive(ClapArgs, Debug)]
+pub struct PlotArgs {
+    /// `LABEL=CSV` pairs, one per training round.
+    #[arg(required = true)]
+    pub rounds: Vec<String>,
+    /// SVG file to write.
+    #[arg(long)]
+    pub svg: PathBuf,
+}
+
+/// Run a command; errors are printed on stderr.
+pub fn run(cli: Cli) -> ExitCode {
+    let r = match cli.command {
+        Command::Selfplay(a) => run_selfplay(&a),
+        Command::Fit(a) => run_fit(&a),
+        Command::Plot(a) => run_plot(&a),
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("damas-train: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
+    let cfg = SelfPlayConfig {
+        games: a.games,
+        nodes: a.nodes,
+        random_plies: a.random_plies,
+        seed: a.seed,
+        max_plies: a.max_plies,
+        evaluation: Evaluation::select(a.eval, a.weights.as_deref()).map_err(|e| e.to_string())?,
+        progress: true,
+        ..SelfPlayConfig::default()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let start = std::time::Instant::now();
+    let s = pool
+        .install(|| selfplay::run(&cfg, &a.out))
+        .map_err(|e| e.to_string())?;
+    println!(
+        "{}: {} games ({} played now in {:.1} s), {} positions, White +{} ={} -{}",
+        a.out.display(),
+        s.games,
+        s.played,
+        start.elapsed().as_secs_f64(),
+        s.samples,
+        s.results[0],
+        s.results[1],
+        s.results[2]
+    );
+    Ok(())
+}
+
+fn run_fit(a: &FitArgs) -> Result<(), String> {
+    let groups = if a.groups.is_empty() {
+        Group::ALL.to_vec()
+    } else {
+        a.groups
+            .iter()
+            .map(|g| {
+                Group::from_name(g).ok_or_else(|| {
+                    let names: Vec<&str> = Group::ALL.iter().map(|g| g.name()).collect();
+                    format!("unknown feature group {g:?} (known: {})", names.join(", "))
+                })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let cfg = FitConfig {
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        lambda: a.lambda,
+        l2: a.l2,
+        seed: a.seed,
+        holdout: a.holdout,
+        groups,
+        skip_plies: a.skip_plies,
+        ..FitConfig::default()
+    };
+    let mut games = Vec::new();
+    for p in &a.data {
+        let (g, _) = read_games(p).map_err(|e| e.to_string())?;
+        // Indices restart in each file; keep them distinct for the split.
+        let base = games.len() as u32;
+        games.extend(g.into_iter().map(|mut g| {
+            g.index += base;
+            g
+        }));
+    }
+    let (train, valid) = split(&games, &cfg);
+    if train.is_empty() {
+        return Err("no training positions in the data".into());
+    }
+    let init = match &a.init {
+        Some(p) => Some(Weights::load(p).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let k = fit_scale(&train);
+    println!(
+        "{} games: {} training positions, {} held out; K = {k:.6} per hundredth",
+        games.len(),
+        train.len(),
+        valid.len()
+    );
+    let mut curve: Vec<EpochReport> = Vec::new();
+    let start = std::time::Instant::now();
+    let w = fit(&train, &valid, initial(init.as_ref()), k, &cfg, &mut |r| {
+        println!(
+            "epoch {:3}  train {:.5}  held-out {:.5}  ({:.0} s)",
+            r.epoch,
+            r.train,
+            r.valid,
+            start.elapsed().as_secs_f64()
+        );
+        curve.push(*r);
+    });
+    let out = export(&w, cfg.shift);
+    out.save(&a.out).map_err(|e| e.to_string())?;
+    let m = w[features::MATERIAL];
+    let kg = w[features::MATERIAL + 1];
+    println!(
+        "wrote {}: man {:.0}/{:.0}, king {:.0}/{:.0} (opening/endgame, hundredths)",
+        a.out.display(),
+        m[0],
+        m[1],
+        kg[0],
+        kg[1]
+    );
+    if let Some(p) = &a.curve {
+        write_curve(p, &curve)?;
+    }
+    Ok(())
+}
+
+fn write_curve(path: &Path, curve: &[EpochReport]) -> Result<(), String> {
+    let mut s = String::from("epoch,train,valid\n");
+    for r in curve {
+        s.push_str(&format!("{},{:.6},{:.6}\n", r.epoch, r.train, r.valid));
+    }
+    crate::fsutil::write_atomic(path, s.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn read_curve(path: &Path) -> Result<Vec<EpochReport>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            let bad = || format!("{} line {}: expected epoch,train,valid", path.display(), n + 1);
+            let f: Vec<&str> = l.split(',').collect();
+            if f.len() != 3 {
+                return Err(bad());
+            }
+            Ok(EpochReport {
+                epoch: f[0].trim().parse().map_err(|_| bad())?,
+                train: f[1].trim().parse().map_err(|_| bad())?,
+                valid: f[2].trim().parse().map_err(|_| bad())?,
+            })
+        })
+        .collect()
+}
+
+fn run_plot(a: &PlotArgs) -> Result<(), String> {
+    let mut rounds = Vec::new();
+    for r in &a.rounds {
+        let (label, file) = r
+            .split_once('=')
+            .ok_or_else(|| format!("{r:?}: expected LABEL=CSV"))?;
+        rounds.push((label.to_string(), read_curve(Path::new(file))?));
+    }
+    super::curve::draw(&a.svg, &rounds)
+}

@@ -1,0 +1,11 @@
+//! Training the evaluation: self-play games ([`selfplay`]) stored in a data file
+//! ([`data`]), a trainer fitting the weights of [`crate::eval::features`] to their
+//! results ([`fit`]), and the training curve ([`curve`]). The binary is
+//! `damas-train` (`tools/train.rs`); `docs/evaluation.md` tells how the shipped
+//! weights were made.
+
+pub mod curve;
+pub mod data;
+pub mod fit;
+pub mod selfplay;
+pub mod cli;
