@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use crate::eval::EvalName;
 use crate::game::Game;
 use crate::hub::time::Budget;
 use crate::hub::{ClientError, HubClient, Level, MoveNumbering};
@@ -69,7 +70,8 @@ fn seconds(text: &str) -> Option<Duration> {
 
 /// A player description: `key=value` pairs separated by commas. Keys: `name`,
 /// `techniques` (e.g. `pvs+tt`), `tt-bits`, `depth`, `nodes`, `time` (seconds per
-/// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `numbering` (Hub move
+/// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
+/// `material`), `weights` (a weight file for the trained evaluation), `numbering` (Hub move
 /// numbering) and `cmd`, which must come last and takes
 /// the rest of the text: the command line of a Hub engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,6 +90,10 @@ pub struct EngineSpec {
     pub command: Option<String>,
     /// Move numbering of the Hub engine.
     pub numbering: MoveNumbering,
+    /// Evaluation of the built-in engine (`eval=trained|material`).
+    pub eval: EvalName,
+    /// Weight file of the built-in engine's trained evaluation (`weights=FILE`).
+    pub weights: Option<std::path::PathBuf>,
 }
 
 /// A malformed engine spec.
@@ -115,6 +121,8 @@ impl FromStr for EngineSpec {
             limit: MoveLimit::Depth(6),
             command: None,
             numbering: MoveNumbering::Standard,
+            eval: EvalName::default(),
+            weights: None,
         };
         let mut rest = text.trim();
         while !rest.is_empty() {
@@ -149,8 +157,14 @@ impl FromStr for EngineSpec {
                         _ => return Err(number("BASE+INC seconds, e.g. 60+0.5")),
                     }
                 }
+                "eval" => spec.eval = value.parse().map_err(|e: crate::eval::EvalNameError| bad(e.to_string()))?,
+                "weights" => {
+                    let path = std::path::PathBuf::from(value);
+                    crate::eval::Weights::load(&path).map_err(|e| bad(e.to_string()))?;
+                    spec.weights = Some(path);
+                }
                 "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, depth, nodes, time, clock, numbering, cmd)"))),
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, depth, nodes, time, clock, eval, weights, numbering, cmd)"))),
             }
         }
         Ok(spec)
@@ -197,7 +211,16 @@ pub struct InternalPlayer {
 impl InternalPlayer {
     /// A player for `spec` (which must not have a command).
     pub fn new(spec: &EngineSpec) -> InternalPlayer {
-        let mut options = SearchOptions::default();
+        let mut options = SearchOptions {
+            // The file was read once when the spec was parsed; a file changed since
+            // then falls back to the embedded weights rather than failing mid-match.
+            evaluation: crate::eval::Evaluation::select(spec.eval, spec.weights.as_deref())
+                .unwrap_or_else(|e| {
+                    eprintln!("warning: {e}; using the embedded weights");
+                    spec.eval.evaluation()
+                }),
+            ..SearchOptions::default()
+        };
         if let Some(t) = spec.techniques {
             options.techniques = t;
         }

@@ -79,7 +79,7 @@ pub struct FitArgs {
     /// Positions per step.
     #[arg(long, default_value_t = FitConfig::default().batch)]
     pub batch: usize,
-    /// Adam step size (hundredths of a man).
+    /// AdaGrad step size (hundredths of a man).
     #[arg(long, default_value_t = FitConfig::default().lr)]
     pub lr: f32,
     /// Weight of the game result in the target (the rest: the search's score).

@@ -1,5 +1,5 @@
 //! The trainer: logistic regression of the game result (blended with the search's
-//! own score) on the features of [`crate::eval::features`], by mini-batch Adam.
+//! own score) on the features of [`crate::eval::features`], by mini-batch AdaGrad.
 //!
 //! The model is the evaluation itself: `z = Σ count·(w_open·(1−t) + w_end·t)` in
 //! hundredths of a man for White, `t` the phase, and the predicted score for White
@@ -24,7 +24,7 @@ pub struct FitConfig {
     pub epochs: u32,
     /// Positions per gradient step.
     pub batch: usize,
-    /// Adam's step size at the first epoch (hundredths of a man); it decays
+    /// AdaGrad's step size at the first epoch (hundredths of a man); it decays
     /// linearly to a tenth of that at the last.
     pub lr: f32,
     /// Weight of the game result in the target; the rest is the search's score.
@@ -48,7 +48,7 @@ impl Default for FitConfig {
         FitConfig {
             epochs: 20,
             batch: 4096,
-            lr: 2.0,
+            lr: 10.0,
             lambda: 0.7,
             l2: 1e-6,
             seed: 1,
@@ -255,13 +255,11 @@ pub fn fit(
         }
     }
     let n = features::COUNT;
-    let mut m = vec![[0f32; 2]; n];
     let mut v = vec![[0f32; 2]; n];
     let mut grad = vec![[0f32; 2]; n];
     let mut touched: Vec<u32> = Vec::new();
     let mut seen = vec![false; n];
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    let mut step = 0i32;
+    let eps = 1e-8f32;
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     on_epoch(&EpochReport {
@@ -298,17 +296,15 @@ pub fn fit(
                     grad[f][1] += gc * t;
                 }
             }
-            // Lazy Adam: only the weights of this batch's features move.
-            step += 1;
-            let c1 = 1.0 - b1.powi(step);
-            let c2 = 1.0 - b2.powi(step);
+            // AdaGrad: only the weights of this batch's features move, each by a step
+            // that shrinks with its accumulated squared gradients, which suits sparse
+            // features (a rare pattern is not pushed as far as a common one).
             for &f in &touched {
                 let f = f as usize;
                 for ph in 0..2 {
                     let g = grad[f][ph] + cfg.l2 * w[f][ph];
-                    m[f][ph] = b1 * m[f][ph] + (1.0 - b1) * g;
-                    v[f][ph] = b2 * v[f][ph] + (1.0 - b2) * g * g;
-                    w[f][ph] -= lr * (m[f][ph] / c1) / ((v[f][ph] / c2).sqrt() + eps);
+                    v[f][ph] += g * g;
+                    w[f][ph] -= lr * g / (v[f][ph].sqrt() + eps);
                     grad[f][ph] = 0.0;
                 }
                 seen[f] = false;
