@@ -37,6 +37,11 @@ pub struct Args {
     /// Weight file for the trained evaluation (default: the embedded weights).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// Variety: each game, positions get a fixed random bonus of up to this many
+    /// hundredths of a man, so the engine varies its choice among nearly equal
+    /// moves (0: always the same moves).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=50))]
+    pub variety: u32,
 }
 
 impl Args {
@@ -51,6 +56,7 @@ impl Args {
             egdb: None,
             eval: EvalName::Trained,
             weights: None,
+            variety: 3,
         }
     }
 }
@@ -81,9 +87,16 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             .map(|db| Arc::new(db) as Arc<dyn Oracle>),
     };
     // The engine plays with the same databases it shows the verdict from.
+    let mut evaluation =
+        Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?;
+    if let (Evaluation::Trained(t), true) = (&evaluation, args.variety > 0) {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        evaluation = Evaluation::Trained(Arc::new(t.with_noise(seed, args.variety)));
+    }
     let mut search = SearchOptions {
-        evaluation: Evaluation::select(args.eval, args.weights.as_deref())
-            .map_err(CliError::input)?,
+        evaluation,
         ..SearchOptions::default()
     };
     if oracle.is_some() {

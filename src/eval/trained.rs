@@ -16,8 +16,12 @@ static EMBEDDED: &[u8] = include_bytes!("../../data/eval/weights.bin");
 #[derive(Clone, Debug)]
 pub struct Trained {
     /// `[opening, endgame]` per feature, in 1/2^shift hundredths of a man.
-    w: Box<[[i32; 2]]>,
+    w: Arc<[[i32; 2]]>,
     shift: u32,
+    /// Variety: up to this many hundredths added to each score, fixed per
+    /// position by a hash of it and `seed` (0: none).
+    noise: i32,
+    seed: u64,
 }
 
 impl Trained {
@@ -30,6 +34,21 @@ impl Trained {
                 .map(|&[o, e]| [o as i32, e as i32])
                 .collect(),
             shift: weights.shift,
+            noise: 0,
+            seed: 0,
+        }
+    }
+
+    /// The same evaluation with a little seeded noise: every position gets a fixed
+    /// bonus of 0 to `amplitude` hundredths from a hash of it and `seed`, so that
+    /// among moves of nearly equal value a different seed picks a different one
+    /// while each search stays consistent. Shares the weights.
+    pub fn with_noise(&self, seed: u64, amplitude: u32) -> Trained {
+        Trained {
+            w: self.w.clone(),
+            shift: self.shift,
+            noise: amplitude.min(50) as i32,
+            seed,
         }
     }
 
@@ -77,12 +96,34 @@ impl Trained {
 impl Evaluator for Trained {
     #[inline]
     fn eval(&self, pos: &Position) -> Score {
-        let s = self.white_score(pos).clamp(-MAX_EVAL, MAX_EVAL);
+        let mut s = self.white_score(pos).clamp(-MAX_EVAL, MAX_EVAL);
+        if self.noise != 0 {
+            s += jitter(pos, self.seed, self.noise);
+        }
         Score::centi(match pos.side_to_move() {
             Color::White => s,
             Color::Black => -s,
         })
     }
+}
+
+/// A number in `-amplitude..=amplitude` fixed by `pos` and `seed` (splitmix64 of
+/// the position's masks), antisymmetric in the colours so the mirror property holds.
+fn jitter(pos: &Position, seed: u64, amplitude: i32) -> i32 {
+    let mix = |mut z: u64| {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let h = |a: u32, b: u32, k: u32| {
+        let x = mix(seed ^ ((a as u64) << 32 | b as u64));
+        let x = mix(x ^ k as u64);
+        (x % (amplitude as u64 + 1)) as i32
+    };
+    let (w, b, k) = (pos.white().0, pos.black().0, pos.kings().0);
+    // White's bonus minus Black's (Black's computed on the turned board).
+    h(w, b, k) - h(b.reverse_bits(), w.reverse_bits(), k.reverse_bits())
 }
 
 /// Evaluations stay well below the proven-result band.
@@ -125,6 +166,25 @@ mod tests {
         assert!(t.eval(&up).value() > 50, "{}", t.eval(&up));
         let king = parse_fen("W:Wa3,c3,e3,Kg1:Bb6,d6,f6,h6").unwrap();
         assert!(t.eval(&king).value() > 50, "{}", t.eval(&king));
+    }
+
+    #[test]
+    fn noise_is_small_fixed_and_symmetric() {
+        let t = Trained::embedded();
+        let a = t.with_noise(1, 4);
+        let b = t.with_noise(2, 4);
+        let mut differs = false;
+        for fen in ["W:Wa1,c3,e3:Bb6,d6,f6", "B:Wa1,c3,Ke3:Bb6,d6,h8", "W:W21-32:B1-12"] {
+            let pos = parse_fen(fen).unwrap();
+            let base = t.eval(&pos).value();
+            for n in [&a, &b] {
+                let v = n.eval(&pos).value();
+                assert!((v - base).abs() <= 4, "{fen}: {v} vs {base}");
+                assert_eq!(n.eval(&pos), n.eval(&pos.flip()), "{fen}");
+            }
+            differs |= a.eval(&pos) != b.eval(&pos);
+        }
+        assert!(differs);
     }
 
     #[test]
