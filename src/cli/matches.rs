@@ -28,13 +28,14 @@ pub struct Args {
     pub games: usize,
     /// Openings: a file of FEN lines (`FEN ; name`, `#` comments) or of PDN games
     /// whose moves are opening prefixes (told apart by content), `random` for random
-    /// openings of --opening-plies moves, or `fmjd` (the default): the 150 FMJD
-    /// ballots.
-    #[arg(long, default_value = "fmjd")]
-    pub openings: String,
-    /// Random plies from the start position, with `--openings random`.
-    #[arg(long, default_value_t = 4)]
-    pub opening_plies: usize,
+    /// openings of --opening-plies moves, or `fmjd`: the 150 FMJD ballots (the
+    /// default, unless --opening-plies is given).
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// Random plies from the start position (4 by default); implies `--openings
+    /// random`.
+    #[arg(long)]
+    pub opening_plies: Option<usize>,
     /// Seed of the opening order (file and ballot openings are shuffled with it) and
     /// of the random openings.
     #[arg(long, default_value_t = 1)]
@@ -74,10 +75,20 @@ fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
 
 /// The openings in playing order and a description of them.
 fn openings(args: &Args) -> Result<(Vec<Opening>, String), CliError> {
-    let (list, what) = match args.openings.as_str() {
+    let which = match (args.openings.as_deref(), args.opening_plies) {
+        (None, Some(_)) => "random",
+        (Some(w), Some(_)) if w != "random" => {
+            return Err(CliError::input(
+                "--opening-plies goes with random openings only",
+            ))
+        }
+        (w, _) => w.unwrap_or("fmjd"),
+    };
+    let (list, what) = match which {
         "random" => {
-            let list = random_opening_list(args.games.div_ceil(2), args.opening_plies, args.seed);
-            let what = format!("random, {} plies, seed {}", args.opening_plies, args.seed);
+            let plies = args.opening_plies.unwrap_or(4);
+            let list = random_opening_list(args.games.div_ceil(2), plies, args.seed);
+            let what = format!("random, {plies} plies, seed {}", args.seed);
             return Ok((list, what));
         }
         "fmjd" => (
