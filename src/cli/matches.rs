@@ -5,36 +5,60 @@ use std::path::{Path, PathBuf};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::CliError;
-use crate::matches::{make_player, run_match, EngineSpec, MatchConfig, Tally};
+use crate::matches::{
+    fmjd_ballots, load_openings, make_player, random_opening_list, run_match, shuffled, EngineSpec,
+    Flow, MatchConfig, Opening, PlayerPair, Report, Sprt, Tally,
+};
 use crate::pdn::{read_games, write_games, PdnGame};
 
 /// Arguments of `damas match`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// First engine: `key=value,…` with name, techniques (pvs+tt…), tt-bits, depth,
-    /// nodes, time (s/move), numbering, and last `cmd=COMMAND ARGS` for a Hub engine.
+    /// nodes, time (s/move), clock, numbering, and last `cmd=COMMAND ARGS` for a Hub
+    /// engine.
     #[arg(long, default_value = "depth=6")]
     pub engine1: EngineSpec,
     /// Second engine, same form.
     #[arg(long, default_value = "depth=4")]
     pub engine2: EngineSpec,
-    /// Number of games (each opening is played twice, colours swapped).
+    /// Number of games (each opening is played twice, colours swapped); the most
+    /// games with --sprt.
     #[arg(long, default_value_t = 20)]
     pub games: usize,
-    /// Random plies from the start position before the engines play.
-    #[arg(long, default_value_t = 4)]
-    pub opening_plies: usize,
-    /// Seed of the random openings.
+    /// Openings: a file of FEN lines (`FEN ; name`, `#` comments) or of PDN games
+    /// whose moves are opening prefixes (told apart by content), `random` for random
+    /// openings of --opening-plies moves, or `fmjd`: the 150 FMJD ballots (the
+    /// default, unless --opening-plies is given).
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// Random plies from the start position (4 by default); implies `--openings
+    /// random`.
+    #[arg(long)]
+    pub opening_plies: Option<usize>,
+    /// Seed of the opening order (file and ballot openings are shuffled with it) and
+    /// of the random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Play file and ballot openings in file order instead of shuffling them.
+    #[arg(long)]
+    pub file_order: bool,
     /// Plies after which a game is adjudicated a draw.
     #[arg(long, default_value_t = 300)]
     pub max_plies: usize,
+    /// Games played at once, each worker with its own pair of engines.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Sequential probability ratio test `elo0,elo1[,alpha,beta]` (alpha and beta
+    /// 0.05 by default): stop as soon as H0 (Elo = elo0) or H1 (Elo = elo1) is
+    /// accepted.
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
+    pub sprt: Option<Sprt>,
     /// Write every game to this PDN file (rewritten after each game).
     #[arg(long, alias = "pgn")]
     pub pdn: Option<PathBuf>,
-    /// Continue the match recorded in the --pdn file (same engines, seed and
-    /// options): its games are counted and the match goes on from the next one.
+    /// Continue the match recorded in the --pdn file (same engines, openings, seed
+    /// and options): its games are counted and the match goes on from the next one.
     #[arg(long, requires = "pdn")]
     pub resume: bool,
     /// Do not show the progress bar.
@@ -49,15 +73,61 @@ fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// Play the match, print one line per game and the score with its Elo estimate.
+/// The openings in playing order and a description of them.
+fn openings(args: &Args) -> Result<(Vec<Opening>, String), CliError> {
+    let which = match (args.openings.as_deref(), args.opening_plies) {
+        (None, Some(_)) => "random",
+        (Some(w), Some(_)) if w != "random" => {
+            return Err(CliError::input(
+                "--opening-plies goes with random openings only",
+            ))
+        }
+        (w, _) => w.unwrap_or("fmjd"),
+    };
+    let (list, what) = match which {
+        "random" => {
+            let plies = args.opening_plies.unwrap_or(4);
+            let list = random_opening_list(args.games.div_ceil(2), plies, args.seed);
+            let what = format!("random, {plies} plies, seed {}", args.seed);
+            return Ok((list, what));
+        }
+        "fmjd" => (
+            fmjd_ballots().map_err(|e| CliError::input(format!("embedded ballots: {e}")))?,
+            "the FMJD ballots".to_string(),
+        ),
+        file => (
+            load_openings(Path::new(file))
+                .map_err(|e| CliError::input(format!("openings {file}: {e}")))?,
+            file.to_string(),
+        ),
+    };
+    let n = list.len();
+    if args.file_order {
+        Ok((list, format!("{n} from {what}, in file order")))
+    } else {
+        let what = format!("{n} from {what}, shuffled with seed {}", args.seed);
+        Ok((shuffled(list, args.seed), what))
+    }
+}
+
+/// Play the match, print one line per game and the report.
 pub fn run(args: &Args) -> Result<(), CliError> {
     if args.games == 0 {
         return Err(CliError::input("--games must be at least 1"));
     }
-    let mut first =
-        make_player(&args.engine1).map_err(|e| CliError::input(format!("engine1: {e}")))?;
-    let mut second =
-        make_player(&args.engine2).map_err(|e| CliError::input(format!("engine2: {e}")))?;
+    if !(1..=64).contains(&args.concurrency) {
+        return Err(CliError::input("--concurrency must be 1 to 64"));
+    }
+    let (openings, described) = openings(args)?;
+    let mut pairs: Vec<PlayerPair> = Vec::with_capacity(args.concurrency);
+    for _ in 0..args.concurrency {
+        let first =
+            make_player(&args.engine1).map_err(|e| CliError::input(format!("engine1: {e}")))?;
+        let second =
+            make_player(&args.engine2).map_err(|e| CliError::input(format!("engine2: {e}")))?;
+        pairs.push((first, second));
+    }
+    let (first_name, second_name) = (pairs[0].0.name(), pairs[0].1.name());
     let mut tally = Tally::default();
     let mut records: Vec<PdnGame> = Vec::new();
     if let (true, Some(path)) = (args.resume, &args.pdn) {
@@ -66,7 +136,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
             records = read_games(&text)
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-            tally = Tally::from_records(&records, &first.name())
+            tally = Tally::from_records(&records, &first_name)
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
             println!(
                 "resuming after {} games: +{} ={} -{}",
@@ -77,18 +147,23 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             );
         }
     }
+    println!("openings: {described}");
+    let decided = |t: &Tally| args.sprt.is_some_and(|s| t.sprt(&s).decision.is_some());
     let config = MatchConfig {
-        games: args.games,
-        opening_plies: args.opening_plies,
-        seed: args.seed,
+        games: if decided(&tally) {
+            records.len()
+        } else {
+            args.games.max(records.len())
+        },
+        openings,
         max_plies: args.max_plies,
-        event: format!("damas match: {} vs {}", first.name(), second.name()),
-        first_game: records.len().min(args.games),
+        event: format!("damas match: {first_name} vs {second_name}"),
+        first_game: records.len(),
     };
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(args.games as u64)
+        ProgressBar::new(config.games as u64)
     };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} [{elapsed}<{eta}]")
@@ -96,53 +171,55 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     );
     bar.set_position(config.first_game as u64);
     let mut write_error = None;
-    run_match(first.as_mut(), second.as_mut(), &config, |o| {
+    run_match(pairs, &config, |o| {
         tally.add(o);
         records.push(o.pdn.clone());
         let (w, b) = (
             o.pdn.tag("White").unwrap_or("?"),
             o.pdn.tag("Black").unwrap_or("?"),
         );
+        let score = format!("+{} ={} -{}", tally.wins, tally.draws, tally.losses);
+        let state = args.sprt.map(|s| tally.sprt(&s));
+        let status = match state {
+            Some(s) => format!("{score}, {s}"),
+            None => score,
+        };
         let line = format!(
-            "game {:>3}: {w} - {b} {} ({}, {} plies)",
-            records.len(),
+            "game {:>3}: {w} - {b} {} ({}, {} plies) {status}",
+            o.index + 1,
             o.pdn.result.as_deref().unwrap_or("*"),
             o.termination,
             o.pdn.moves.len()
         );
         // Printed above the bar (also when the bar is hidden).
         bar.suspend(|| println!("{line}"));
-        bar.set_message(format!(
-            "+{} ={} -{}",
-            tally.wins, tally.draws, tally.losses
-        ));
+        bar.set_message(status);
         bar.inc(1);
         if let Some(path) = &args.pdn {
             if let Err(e) = write_atomic(path, &write_games(&records)) {
                 write_error.get_or_insert(format!("{}: {e}", path.display()));
             }
         }
+        match state.and_then(|s| s.decision) {
+            Some(_) => Flow::Stop,
+            None => Flow::Continue,
+        }
     });
     bar.finish_and_clear();
-    println!(
-        "{} vs {}: {} games, +{} ={} -{}, score {:.1}/{} ({:.1}%)",
-        first.name(),
-        second.name(),
-        tally.games(),
-        tally.wins,
-        tally.draws,
-        tally.losses,
-        tally.points(),
-        tally.games(),
-        100.0 * tally.points() / f64::from(tally.games().max(1))
-    );
-    if let Some(e) = tally.elo() {
+    if decided(&tally) && tally.games() < args.games as u32 {
         println!(
-            "Elo difference: {:+.0} ± {:.0} (95%)",
-            e.elo + 0.0,
-            e.margin
+            "SPRT decided after {} of at most {} games",
+            tally.games(),
+            args.games
         );
     }
+    let report = Report {
+        first: first_name,
+        second: second_name,
+        tally,
+        sprt: args.sprt,
+    };
+    print!("{report}");
     if let Some(path) = &args.pdn {
         println!("games written to {}", path.display());
     }

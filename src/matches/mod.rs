@@ -5,30 +5,39 @@
 pub mod elo;
 pub mod openings;
 pub mod player;
+pub mod report;
+pub mod sprt;
 
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use crate::game::Game;
-use crate::moves::Move;
 use crate::pdn::PdnGame;
-use crate::position::{Color, Position};
+use crate::position::Color;
 
-pub use elo::{estimate, EloEstimate};
-pub use openings::random_openings;
+pub use elo::{estimate, los, EloEstimate};
+pub use openings::{
+    fmjd_ballots, load_openings, parse_openings, random_opening_list, random_openings, shuffled,
+    Opening, OpeningsError,
+};
 pub use player::{
     make_player, EngineSpec, HubPlayer, InternalPlayer, MoveLimit, Player, PlayerError, SpecError,
 };
+pub use report::Report;
+pub use sprt::{Decision, Sprt, SprtError, SprtState};
 
 /// Match settings.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    /// Number of games (openings are played in pairs, colours swapped).
+    /// Number of games, or the most games when an SPRT may stop the match earlier.
     pub games: usize,
-    /// Random plies before the engines take over.
-    pub opening_plies: usize,
-    /// Seed of the opening generator.
-    pub seed: u64,
-    /// Plies after which a game is adjudicated a draw.
+    /// The openings in the order they are played: game `i` is played from opening
+    /// `i / 2` (cycling when there are more game pairs than openings), the first
+    /// player having White in even games and Black in odd ones.
+    pub openings: Vec<Opening>,
+    /// Plies after which a game is adjudicated a draw (opening moves included).
     pub max_plies: usize,
     /// The `Event` tag.
     pub event: String,
@@ -36,9 +45,24 @@ pub struct MatchConfig {
     pub first_game: usize,
 }
 
+impl MatchConfig {
+    /// The opening of game `index` (0-based) and whether the first player has White.
+    pub fn opening_of(&self, index: usize) -> Option<(&Opening, bool)> {
+        if self.openings.is_empty() {
+            return None;
+        }
+        Some((
+            &self.openings[(index / 2) % self.openings.len()],
+            index.is_multiple_of(2),
+        ))
+    }
+}
+
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct GameOutcome {
+    /// Game number from 0 (the record's `Round` is one more).
+    pub index: usize,
     /// The record (opening moves included).
     pub pdn: PdnGame,
     /// Whether the first player had White.
@@ -48,6 +72,18 @@ pub struct GameOutcome {
     /// Why the game ended.
     pub termination: String,
 }
+
+/// Whether the match goes on after a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    /// Play on.
+    Continue,
+    /// Stop: no more games are started and games in progress are abandoned.
+    Stop,
+}
+
+/// The two players of one worker: the first and the second engine of the match.
+pub type PlayerPair = (Box<dyn Player + Send>, Box<dyn Player + Send>);
 
 /// Wins, draws and losses of the first player.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -63,9 +99,13 @@ pub struct Tally {
 impl Tally {
     /// Count `outcome`.
     pub fn add(&mut self, outcome: &GameOutcome) {
-        if outcome.first_points > 0.75 {
+        self.add_points(outcome.first_points);
+    }
+
+    fn add_points(&mut self, points: f64) {
+        if points > 0.75 {
             self.wins += 1;
-        } else if outcome.first_points > 0.25 {
+        } else if points > 0.25 {
             self.draws += 1;
         } else {
             self.losses += 1;
@@ -98,63 +138,79 @@ impl Tally {
                 (Some("2-0" | "0-2"), _) => 0.0,
                 _ => return Err(format!("game {} has no result", i + 1)),
             };
-            let outcome = GameOutcome {
-                pdn: g.clone(),
-                first_is_white,
-                first_points,
-                termination: String::new(),
-            };
-            tally.add(&outcome);
+            tally.add_points(first_points);
         }
         Ok(tally)
     }
 
-    /// Elo estimate with a 95 % margin.
+    /// Elo estimate with a 95 % interval.
     pub fn elo(&self) -> Option<EloEstimate> {
         estimate(self.wins, self.draws, self.losses, 1.96)
     }
+
+    /// The state of `sprt` after these games.
+    pub fn sprt(&self, sprt: &Sprt) -> SprtState {
+        sprt.state(self.wins, self.draws, self.losses)
+    }
 }
 
-/// Play one game: `opening` moves, then the players in turn until the game ends by the
-/// rules, a draw rule, the move cap, or a player failing (which loses).
+/// Play one game: `opening` moves from its start position, then the players in turn
+/// until the game ends by the rules, a draw rule, the move cap, or a player failing
+/// (which loses).
 pub fn play_game(
     white: &mut dyn Player,
     black: &mut dyn Player,
-    opening: &[Move],
+    opening: &Opening,
     max_plies: usize,
 ) -> (Game, Option<Color>, String) {
-    let mut game = Game::new(Position::start());
-    for &m in opening {
+    let never = AtomicBool::new(false);
+    play_game_until(white, black, opening, max_plies, &never)
+        .expect("a game that is never aborted ends")
+}
+
+/// [`play_game`], abandoned (`None`) when `abort` is set between two moves.
+fn play_game_until(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    opening: &Opening,
+    max_plies: usize,
+    abort: &AtomicBool,
+) -> Option<(Game, Option<Color>, String)> {
+    let mut game = Game::new(opening.start);
+    for &m in &opening.moves {
         if !game.play(m) {
             break;
         }
     }
     if let Err(e) = white.new_game() {
-        return (
+        return Some((
             game,
             Some(Color::Black),
             format!("{} failed: {e}", white.name()),
-        );
+        ));
     }
     if let Err(e) = black.new_game() {
-        return (
+        return Some((
             game,
             Some(Color::White),
             format!("{} failed: {e}", black.name()),
-        );
+        ));
     }
     // Time left per side in clock games.
     let mut clocks = [white.clock().map(|c| c.0), black.clock().map(|c| c.0)];
     loop {
+        if abort.load(Ordering::Relaxed) {
+            return None;
+        }
         if let Some(r) = game.result() {
-            return (game, r.winner, r.reason.describe().to_string());
+            return Some((game, r.winner, r.reason.describe().to_string()));
         }
         if game.moves().len() >= max_plies {
-            return (
+            return Some((
                 game,
                 None,
                 format!("adjudicated draw after {max_plies} plies"),
-            );
+            ));
         }
         let side = game.position().side_to_move();
         let player: &mut dyn Player = if side == Color::White {
@@ -168,98 +224,142 @@ pub fn play_game(
         if let (Some(left), Some((_, inc))) = (clock.as_mut(), player.clock()) {
             let spent = started.elapsed();
             if spent > *left {
-                return (
+                return Some((
                     game,
                     Some(side.opponent()),
                     format!("{} lost on time", player.name()),
-                );
+                ));
             }
             *left = *left - spent + inc;
         }
         match chosen {
             Ok(m) if game.play(m) => {}
             Ok(m) => {
-                return (
+                return Some((
                     game,
                     Some(side.opponent()),
                     format!("{} played an illegal move {m:?}", player.name()),
-                )
+                ))
             }
             Err(e) => {
-                return (
+                return Some((
                     game,
                     Some(side.opponent()),
                     format!("{} failed: {e}", player.name()),
-                )
+                ))
             }
         }
     }
 }
 
-/// Play a match of `config.games` games; `on_game` sees each outcome as it finishes.
-pub fn run_match(
+/// Play game `index` of the match with the players of one worker.
+fn play_indexed(
     first: &mut dyn Player,
     second: &mut dyn Player,
     config: &MatchConfig,
-    mut on_game: impl FnMut(&GameOutcome),
+    index: usize,
+    abort: &AtomicBool,
+) -> Option<GameOutcome> {
+    let (opening, first_is_white) = config.opening_of(index)?;
+    let (game, winner, termination) = if first_is_white {
+        play_game_until(first, second, opening, config.max_plies, abort)?
+    } else {
+        play_game_until(second, first, opening, config.max_plies, abort)?
+    };
+    let (white, black) = if first_is_white {
+        (first.name(), second.name())
+    } else {
+        (second.name(), first.name())
+    };
+    let result = match winner {
+        Some(Color::White) => "2-0",
+        Some(Color::Black) => "0-2",
+        None => "1-1",
+    };
+    // Starts at the opening's start position (FEN tag when not the initial one) with
+    // the opening moves, so that the record replays.
+    let mut pdn = PdnGame::from_game(&game);
+    pdn.result = Some(result.to_string());
+    pdn.set_tag("Event", config.event.clone());
+    pdn.set_tag("Round", (index + 1).to_string());
+    pdn.set_tag("White", white);
+    pdn.set_tag("Black", black);
+    pdn.set_tag("Result", result);
+    pdn.set_tag("Opening", opening.name.clone());
+    pdn.set_tag("Termination", termination.clone());
+    let first_colour = if first_is_white {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let first_points = match winner {
+        Some(c) if c == first_colour => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    Some(GameOutcome {
+        index,
+        pdn,
+        first_is_white,
+        first_points,
+        termination,
+    })
+}
+
+/// Play games `config.first_game..config.games` with one worker thread per pair of
+/// players in `pairs` (games are handed out by index as workers become free).
+/// `on_game` sees each outcome in game-index order, whatever order the games finish
+/// in; when it returns [`Flow::Stop`] no further game is started, games in progress
+/// are abandoned and later finished games are discarded, so the games counted are
+/// always a prefix of the match and the same for any number of workers. Returns the
+/// outcomes passed to `on_game`.
+pub fn run_match(
+    pairs: Vec<PlayerPair>,
+    config: &MatchConfig,
+    mut on_game: impl FnMut(&GameOutcome) -> Flow,
 ) -> Vec<GameOutcome> {
-    let pairs = config.games.div_ceil(2);
-    let openings = random_openings(pairs, config.opening_plies, config.seed);
-    let mut outcomes = Vec::with_capacity(config.games);
-    for i in config.first_game..config.games {
-        let opening = &openings[i / 2];
-        let first_is_white = i % 2 == 0;
-        let (game, winner, termination) = if first_is_white {
-            play_game(first, second, opening, config.max_plies)
-        } else {
-            play_game(second, first, opening, config.max_plies)
-        };
-        let (white, black) = if first_is_white {
-            (first.name(), second.name())
-        } else {
-            (second.name(), first.name())
-        };
-        let result = match winner {
-            Some(Color::White) => "2-0",
-            Some(Color::Black) => "0-2",
-            None => "1-1",
-        };
-        let mut pdn = PdnGame::from_game(&game);
-        pdn.result = Some(result.to_string());
-        pdn.set_tag("Event", config.event.clone());
-        pdn.set_tag("Round", (i + 1).to_string());
-        pdn.set_tag("White", white);
-        pdn.set_tag("Black", black);
-        pdn.set_tag("Result", result);
-        pdn.set_tag(
-            "Opening",
-            format!(
-                "{} random plies, seed {}, pair {}",
-                opening.len(),
-                config.seed,
-                i / 2 + 1
-            ),
-        );
-        pdn.set_tag("Termination", termination.clone());
-        let first_colour = if first_is_white {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let first_points = match winner {
-            Some(c) if c == first_colour => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        };
-        let outcome = GameOutcome {
-            pdn,
-            first_is_white,
-            first_points,
-            termination,
-        };
-        on_game(&outcome);
-        outcomes.push(outcome);
-    }
+    let next = AtomicUsize::new(config.first_game);
+    let stop = AtomicBool::new(false);
+    let mut outcomes = Vec::new();
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<GameOutcome>();
+        for (mut first, mut second) in pairs {
+            let (tx, next, stop) = (tx.clone(), &next, &stop);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= config.games {
+                        break;
+                    }
+                    let outcome =
+                        play_indexed(first.as_mut(), second.as_mut(), config, index, stop);
+                    // None: abandoned; a send error: the match is over.
+                    if outcome.is_none_or(|o| tx.send(o).is_err()) {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Outcomes that finished ahead of an earlier game, by index.
+        let mut waiting = BTreeMap::new();
+        let mut expected = config.first_game;
+        for outcome in rx {
+            if stop.load(Ordering::Relaxed) {
+                continue;
+            }
+            waiting.insert(outcome.index, outcome);
+            while let Some(o) = waiting.remove(&expected) {
+                expected += 1;
+                let flow = on_game(&o);
+                outcomes.push(o);
+                if flow == Flow::Stop {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+    });
     outcomes
 }
 
@@ -268,20 +368,38 @@ mod tests {
     use super::*;
     use crate::pdn::{read_games, write_games};
 
-    #[test]
-    fn short_match_between_two_depths_is_recorded_and_scored() {
-        let mut a = InternalPlayer::new(&"depth=3,name=d3".parse().unwrap());
-        let mut b = InternalPlayer::new(&"depth=1,name=d1".parse().unwrap());
-        let config = MatchConfig {
-            games: 2,
-            opening_plies: 2,
-            seed: 3,
-            max_plies: 80,
+    fn internal(spec: &str) -> Box<dyn Player + Send> {
+        Box::new(InternalPlayer::new(&spec.parse().unwrap()))
+    }
+
+    fn pairs(n: usize, first: &str, second: &str) -> Vec<PlayerPair> {
+        (0..n)
+            .map(|_| (internal(first), internal(second)))
+            .collect()
+    }
+
+    fn config(games: usize, openings: Vec<Opening>, max_plies: usize) -> MatchConfig {
+        MatchConfig {
+            games,
+            openings,
+            max_plies,
             event: "test".into(),
             first_game: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn short_match_between_two_depths_is_recorded_and_scored() {
+        let config = config(2, random_opening_list(1, 2, 3), 80);
         let mut seen = 0;
-        let outcomes = run_match(&mut a, &mut b, &config, |_| seen += 1);
+        let outcomes = run_match(
+            pairs(1, "depth=3,name=d3", "depth=1,name=d1"),
+            &config,
+            |_| {
+                seen += 1;
+                Flow::Continue
+            },
+        );
         assert_eq!((outcomes.len(), seen), (2, 2));
         // Same opening, colours swapped.
         assert_eq!(outcomes[0].pdn.moves[..2], outcomes[1].pdn.moves[..2]);
@@ -306,32 +424,95 @@ mod tests {
         assert_eq!(back[1].moves, outcomes[1].pdn.moves);
         // Resuming at game 2 replays exactly the second game.
         let resumed = run_match(
-            &mut a,
-            &mut b,
+            pairs(1, "depth=3,name=d3", "depth=1,name=d1"),
             &MatchConfig {
                 first_game: 1,
                 ..config
             },
-            |_| {},
+            |_| Flow::Continue,
         );
         assert_eq!(resumed.len(), 1);
+        assert_eq!(resumed[0].index, 1);
         assert_eq!(resumed[0].pdn.moves, outcomes[1].pdn.moves);
         assert_eq!(Tally::from_records(&back, "d3"), Ok(tally));
     }
 
     #[test]
-    fn clock_games_are_played_within_the_clock() {
-        let spec: EngineSpec = "clock=1+0.1".parse().unwrap();
-        let (mut a, mut b) = (InternalPlayer::new(&spec), InternalPlayer::new(&spec));
-        let config = MatchConfig {
-            games: 2,
-            opening_plies: 2,
-            seed: 5,
-            max_plies: 30,
-            event: "clock".into(),
-            first_game: 0,
+    fn ballot_games_start_from_the_ballot_and_replay() {
+        let ballots = fmjd_ballots().unwrap();
+        let config = config(3, ballots[..1].to_vec(), 16);
+        let outcomes = run_match(pairs(1, "depth=2", "depth=1"), &config, |_| Flow::Continue);
+        assert_eq!(outcomes.len(), 3);
+        // 3 games from one opening: cycled, colours alternating.
+        assert_eq!(
+            outcomes
+                .iter()
+                .map(|o| o.first_is_white)
+                .collect::<Vec<_>>(),
+            [true, false, true]
+        );
+        let text = write_games(&outcomes.iter().map(|o| o.pdn.clone()).collect::<Vec<_>>());
+        let back = read_games(&text).unwrap();
+        for (o, g) in outcomes.iter().zip(&back) {
+            assert_eq!(g.start, ballots[0].start);
+            assert_eq!(
+                g.tag("FEN"),
+                Some(crate::fen::to_fen(&ballots[0].start).as_str())
+            );
+            assert_eq!(g.tag("Opening"), Some("1-I cd4 ba5 dc5"));
+            assert_eq!(g.moves, o.pdn.moves);
+            assert!(g.to_game().is_ok());
+        }
+    }
+
+    #[test]
+    fn concurrent_match_gives_the_same_games_in_the_same_order() {
+        let openings = shuffled(fmjd_ballots().unwrap(), 1);
+        let config = config(6, openings, 40);
+        let play = |workers: usize| {
+            let mut order = Vec::new();
+            let outcomes = run_match(
+                pairs(workers, "depth=2,name=a", "depth=1,name=b"),
+                &config,
+                |o| {
+                    order.push(o.index);
+                    Flow::Continue
+                },
+            );
+            assert_eq!(order, (0..6).collect::<Vec<_>>());
+            outcomes
+                .iter()
+                .map(|o| (o.pdn.clone(), o.first_points, o.termination.clone()))
+                .collect::<Vec<_>>()
         };
-        for o in run_match(&mut a, &mut b, &config, |_| {}) {
+        let one = play(1);
+        assert_eq!(one.len(), 6);
+        assert_eq!(play(2), one);
+        assert_eq!(play(3), one);
+    }
+
+    #[test]
+    fn stopping_keeps_a_prefix_of_the_match() {
+        let config = config(8, random_opening_list(4, 2, 9), 30);
+        for workers in [1, 2] {
+            let outcomes = run_match(pairs(workers, "depth=1", "depth=1"), &config, |o| {
+                if o.index == 2 {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            });
+            let indexes: Vec<usize> = outcomes.iter().map(|o| o.index).collect();
+            assert_eq!(indexes, [0, 1, 2], "{workers} workers");
+        }
+    }
+
+    #[test]
+    fn clock_games_are_played_within_the_clock() {
+        let config = config(2, random_opening_list(1, 2, 5), 30);
+        for o in run_match(pairs(1, "clock=1+0.1", "clock=1+0.1"), &config, |_| {
+            Flow::Continue
+        }) {
             assert!(!o.termination.contains("on time"), "{}", o.termination);
         }
     }

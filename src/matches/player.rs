@@ -340,7 +340,7 @@ impl Player for HubPlayer {
 }
 
 /// The player for `spec`: a Hub engine when it has a command, else the built-in one.
-pub fn make_player(spec: &EngineSpec) -> Result<Box<dyn Player>, PlayerError> {
+pub fn make_player(spec: &EngineSpec) -> Result<Box<dyn Player + Send>, PlayerError> {
     Ok(match spec.command {
         Some(_) => Box::new(HubPlayer::spawn(spec)?),
         None => Box::new(InternalPlayer::new(spec)),

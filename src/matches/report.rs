@@ -1,0 +1,128 @@
+//! The end-of-match report: score, draw ratio, Elo with its 95 % interval, likelihood
+//! of superiority, and the SPRT state when a test was run.
+
+use std::fmt;
+
+use super::elo::los;
+use super::sprt::{Decision, Sprt};
+use super::Tally;
+
+/// What `damas match` prints at the end, one fact a line.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Name of the first player.
+    pub first: String,
+    /// Name of the second player.
+    pub second: String,
+    /// The first player's results.
+    pub tally: Tally,
+    /// The SPRT, if one was run.
+    pub sprt: Option<Sprt>,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = &self.tally;
+        let n = t.games();
+        let pct = |x: f64| 100.0 * x / f64::from(n.max(1));
+        writeln!(
+            f,
+            "{} vs {}: {n} games, +{} ={} -{}, score {}/{n} ({:.1}%)",
+            self.first,
+            self.second,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.points(),
+            pct(t.points())
+        )?;
+        writeln!(f, "draw ratio: {:.1}%", pct(f64::from(t.draws)))?;
+        if let Some(e) = t.elo() {
+            write!(
+                f,
+                "Elo difference: {:+.1} ± {:.1} (95%: {:+.1} to {:+.1})",
+                e.elo + 0.0,
+                e.margin,
+                e.low + 0.0,
+                e.high + 0.0
+            )?;
+            match los(t.wins, t.losses) {
+                Some(l) => writeln!(f, ", LOS {:.1}%", 100.0 * l)?,
+                None => writeln!(f, ", LOS n/a (no decisive game)")?,
+            }
+        }
+        if let Some(sprt) = &self.sprt {
+            let state = t.sprt(sprt);
+            write!(
+                f,
+                "{sprt}: LLR {:.2} (bounds {:.2}, {:.2}): ",
+                state.llr + 0.0,
+                state.lower,
+                state.upper
+            )?;
+            match state.decision {
+                Some(Decision::AcceptH1) => writeln!(
+                    f,
+                    "H1 accepted (Elo {} rather than {})",
+                    sprt.elo1, sprt.elo0
+                )?,
+                Some(Decision::AcceptH0) => writeln!(
+                    f,
+                    "H0 accepted (Elo {} rather than {})",
+                    sprt.elo0, sprt.elo1
+                )?,
+                None => writeln!(f, "no decision after {n} games")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_lines() {
+        let report = Report {
+            first: "a".into(),
+            second: "b".into(),
+            tally: Tally {
+                wins: 15,
+                draws: 0,
+                losses: 5,
+            },
+            sprt: Some("0,50".parse().unwrap()),
+        };
+        let text = report.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "a vs b: 20 games, +15 =0 -5, score 15/20 (75.0%)");
+        assert_eq!(lines[1], "draw ratio: 0.0%");
+        assert!(
+            lines[2].starts_with("Elo difference: +190.8 ± "),
+            "{}",
+            lines[2]
+        );
+        assert!(lines[2].ends_with(", LOS 98.7%"), "{}", lines[2]);
+        assert!(
+            lines[3].starts_with("SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR "),
+            "{}",
+            lines[3]
+        );
+        assert_eq!(lines.len(), 4);
+        let plain = Report {
+            sprt: None,
+            tally: Tally {
+                wins: 0,
+                draws: 3,
+                losses: 0,
+            },
+            ..report
+        };
+        let text = plain.to_string();
+        assert!(text.contains("score 1.5/3 (50.0%)"), "{text}");
+        assert!(text.contains("draw ratio: 100.0%"), "{text}");
+        assert!(text.contains("LOS n/a"), "{text}");
+        assert!(!text.contains("SPRT"), "{text}");
+    }
+}

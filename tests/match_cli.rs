@@ -1,0 +1,125 @@
+//! `damas match` end to end: bad openings files are refused with the line at fault
+//! and a non-zero exit; a match with two workers writes the same games as with one;
+//! an SPRT stops the match before the game limit.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn damas(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_damas"))
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("run damas")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn bad_openings_files_are_refused_with_the_line_at_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, body).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let cases = [
+        (
+            write(
+                "bad.fen",
+                "# x\nW:W21-32:B1-12 ; ok\nW:Wa1,zz9:Bb8 ; broken\n",
+            ),
+            "line 3: bad FEN",
+        ),
+        (write("empty.fen", ""), "no openings"),
+        (
+            write(
+                "bad.pdn",
+                "[Event \"a\"]\n1. c3-d4 f6-g5 *\n\n1. c3-d4 c3-d4 *\n",
+            ),
+            "game 2 move 1... (line 4",
+        ),
+    ];
+    for (file, expected) in cases {
+        let out = damas(&["--openings", &file, "--games", "2", "--quiet"]);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let err = text(&out.stderr);
+        assert!(err.contains(expected), "{file}: {err}");
+    }
+}
+
+fn play(dir: &Path, name: &str, extra: &[&str]) -> (String, String) {
+    let pdn = dir.join(name);
+    let pdn_arg = pdn.to_string_lossy().into_owned();
+    let mut args = vec![
+        "--engine1",
+        "depth=2,name=a",
+        "--engine2",
+        "depth=1,name=b",
+        "--max-plies",
+        "60",
+        "--quiet",
+        "--pdn",
+        &pdn_arg,
+    ];
+    args.extend_from_slice(extra);
+    let out = damas(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    (text(&out.stdout), std::fs::read_to_string(&pdn).unwrap())
+}
+
+#[test]
+fn two_workers_write_the_same_match_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out1, games1) = play(dir.path(), "one.pdn", &["--games", "6"]);
+    let (out2, games2) = play(
+        dir.path(),
+        "two.pdn",
+        &["--games", "6", "--concurrency", "2"],
+    );
+    assert_eq!(games1, games2);
+    let lines = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("games written"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(lines(&out1), lines(&out2));
+    assert!(out1.contains("a vs b: 6 games"), "{out1}");
+    assert!(out1.contains("draw ratio: "), "{out1}");
+    assert_eq!(games1.matches("[FEN ").count(), 6);
+}
+
+#[test]
+fn sprt_stops_the_match_early() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("s.pdn");
+    let pdn_arg = pdn.to_string_lossy().into_owned();
+    let out = damas(&[
+        "--engine1",
+        "depth=5",
+        "--engine2",
+        "depth=1",
+        "--games",
+        "100",
+        "--sprt",
+        "0,200,0.1,0.1",
+        "--concurrency",
+        "2",
+        "--quiet",
+        "--pdn",
+        &pdn_arg,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(stdout.contains("SPRT decided after "), "{stdout}");
+    let games = std::fs::read_to_string(&pdn)
+        .unwrap()
+        .matches("[Round ")
+        .count();
+    assert!((2..100).contains(&games), "{games} games");
+    assert!(stdout.contains(&format!(": {games} games, ")), "{stdout}");
+}
