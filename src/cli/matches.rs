@@ -15,8 +15,8 @@ use crate::pdn::{read_games, write_games, PdnGame};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// First engine: `key=value,…` with name, techniques (pvs+tt…), tt-bits, depth,
-    /// nodes, time (s/move), clock, numbering, and last `cmd=COMMAND ARGS` for a Hub
-    /// engine.
+    /// nodes, time (s/move), clock, eval (trained|material), weights (FILE),
+    /// numbering, and last `cmd=COMMAND ARGS` for a Hub engine.
     #[arg(long, default_value = "depth=6")]
     pub engine1: EngineSpec,
     /// Second engine, same form.
