@@ -69,7 +69,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let pos = position_arg(args.fen.as_deref())?;
     let techniques = match &args.techniques {
         Some(t) => t.parse::<Techniques>().map_err(CliError::input)?,
-        None => Techniques::strongest(),
+        None => Techniques::engine(),
     };
     let limits = match (args.depth, args.time, args.nodes) {
         (Some(d), _, _) => Limits::depth(d),

@@ -16,6 +16,10 @@ use super::{DrawPolicy, Oracle, OracleValue, SearchOptions, Stats, Techniques, M
 /// Enhanced transposition cutoffs are tried only this far from the horizon (near the
 /// root), where a saved subtree is worth the extra probes.
 const ETC_MIN_DEPTH: u32 = 6;
+/// Late move reductions apply from this many plies to go …
+const LMR_MIN_DEPTH: u32 = 3;
+/// … and from this move (0-based) in the ordered list on.
+const LMR_MIN_MOVE: usize = 3;
 /// Distance given to an oracle win or loss whose length is unknown.
 pub(crate) const UNKNOWN_DISTANCE: u32 = 400;
 
@@ -289,6 +293,21 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
             }
             let s = if j == 0 || !t.pvs {
                 -self.node(&child, depth - 1, ply + 1, -beta, -alpha)
+            } else if t.lmr
+                && depth >= LMR_MIN_DEPTH
+                && j >= LMR_MIN_MOVE
+                && beta.0 - alpha.0 == 1
+                && !m.is_capture()
+                && !has_capture(&child)
+            {
+                let r = if j >= 2 * LMR_MIN_MOVE && depth >= 2 * LMR_MIN_DEPTH { 2 } else { 1 };
+                let null = Score(-alpha.0 - 1);
+                let s = -self.node(&child, depth - 1 - r, ply + 1, null, -alpha);
+                if s > alpha && !self.budget.aborted {
+                    -self.node(&child, depth - 1, ply + 1, null, -alpha)
+                } else {
+                    s
+                }
             } else {
                 let s = -self.node(&child, depth - 1, ply + 1, Score(-alpha.0 - 1), -alpha);
                 if s > alpha && s < beta && !self.budget.aborted {

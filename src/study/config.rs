@@ -67,7 +67,7 @@ impl Config {
     /// Parse one label. `default` is the engine's default techniques.
     pub fn parse(label: &str) -> Result<Config, ConfigError> {
         let mut techniques = if label == "default" {
-            crate::search::SearchOptions::default().techniques
+            crate::search::Techniques::strongest()
         } else {
             label
                 .parse::<Techniques>()
