@@ -53,7 +53,7 @@ fn tt_key_comparisons_per_access() {
             clear_tt: false,
             tt_leaves,
             evaluation: damas::eval::Evaluation::Material,
-        ..SearchOptions::default()
+            ..SearchOptions::default()
         };
         let mut searcher = Searcher::new(opts);
         let (mut accesses, mut compares) = (0u64, 0u64);

@@ -97,7 +97,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         techniques,
         tt_bits: args.tt_bits,
         aspiration_delta: args.delta,
-        evaluation: Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?,
+        evaluation: Evaluation::select(args.eval, args.weights.as_deref())
+            .map_err(CliError::input)?,
         ..SearchOptions::default()
     };
     let mut searcher = Searcher::new(options);

@@ -257,7 +257,9 @@ pub fn visit(v: &View, mut f: impl FnMut(usize, i32)) {
 pub fn sparse(pos: &Position) -> Vec<(u32, i32)> {
     let mut out: Vec<(u32, i32)> = Vec::with_capacity(64);
     visit(&View::of(pos, Color::White), |i, c| out.push((i as u32, c)));
-    visit(&View::of(pos, Color::Black), |i, c| out.push((i as u32, -c)));
+    visit(&View::of(pos, Color::Black), |i, c| {
+        out.push((i as u32, -c))
+    });
     out.sort_unstable_by_key(|e| e.0);
     let mut merged: Vec<(u32, i32)> = Vec::with_capacity(out.len());
     for (i, c) in out {

@@ -145,7 +145,10 @@ impl fmt::Debug for Evaluation {
 impl Evaluation {
     /// The evaluation named `name`, with the weights of `weights` when given (which
     /// implies the trained evaluation).
-    pub fn select(name: EvalName, weights: Option<&std::path::Path>) -> Result<Evaluation, WeightsError> {
+    pub fn select(
+        name: EvalName,
+        weights: Option<&std::path::Path>,
+    ) -> Result<Evaluation, WeightsError> {
         match (name, weights) {
             (_, Some(path)) => Ok(Evaluation::Trained(Arc::new(Trained::from_file(path)?))),
             (name, None) => Ok(name.evaluation()),

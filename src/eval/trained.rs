@@ -174,7 +174,11 @@ mod tests {
         let a = t.with_noise(1, 4);
         let b = t.with_noise(2, 4);
         let mut differs = false;
-        for fen in ["W:Wa1,c3,e3:Bb6,d6,f6", "B:Wa1,c3,Ke3:Bb6,d6,h8", "W:W21-32:B1-12"] {
+        for fen in [
+            "W:Wa1,c3,e3:Bb6,d6,f6",
+            "B:Wa1,c3,Ke3:Bb6,d6,h8",
+            "W:W21-32:B1-12",
+        ] {
             let pos = parse_fen(fen).unwrap();
             let base = t.eval(&pos).value();
             for n in [&a, &b] {

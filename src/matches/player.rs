@@ -384,8 +384,36 @@ mod tests {
             "depth",
             "clock=0+1",
             "clock=a+1",
+            "eval=neural",
+            "weights=/nonexistent/weights.bin",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn eval_and_weights_keys() {
+        let s: EngineSpec = "eval=material,depth=2".parse().unwrap();
+        assert_eq!(s.eval, EvalName::Material);
+        assert_eq!(
+            "depth=2".parse::<EngineSpec>().unwrap().eval,
+            EvalName::Trained
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("w.bin");
+        std::fs::write(&p, b"not weights").unwrap();
+        let e = format!("weights={}", p.display())
+            .parse::<EngineSpec>()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("w.bin") && e.contains("truncated"), "{e}");
+        crate::eval::Weights::zero(4).save(&p).unwrap();
+        let s: EngineSpec = format!("weights={},depth=1", p.display()).parse().unwrap();
+        assert_eq!(s.weights.as_deref(), Some(p.as_path()));
+        // Zero weights score every position 0, material does not.
+        let pos = crate::fen::parse_fen("W:Wa1,c1:Bh8").unwrap();
+        let ev = crate::eval::Evaluation::select(s.eval, s.weights.as_deref()).unwrap();
+        assert_eq!(ev.eval(&pos).value(), 0);
+        assert_eq!(crate::eval::Evaluation::Material.eval(&pos).value(), 100);
     }
 }

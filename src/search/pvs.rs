@@ -300,7 +300,11 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
                 && !m.is_capture()
                 && !has_capture(&child)
             {
-                let r = if j >= 2 * LMR_MIN_MOVE && depth >= 2 * LMR_MIN_DEPTH { 2 } else { 1 };
+                let r = if j >= 2 * LMR_MIN_MOVE && depth >= 2 * LMR_MIN_DEPTH {
+                    2
+                } else {
+                    1
+                };
                 let null = Score(-alpha.0 - 1);
                 let s = -self.node(&child, depth - 1 - r, ply + 1, null, -alpha);
                 if s > alpha && !self.budget.aborted {

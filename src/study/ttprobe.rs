@@ -96,7 +96,7 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
                 clear_tt: false,
                 tt_leaves: true,
                 evaluation: crate::eval::Evaluation::Material,
-        ..SearchOptions::default()
+                ..SearchOptions::default()
             });
             let mut r = ProbeResult {
                 bits,

@@ -14,7 +14,11 @@ use crate::eval::{EvalName, Evaluation, Weights};
 
 /// Train the evaluation of damas.
 #[derive(Parser, Debug)]
-#[command(name = "damas-train", version, about = "Self-play data and evaluation training for damas")]
+#[command(
+    name = "damas-train",
+    version,
+    about = "Self-play data and evaluation training for damas"
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -265,7 +269,13 @@ fn read_curve(path: &Path) -> Result<Vec<EpochReport>, String> {
         .skip(1)
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(n, l)| {
-            let bad = || format!("{} line {}: expected epoch,train,valid", path.display(), n + 1);
+            let bad = || {
+                format!(
+                    "{} line {}: expected epoch,train,valid",
+                    path.display(),
+                    n + 1
+                )
+            };
             let f: Vec<&str> = l.split(',').collect();
             if f.len() != 3 {
                 return Err(bad());

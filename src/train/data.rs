@@ -154,7 +154,8 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Vec<GameRecord>, usize), Data
             8,
         ));
     }
-    let u32_at = |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
+    let u32_at =
+        |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
     let mut games = Vec::new();
     let mut o = HEADER;
     while o + 8 <= bytes.len() {

@@ -46,11 +46,11 @@ pub struct FitConfig {
 impl Default for FitConfig {
     fn default() -> Self {
         FitConfig {
-            epochs: 20,
+            epochs: 6,
             batch: 4096,
-            lr: 10.0,
+            lr: 20.0,
             lambda: 0.7,
-            l2: 1e-6,
+            l2: 0.0,
             seed: 1,
             holdout: 10,
             groups: Group::ALL.to_vec(),
@@ -371,7 +371,9 @@ mod tests {
         assert!(k > 1e-4 && k < 0.1, "{k}");
         let run = || {
             let mut curve = Vec::new();
-            let w = fit(&train, &valid, initial(None), k, &cfg, &mut |r| curve.push(*r));
+            let w = fit(&train, &valid, initial(None), k, &cfg, &mut |r| {
+                curve.push(*r)
+            });
             (w, curve)
         };
         let (w1, c1) = run();

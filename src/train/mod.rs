@@ -4,8 +4,8 @@
 //! `damas-train` (`tools/train.rs`); `docs/evaluation.md` tells how the shipped
 //! weights were made.
 
+pub mod cli;
 pub mod curve;
 pub mod data;
 pub mod fit;
 pub mod selfplay;
-pub mod cli;

@@ -90,7 +90,8 @@ fn white_score(pos: &Position, s: crate::score::Score) -> i16 {
 
 /// Play game `index` of a run.
 pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> GameRecord {
-    let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let start = openings[index as usize % openings.len()];
     let mut game = Game::new(start);
     let random = rng.gen_range(0..=cfg.random_plies);
@@ -249,12 +250,22 @@ mod tests {
 
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("sp.bin");
-        let s = run(&SelfPlayConfig { games: 2, ..cfg.clone() }, &p).unwrap();
+        let s = run(
+            &SelfPlayConfig {
+                games: 2,
+                ..cfg.clone()
+            },
+            &p,
+        )
+        .unwrap();
         assert_eq!((s.games, s.played), (2, 2));
         let s = run(&cfg, &p).unwrap();
         assert_eq!((s.games, s.played), (3, 1));
         let (games, _) = super::super::data::read_games(&p).unwrap();
-        assert_eq!(games.iter().map(|g| g.index).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(
+            games.iter().map(|g| g.index).collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
         assert_eq!(games[1], a);
     }
 }

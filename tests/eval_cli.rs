@@ -1,0 +1,121 @@
+//! The evaluation from the command line: `--eval` and `--weights` for `analyze`,
+//! bad names and damaged weight files refused, and the trained default giving the
+//! start position a non-zero score where the material count sees only zeros;
+//! `damas-train` end to end on a few games.
+
+use std::process::{Command, Output};
+
+fn run(bin: &str, args: &[&str]) -> Output {
+    Command::new(bin).args(args).output().expect("run binary")
+}
+
+fn damas(args: &[&str]) -> Output {
+    run(env!("CARGO_BIN_EXE_damas"), args)
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The score of the `bestmove` line.
+fn best_score(o: &Output) -> i32 {
+    let out = String::from_utf8_lossy(&o.stdout);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("bestmove"))
+        .expect("bestmove line");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "score").expect("score");
+    words[i + 1].parse().expect("numeric score")
+}
+
+#[test]
+fn trained_default_prefers_moves_at_the_start() {
+    let material = damas(&["analyze", "--depth", "6", "--eval", "material"]);
+    assert!(material.status.success(), "{}", text(&material));
+    assert_eq!(best_score(&material), 0);
+    let trained = damas(&["analyze", "--depth", "6"]);
+    assert!(trained.status.success(), "{}", text(&trained));
+    assert_ne!(best_score(&trained), 0, "{}", text(&trained));
+}
+
+#[test]
+fn bad_eval_names_and_weight_files_are_refused() {
+    let o = damas(&["analyze", "--depth", "2", "--eval", "neural"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("neural"), "{}", text(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("broken.bin");
+    std::fs::write(&p, b"DAMASEVW\x01\0\0\0").unwrap();
+    let o = damas(&["analyze", "--depth", "2", "--weights", p.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(t.contains("broken.bin") && t.contains("truncated"), "{t}");
+}
+
+#[test]
+fn train_pipeline_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("sp.bin");
+    let weights = dir.path().join("w.bin");
+    let curve = dir.path().join("curve.csv");
+    let svg = dir.path().join("curve.svg");
+    let train = env!("CARGO_BIN_EXE_damas-train");
+    let d = data.to_str().unwrap();
+    let o = run(
+        train,
+        &[
+            "selfplay", "--out", d, "--games", "12", "--nodes", "500", "--eval", "material",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("12 games"), "{}", text(&o));
+    let o = run(
+        train,
+        &[
+            "fit",
+            "--data",
+            d,
+            "--out",
+            weights.to_str().unwrap(),
+            "--epochs",
+            "2",
+            "--holdout",
+            "20",
+            "--curve",
+            curve.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(&curve).unwrap().lines().count(), 4);
+    // The new weights play.
+    let o = damas(&[
+        "analyze",
+        "--depth",
+        "4",
+        "--weights",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(
+        train,
+        &[
+            "plot",
+            &format!("r1={}", curve.display()),
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let o = run(
+        train,
+        &["fit", "--data", d, "--out", "x.bin", "--groups", "nonsense"],
+    );
+    assert!(!o.status.success());
+    assert!(text(&o).contains("unknown feature group"), "{}", text(&o));
+}
