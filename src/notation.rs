@@ -219,7 +219,7 @@ pub fn legal_move_strings(pos: &Position, notation: Notation) -> Vec<String> {
 
 /// Squares named one after the other without separators (`a3b4`), if `tok` is that.
 fn compact_squares(tok: &str) -> Option<Vec<Square>> {
-    if tok.len() < 4 || tok.len() % 2 != 0 || !tok.is_ascii() {
+    if tok.len() < 4 || !tok.len().is_multiple_of(2) || !tok.is_ascii() {
         return None;
     }
     (0..tok.len())

@@ -26,9 +26,7 @@ impl Controller {
             self.choice = None;
             self.help = false;
             self.confirm = Some(what);
-            self.error(format!(
-                "{verb} and lose the unsaved game ({n} plies)? y: yes, n: no (s saves)"
-            ));
+            self.question = format!("{verb} and lose the unsaved game ({n} plies)? y: yes, n: no");
         } else {
             self.carry_out(what);
         }
@@ -36,10 +34,7 @@ impl Controller {
 
     /// Ask before replacing an existing file with the game.
     pub(super) fn ask_overwrite(&mut self, path: PathBuf, text: String) {
-        self.error(format!(
-            "{} exists. Overwrite it? y: yes, n: no",
-            path.display()
-        ));
+        self.question = format!("{} exists. Overwrite it? y: yes, n: no", path.display());
         self.confirm = Some(Pending::Overwrite { path, text });
     }
 

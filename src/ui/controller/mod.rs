@@ -6,6 +6,7 @@
 mod confirm;
 mod moves;
 mod record;
+mod search;
 mod types;
 
 pub use types::{
@@ -58,6 +59,8 @@ pub struct Controller {
     load_path: String,
     /// The question waiting for y/n, and what a yes does.
     confirm: Option<Pending>,
+    /// The text of that question (it stays up while the engine reports).
+    question: String,
     /// The games of a loaded file, while one is being chosen.
     game_list: Option<GameList>,
     /// The moves of the game when it was last saved or loaded.
@@ -110,6 +113,7 @@ impl Controller {
             save_path: "game.pdn".to_string(),
             load_path: "game.pdn".to_string(),
             confirm: None,
+            question: String::new(),
             game_list: None,
             saved: None,
             written: None,
@@ -118,6 +122,7 @@ impl Controller {
             search_started: Instant::now(),
         };
         c.info("Your move: arrows + Enter, a click, or type it (c3-d4). ? for help.");
+        c.announce_end();
         c
     }
 
@@ -174,6 +179,9 @@ impl Controller {
     }
     /// The message line.
     pub fn message(&self) -> Option<(&str, MessageKind)> {
+        if self.confirm.is_some() {
+            return Some((self.question.as_str(), MessageKind::Error));
+        }
         self.message.as_ref().map(|(s, k)| (s.as_str(), *k))
     }
     /// The engine's latest report: of the running search, else of the last search.
@@ -330,83 +338,6 @@ impl Controller {
     /// Show a failure from outside.
     pub fn complain(&mut self, text: impl Into<String>) {
         self.error(text);
-    }
-
-    // ----- engine scheduling -----
-
-    /// Start the engine when it is its turn. Call after every event.
-    pub fn tick(&mut self) {
-        if self.searching.is_some() || self.paused || self.result().is_some() {
-            return;
-        }
-        let side = self.position().side_to_move();
-        if self.players.of(side) == Player::Engine {
-            self.start_search(Purpose::Move);
-        }
-    }
-
-    fn start_search(&mut self, purpose: Purpose) {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.searching = Some((id, purpose));
-        // The last report stays on screen until this search sends its first one.
-        self.thinking_live = false;
-        self.search_started = Instant::now();
-        self.effects.push(Effect::Search(SearchRequest {
-            id,
-            purpose,
-            position: self.position(),
-            history: self.game.history().to_vec(),
-            limits: self.level.limits(),
-        }));
-    }
-
-    fn cancel_search(&mut self) {
-        if self.searching.take().is_some() {
-            self.effects.push(Effect::Stop);
-        }
-    }
-
-    /// A progress report of search `id`.
-    pub fn on_engine_info(&mut self, id: u64, info: &Info) {
-        if self.searching.is_some_and(|(s, _)| s == id) {
-            self.thinking = Some(Thinking::from_info(&self.position(), info));
-            self.thinking_live = true;
-        }
-    }
-
-    /// Search `id` finished.
-    pub fn on_engine_done(&mut self, id: u64, result: &SearchResult) {
-        let Some((s, purpose)) = self.searching else {
-            return;
-        };
-        if s != id {
-            return;
-        }
-        self.searching = None;
-        let pos = self.position();
-        // The final report stays visible after the search.
-        self.thinking = Some(Thinking::from_result(&pos, result));
-        self.thinking_live = false;
-        let Some(best) = result.best else { return };
-        let text = move_to_string(&pos, best, Notation::Algebraic);
-        match purpose {
-            Purpose::Hint => {
-                self.hint = Some(best);
-                self.info(format!(
-                    "Hint: {text} ({})",
-                    Thinking::score_text(pos.side_to_move(), result.score)
-                ));
-            }
-            Purpose::Move => {
-                if self.players.of(pos.side_to_move()) == Player::Engine {
-                    self.commit(best);
-                    if self.result().is_none() {
-                        self.info(format!("Engine played {text}."));
-                    }
-                }
-            }
-        }
     }
 
     // ----- actions -----

@@ -196,6 +196,8 @@ impl Controller {
                 Ok(pos) => {
                     self.new_game(pos);
                     self.info(format!("Position set: {}", to_fen(&pos)));
+                    // A set-up position can be over already (`W:Wa1:B`).
+                    self.announce_end();
                 }
                 Err(e) => self.error(format!("Bad FEN: {e}")),
             },
