@@ -1,6 +1,7 @@
 //! The terminal UI: play Brazilian checkers against the engine (or watch it, or play
 //! both sides). [`controller`] holds the logic and is tested without a terminal;
-//! [`render`] and [`board`] draw with ratatui; [`input`] maps keys and mouse;
+//! [`render`] and [`board`] draw with ratatui, [`overlay`] the help and game list;
+//! [`input`] maps keys and mouse, after [`keys`] repairs split escape sequences;
 //! [`engine`] runs the search in a background thread; [`terminal`] sets up and always
 //! restores the terminal. [`run`] ties them together.
 
