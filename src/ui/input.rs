@@ -203,7 +203,7 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("mouse click", "pick a piece, then its destination"),
     (
         "a-h, A-H, 1-9",
-        "type a move: c3-d4, C3-D4, c3xe5, a3b4, 22-18; Enter plays",
+        "type a move: c3-d4, C3-D4, c3xe5, 22-18; Enter plays",
     ),
     (
         "Tab, arrows",
@@ -214,7 +214,7 @@ pub const KEY_HELP: &[(&str, &str)] = &[
         "cancel the selection, prompt or help; empty the prompt",
     ),
     ("n", "new game"),
-    ("u / r", "undo / redo a move"),
+    ("u / r", "undo / redo (u after n, l, i: the old game back)"),
     ("t", "hint: the engine's best move, shown not played"),
     ("m", "engine: move now (or resume after undo)"),
     ("p", "players: human/engine for White and Black"),
@@ -291,6 +291,13 @@ mod tests {
             Some(Action::No)
         );
         assert!(KEY_HELP.iter().any(|(k, _)| k.contains("Tab")));
+        // Every help line fits the 80-column help window (20 for keys, 76 inside).
+        for (k, what) in KEY_HELP {
+            assert!(
+                k.len() < 20 && 20 + what.chars().count() <= 76,
+                "{k}: {what}"
+            );
+        }
     }
 
     #[test]
