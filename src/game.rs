@@ -10,8 +10,10 @@ use crate::position::{Color, Position};
 /// Why a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum EndReason {
-    /// The side to move has no legal move (no pieces or all blocked).
+    /// The side to move has no legal move (all its pieces are blocked).
     NoMoves,
+    /// A side has no pieces left.
+    NoPieces,
     /// The same position with the same side to move occurred three times.
     Repetition,
     /// 15 moves each (30 plies) with only kings moving and no capture.
@@ -33,6 +35,7 @@ impl EndReason {
     pub fn describe(self) -> &'static str {
         match self {
             EndReason::NoMoves => "no legal move",
+            EndReason::NoPieces => "no pieces left",
             EndReason::Repetition => "threefold repetition",
             EndReason::KingMoves => "15 moves each with only kings and no capture",
             EndReason::ThreeKingsVsKing => "three kings against a lone king for 15 moves",
@@ -154,6 +157,16 @@ impl Game {
     /// The result if the game is over by the rules or a draw rule.
     pub fn result(&self) -> Option<GameResult> {
         let pos = self.position();
+        // A side without pieces has lost even when the other side is to move (a
+        // set-up position such as `W:Wa1:B`).
+        for side in [Color::White, Color::Black] {
+            if pos.pieces(side).is_empty() {
+                return Some(GameResult {
+                    winner: Some(side.opponent()),
+                    reason: EndReason::NoPieces,
+                });
+            }
+        }
         if legal_moves(&pos).is_empty() {
             return Some(GameResult {
                 winner: Some(pos.side_to_move().opponent()),
@@ -253,6 +266,18 @@ mod tests {
         g.undo();
         play(&mut g, "f6-g5");
         assert!(!g.can_redo());
+    }
+
+    #[test]
+    fn a_side_without_pieces_has_lost_at_once() {
+        let g = Game::new(parse_fen("W:Wa1:B").unwrap());
+        assert_eq!(
+            g.result(),
+            Some(GameResult {
+                winner: Some(Color::White),
+                reason: EndReason::NoPieces,
+            })
+        );
     }
 
     #[test]

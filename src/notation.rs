@@ -217,6 +217,38 @@ pub fn legal_move_strings(pos: &Position, notation: Notation) -> Vec<String> {
         .collect()
 }
 
+/// Squares named one after the other without separators (`a3b4`), if `tok` is that.
+fn compact_squares(tok: &str) -> Option<Vec<Square>> {
+    if tok.len() < 4 || !tok.len().is_multiple_of(2) || !tok.is_ascii() {
+        return None;
+    }
+    (0..tok.len())
+        .step_by(2)
+        .map(|i| {
+            let name = &tok[i..i + 2];
+            name.as_bytes()[0]
+                .is_ascii_alphabetic()
+                .then(|| Square::from_algebraic(name))
+                .flatten()
+        })
+        .collect()
+}
+
+/// Why `tok` is not a square: a light square, or no square name at all.
+fn square_problem(tok: &str) -> String {
+    let b = tok.as_bytes();
+    let named = b.len() == 2
+        && (b'a'..=b'h').contains(&b[0].to_ascii_lowercase())
+        && (b'1'..=b'8').contains(&b[1]);
+    if named {
+        format!("{tok:?} is a light square (pieces stand on the dark squares)")
+    } else if !tok.is_empty() && tok.bytes().all(|c| c.is_ascii_digit()) {
+        format!("{tok:?} is not a square number (1 to 32)")
+    } else {
+        format!("{tok:?} is not a square (write c3-d4, c3xe5 or 22-18)")
+    }
+}
+
 fn tokens(text: &str) -> Result<Vec<Square>, MoveError> {
     let syntax = |column: usize, reason: &str| MoveError::Syntax {
         text: text.to_string(),
@@ -238,14 +270,13 @@ fn tokens(text: &str) -> Result<Vec<Square>, MoveError> {
             if tok.is_empty() {
                 return Err(syntax(lead + start, "expected a square"));
             }
-            match Square::parse(tok) {
-                Some(s) => squares.push(s),
-                None => {
-                    return Err(syntax(
-                        lead + start,
-                        &format!("{tok:?} is not a dark square"),
-                    ))
-                }
+            // One square, or squares written together without a separator (`a3b4`).
+            let parsed = Square::parse(tok)
+                .map(|s| vec![s])
+                .or_else(|| compact_squares(tok));
+            match parsed {
+                Some(v) => squares.extend(v),
+                None => return Err(syntax(lead + start, &square_problem(tok))),
             }
             start = i + 1;
         }
@@ -315,6 +346,21 @@ pub fn parse_hub_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn squares_without_separator_and_light_squares() {
+        let pos = Position::start();
+        let m = parse_move(&pos, "a3b4").unwrap();
+        assert_eq!(move_to_string(&pos, m, Notation::Algebraic), "a3-b4");
+        assert_eq!(
+            parse_move(&pos, "C3D4").unwrap(),
+            parse_move(&pos, "c3-d4").unwrap()
+        );
+        let e = parse_move(&pos, "a2-b3").unwrap_err().to_string();
+        assert!(e.contains("light square"), "{e}");
+        let e = parse_move(&pos, "z9-b3").unwrap_err().to_string();
+        assert!(e.contains("not a square"), "{e}");
+    }
+
     use super::*;
     use crate::fen::parse_fen;
 

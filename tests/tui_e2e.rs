@@ -1,7 +1,8 @@
 //! End-to-end test of the terminal UI: the real `damas` binary runs in a tmux pane
-//! (a private tmux server), a move is typed, the engine's reply appears, the game is
-//! quit (with `q`, and with Ctrl-C), and the terminal is checked to be restored: no
-//! alternate screen, cursor visible, no mouse reporting, canonical mode and echo back.
+//! (a private tmux server), a move is typed (also in capitals), the engine's reply
+//! appears, discarding the game asks first, the game is quit (with `q` and a yes, and
+//! with Ctrl-C: status 130), and the terminal is checked to be restored: no alternate
+//! screen, cursor visible, no mouse reporting, canonical mode and echo back.
 //!
 //! Needs `tmux` (`apt-get install -y tmux`); without it the test prints SKIPPED and
 //! passes. Run alone with `cargo test --release --test tui_e2e -- --nocapture`.
@@ -154,6 +155,58 @@ fn type_a_move_see_the_reply_quit_and_find_the_terminal_restored() {
         })
     });
     assert!(screen.contains("White to move"), "{screen}");
+    // The game has moves and is not saved: quitting asks first.
+    tmux.literal("q");
+    tmux.wait_for("the question", Duration::from_secs(10), |s| {
+        s.contains("lose the unsaved game")
+    });
+    tmux.literal("y");
+    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
+    tmux.assert_restored();
+}
+
+/// The reply of the engine to White's first move, once it is on the screen.
+fn first_reply_shown(s: &str, first: &str) -> bool {
+    s.lines().any(|l| {
+        let Some(i) = l.find(first) else {
+            return false;
+        };
+        let reply: Vec<char> = l[i + first.len()..].chars().take(5).collect();
+        reply.len() == 5 && reply[0].is_ascii_lowercase() && reply[1].is_ascii_digit()
+    })
+}
+
+#[test]
+fn a_capital_letter_move_plays_and_a_new_game_asks_before_discarding() {
+    let Some(tmux) = start("confirm") else { return };
+    launch(&tmux);
+    // Capitals start a move like lower case (they used to be the FEN commands).
+    tmux.literal("C3-D4");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the engine's reply", Duration::from_secs(30), |s| {
+        first_reply_shown(s, "1. c3-d4 ")
+    });
+    // `n` asks; `n` again keeps the game.
+    tmux.literal("n");
+    tmux.wait_for("the question", Duration::from_secs(10), |s| {
+        s.contains("Start a new game and lose the unsaved game")
+    });
+    tmux.literal("n");
+    let screen = tmux.wait_for("the answer", Duration::from_secs(10), |s| {
+        s.contains("Nothing changed")
+    });
+    assert!(screen.contains("1. c3-d4 "), "game kept:\n{screen}");
+    // Asked again and confirmed: a new game.
+    tmux.literal("n");
+    tmux.wait_for("the question", Duration::from_secs(10), |s| {
+        s.contains("lose the unsaved game")
+    });
+    tmux.literal("y");
+    let screen = tmux.wait_for("the new game", Duration::from_secs(10), |s| {
+        s.contains("New game.")
+    });
+    assert!(!screen.contains("1. c3-d4"), "{screen}");
+    // Nothing to lose now: q quits at once.
     tmux.literal("q");
     tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
     tmux.assert_restored();
@@ -173,7 +226,8 @@ fn ctrl_c_quits_while_the_engine_thinks_and_restores_the_terminal() {
     });
     let t = Instant::now();
     tmux.keys(&["C-c"]);
-    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
+    // Ctrl-C ends the program like SIGINT would: status 130.
+    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=130"));
     assert!(
         t.elapsed() < Duration::from_secs(5),
         "quit took {:?}",

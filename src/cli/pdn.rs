@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::cli::CliError;
-use crate::pdn::read_games;
+use crate::pdn::{check_result, read_games, NO_GAME};
 
 /// Arguments of `damas pdn`.
 #[derive(clap::Args, Debug)]
@@ -16,7 +16,8 @@ pub struct Args {
 /// The `damas pdn` subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum PdnCommand {
-    /// Replay every game of a PDN file; report the first unreadable or illegal move.
+    /// Replay every game of a PDN file; report the first unreadable or illegal move,
+    /// a result the final position contradicts, or a file without any game.
     Check {
         /// The PDN file.
         file: PathBuf,
@@ -35,21 +36,61 @@ fn check(file: &PathBuf) -> Result<(), CliError> {
         std::fs::read(file).map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
     // PDN files are often Latin-1; only the tags can hold such bytes.
     let text = String::from_utf8_lossy(&bytes);
-    match read_games(&text) {
-        Ok(games) => {
-            let moves: usize = games.iter().map(|g| g.moves.len()).sum();
-            println!("ok {} games {} moves", games.len(), moves);
-            Ok(())
+    let fail = |message: String| CliError { message, status: 1 };
+    let games = read_games(&text).map_err(|e| {
+        let place = match e.mv {
+            Some(m) => format!("game {} move {m}", e.game),
+            None => format!("game {}", e.game),
+        };
+        let at = if e.line > 0 {
+            format!(" (line {}, column {})", e.line, e.column)
+        } else {
+            String::new()
+        };
+        fail(format!("{place}: {}{at}", e.kind))
+    })?;
+    if games.is_empty() {
+        return Err(fail(format!("{}: {NO_GAME}", file.display())));
+    }
+    for (i, g) in games.iter().enumerate() {
+        if let Err(e) = check_result(g) {
+            return Err(fail(format!("game {}: {e}", i + 1)));
         }
-        Err(e) => {
-            let place = match e.mv {
-                Some(m) => format!("game {} move {m}", e.game),
-                None => format!("game {} line {} column {}", e.game, e.line, e.column),
-            };
-            Err(CliError {
-                message: format!("{place}: {}", e.kind),
-                status: 1,
-            })
-        }
+    }
+    let moves: usize = games.iter().map(|g| g.moves.len()).sum();
+    println!("ok {} games {} moves", games.len(), moves);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_text(text: &str) -> Result<(), CliError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.pdn");
+        std::fs::write(&path, text).unwrap();
+        check(&path)
+    }
+
+    #[test]
+    fn empty_files_wrong_results_and_bad_moves_fail_with_their_place() {
+        let e = check_text("").unwrap_err();
+        assert_eq!(e.status, 1);
+        assert!(e.message.contains(NO_GAME), "{}", e.message);
+        let e = check_text("[FEN \"W:Wc3:Bd4\"]\n1. c3xe5 0-2\n").unwrap_err();
+        assert!(
+            e.message.contains("game 1: result 0-2 contradicts"),
+            "{}",
+            e.message
+        );
+        let e = check_text("1. c3-d4 *\n\n1. c3-d4 f6-e5 2. d4-c5 *\n").unwrap_err();
+        assert!(
+            e.message.contains("game 2 move 2: illegal move \"d4-c5\"")
+                && e.message.contains("(line 3, column 19)"),
+            "{}",
+            e.message
+        );
+        assert!(check_text("1. c3-d4 *\n").is_ok());
     }
 }

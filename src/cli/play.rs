@@ -119,8 +119,16 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         // https://no-color.org: a set, non-empty NO_COLOR turns colours off.
         colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
-    ui::run(config).map_err(|e| CliError {
-        message: format!("the game needs an interactive terminal: {e}"),
-        status: 1,
-    })
+    match ui::run(config) {
+        Ok(ui::Exit::Quit) => Ok(()),
+        // Ctrl-C: the conventional status of a program ended by SIGINT.
+        Ok(ui::Exit::Interrupted) => Err(CliError {
+            message: "interrupted".to_string(),
+            status: 130,
+        }),
+        Err(e) => Err(CliError {
+            message: format!("the game needs an interactive terminal: {e}"),
+            status: 1,
+        }),
+    }
 }

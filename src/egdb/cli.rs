@@ -119,6 +119,15 @@ fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A count of plies with the right plural: `1 ply`, `7 plies`.
+pub fn plies(n: u64) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 fn print_summary(s: &PartSummary) {
     if s.reused {
         println!("part {}: already built, kept", s.pieces);
@@ -129,8 +138,12 @@ fn print_summary(s: &PartSummary) {
     print!("part {}: {} slots in {total:.1} s (init {init:.1}, retro {retro:.1} in {} levels, final {fin:.1}, write {write:.1})", s.pieces, part_size(s.pieces), s.levels);
     if let Some(c) = s.counts {
         print!(
-            "; {} wins, {} draws, {} losses, {} impossible; longest win {} plies",
-            c.wins, c.draws, c.losses, c.impossible, c.longest_win
+            "; {} wins, {} draws, {} losses, {} impossible; longest win {}",
+            c.wins,
+            c.draws,
+            c.losses,
+            c.impossible,
+            plies(c.longest_win as u64)
         );
     }
     println!();
@@ -164,16 +177,17 @@ fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
             continue;
         };
         let t = s.total;
-        let _ =
-            writeln!(
+        let _ = writeln!(
             out,
-            "part {n}: {} wins, {} draws, {} losses, {} impossible slots; longest win {} plies{}",
+            "part {n}: {} wins, {} draws, {} losses, {} impossible slots; longest win {}{}",
             t.wins,
             t.draws,
             t.losses,
             t.impossible,
-            t.longest_win,
-            s.longest_example.map(|p| format!(" ({p:?})")).unwrap_or_default()
+            plies(t.longest_win as u64),
+            s.longest_example
+                .map(|p| format!(" ({p:?})"))
+                .unwrap_or_default()
         );
         for (m, c) in &s.by_material {
             let _ = writeln!(
@@ -183,7 +197,7 @@ fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
                 c.wins,
                 c.draws,
                 c.losses,
-                c.longest_win
+                plies(c.longest_win as u64)
             );
         }
     }
@@ -249,4 +263,14 @@ fn run_probe(a: &ProbeArgs) -> Result<ExitCode, EgdbError> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ply_counts_have_the_right_plural() {
+        assert_eq!(super::plies(1), "1 ply");
+        assert_eq!(super::plies(0), "0 plies");
+        assert_eq!(super::plies(7), "7 plies");
+    }
 }

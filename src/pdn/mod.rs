@@ -17,11 +17,18 @@ use crate::moves::Move;
 use crate::notation::MoveError;
 use crate::position::{Color, Position};
 
+mod check;
+mod date;
 mod read;
 mod write;
 
+pub use check::{check_result, ResultMismatch};
+pub use date::{date_of_day, today, UNKNOWN_DATE};
 pub use read::read_games;
 pub use write::{write_game, write_games};
+
+/// What the command line and the terminal UI say about a file without any game.
+pub const NO_GAME: &str = "the file holds no game";
 
 /// The `GameType` tag value of Brazilian checkers with algebraic notation.
 pub const GAME_TYPE: &str = "26,W,8,8,A0,0";
@@ -124,11 +131,12 @@ impl fmt::Display for PdnError {
 }
 
 impl PdnGame {
-    /// A game with the standard tags (`Event`, `White`, `Black`, `Result`, `GameType`,
-    /// and `FEN` when `start` is not the initial position).
+    /// A game with the standard tags (`Event`, `Date` (unknown), `White`, `Black`,
+    /// `Result`, `GameType`, and `FEN` when `start` is not the initial position).
     pub fn new(start: Position, moves: Vec<Move>, result: Option<String>) -> PdnGame {
         let mut tags: Vec<(String, String)> = vec![
             ("Event".into(), "?".into()),
+            ("Date".into(), UNKNOWN_DATE.into()),
             ("White".into(), "?".into()),
             ("Black".into(), "?".into()),
             (

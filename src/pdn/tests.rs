@@ -270,3 +270,30 @@ proptest! {
         let _ = read_games(&text);
     }
 }
+
+#[test]
+fn a_result_contradicting_the_final_position_is_reported() {
+    // White's last move leaves Black without a move: 2-0 is right, 0-2 and 1-1 are not.
+    let start = "[FEN \"W:Wc3:Bd4\"]\n";
+    let good = read_games(&format!("{start}1. c3xe5 2-0\n")).unwrap();
+    assert_eq!(check_result(&good[0]), Ok(()));
+    for wrong in ["0-2", "1-1"] {
+        let g = read_games(&format!("{start}1. c3xe5 {wrong}\n")).unwrap();
+        let e = check_result(&g[0]).unwrap_err();
+        assert!(e.to_string().contains("White wins"), "{e}");
+    }
+    // An unfinished game may carry any result (resignation, agreement), `*` too.
+    let g = read_games("1. c3-d4 0-2\n").unwrap();
+    assert_eq!(check_result(&g[0]), Ok(()));
+    // The tag and the token must agree.
+    let g = read_games("[Result \"2-0\"]\n1. c3-d4 0-2\n").unwrap();
+    assert!(check_result(&g[0]).is_err());
+}
+
+#[test]
+fn written_games_carry_the_seven_tag_roster() {
+    let text = write_game(&PdnGame::new(Position::start(), vec![], None));
+    for tag in ["Event", "Date", "White", "Black", "Result"] {
+        assert!(text.contains(&format!("[{tag} ")), "{tag} in {text}");
+    }
+}

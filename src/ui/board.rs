@@ -1,6 +1,7 @@
 //! The board widget: 8×8 cells with coordinates, pieces distinct by colour and by
 //! glyph (`w`/`b` men, `W`/`B` kings framed), cursor, selection, legal destinations,
-//! the last move, a hint and the pieces a capture choice would take.
+//! the last move, a hint, the pieces a capture choice would take and the pieces that
+//! must capture (`!w`).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -86,6 +87,8 @@ pub struct Marks {
     pub hint: Bitboard,
     /// Pieces the capture being chosen would take.
     pub taken: Bitboard,
+    /// Pieces that must capture (a capture is forced and none is picked yet).
+    pub must_capture: Bitboard,
 }
 
 /// The board widget.
@@ -110,6 +113,7 @@ const SELECT_SQ: Tc = Tc::Indexed(74);
 const DEST_SQ: Tc = Tc::Indexed(71);
 const HINT_SQ: Tc = Tc::Indexed(176);
 const TAKEN_SQ: Tc = Tc::Indexed(167);
+const MUST_SQ: Tc = Tc::Indexed(209);
 const CURSOR_SQ: Tc = Tc::Indexed(178);
 const WHITE_PIECE: Tc = Tc::Indexed(231);
 const BLACK_PIECE: Tc = Tc::Indexed(16);
@@ -180,6 +184,8 @@ impl BoardWidget<'_> {
             SELECT_SQ
         } else if on(m.taken) {
             TAKEN_SQ
+        } else if on(m.must_capture) {
+            MUST_SQ
         } else if on(m.destinations) {
             DEST_SQ
         } else if on(m.hint) {
@@ -212,6 +218,10 @@ impl BoardWidget<'_> {
         let glyph = match (piece, sq) {
             (Some(p), _) if on(m.taken) => {
                 format!("x{}", piece_text(p.color, p.kind).trim_matches(['<', '>']))
+            }
+            // Without colour (no highlight) a `!` marks the pieces that must capture.
+            (Some(p), _) if on(m.must_capture) && !self.colour => {
+                format!("!{}", piece_text(p.color, p.kind).trim_matches(['<', '>']))
             }
             (Some(p), _) => piece_text(p.color, p.kind).to_string(),
             (None, Some(_)) if on(m.destinations) => {

@@ -1,6 +1,7 @@
 //! Keys and mouse to [`Action`]s. The mapping depends on the [`InputMode`]: while the
-//! prompt is open every printable key is text; otherwise a letter a–h or a digit opens
-//! the move prompt, so the command keys are other letters.
+//! prompt is open every printable key is text; otherwise a letter a–h or A–H or a digit
+//! opens the move prompt, so the command keys are other letters (lower case, never a
+//! file letter in either case).
 
 use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
@@ -29,6 +30,8 @@ pub enum Action {
     Type(char),
     /// Delete the last character of the prompt.
     Backspace,
+    /// Empty the prompt (Ctrl-U).
+    ClearPrompt,
     /// Submit the prompt, or confirm the current capture choice.
     Submit,
     /// Close the prompt, help or choice; drop the selection.
@@ -67,8 +70,14 @@ pub enum Action {
     Stronger,
     /// Weaker engine level.
     Weaker,
-    /// Leave the program.
+    /// Leave the program (asks first when a game in progress would be lost).
     Quit,
+    /// Ctrl-C: leave at once (exit status 130).
+    Interrupt,
+    /// Answer yes to the open question.
+    Yes,
+    /// Answer no to the open question.
+    No,
     /// The terminal was resized (redraw).
     Redraw,
 }
@@ -84,6 +93,10 @@ pub enum InputMode {
     Choice,
     /// The help screen is shown.
     Help,
+    /// A yes/no question is open.
+    Confirm,
+    /// Choosing a game of a PDN file.
+    List,
 }
 
 /// The action for a terminal event, if any. `board` locates the board for clicks.
@@ -105,9 +118,15 @@ pub fn map_event(event: &Event, mode: InputMode, board: Option<&BoardGeometry>) 
 /// The action for a key in `mode`.
 pub fn map_key(key: &KeyEvent, mode: InputMode) -> Option<Action> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    // Raw mode delivers Ctrl-C as a key: it always quits.
-    if ctrl && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('q')) {
+    // Raw mode delivers Ctrl-C as a key: it always leaves at once.
+    if ctrl && key.code == KeyCode::Char('c') {
+        return Some(Action::Interrupt);
+    }
+    if ctrl && key.code == KeyCode::Char('q') {
         return Some(Action::Quit);
+    }
+    if ctrl && key.code == KeyCode::Char('u') && mode == InputMode::Prompt {
+        return Some(Action::ClearPrompt);
     }
     if ctrl {
         return None;
@@ -124,7 +143,12 @@ pub fn map_key(key: &KeyEvent, mode: InputMode) -> Option<Action> {
             KeyCode::Char('q') => Some(Action::Quit),
             _ => Some(Action::Help),
         },
-        InputMode::Choice => match key.code {
+        InputMode::Confirm => match key.code {
+            KeyCode::Char('y' | 'Y') => Some(Action::Yes),
+            KeyCode::Char('n' | 'N') | KeyCode::Esc => Some(Action::No),
+            _ => None,
+        },
+        InputMode::Choice | InputMode::List => match key.code {
             KeyCode::Right | KeyCode::Down | KeyCode::Tab => Some(Action::NextChoice),
             KeyCode::Left | KeyCode::Up | KeyCode::BackTab => Some(Action::PrevChoice),
             KeyCode::Enter | KeyCode::Char(' ') => Some(Action::Submit),
@@ -140,7 +164,8 @@ pub fn map_key(key: &KeyEvent, mode: InputMode) -> Option<Action> {
             KeyCode::Right => Some(Action::Right),
             KeyCode::Enter | KeyCode::Char(' ') => Some(Action::Select),
             KeyCode::Esc => Some(Action::Cancel),
-            KeyCode::Char(c @ ('a'..='h' | '0'..='9')) => Some(Action::OpenPrompt(c)),
+            // A move starts with a file letter (either case) or a square number.
+            KeyCode::Char(c @ ('a'..='h' | 'A'..='H' | '0'..='9')) => Some(Action::OpenPrompt(c)),
             KeyCode::Char(c) => command_key(c),
             _ => None,
         },
@@ -156,9 +181,9 @@ fn command_key(c: char) -> Option<Action> {
         'o' => Action::Flip,
         's' => Action::Save,
         'l' => Action::Load,
-        // `f` and `c` are files of the board (they open the move prompt): FEN keys are capitals.
-        'F' => Action::SetFen,
-        'C' => Action::CopyFen,
+        // Letters a-h (either case) start moves: the FEN keys are `i` (input) and `y` (yank).
+        'i' => Action::SetFen,
+        'y' => Action::CopyFen,
         '?' => Action::Help,
         'm' => Action::MoveNow,
         'p' => Action::Players,
@@ -177,21 +202,32 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ),
     ("mouse click", "pick a piece, then its destination"),
     (
-        "a-h, 1-9",
-        "type a move: c3-d4, c3xe5, a1xd4xg7, 22-18; Enter plays it",
+        "a-h, A-H, 1-9",
+        "type a move: c3-d4, C3-D4, c3xe5, 22-18; Enter plays",
     ),
-    ("Esc", "cancel the selection, prompt or help"),
+    (
+        "Tab, arrows",
+        "capture choice: next path (taken pieces marked)",
+    ),
+    (
+        "Esc, Ctrl-U",
+        "cancel the selection, prompt or help; empty the prompt",
+    ),
     ("n", "new game"),
-    ("u / r", "undo / redo a move"),
+    ("u / r", "undo / redo (u after n, l, i: the old game back)"),
     ("t", "hint: the engine's best move, shown not played"),
     ("m", "engine: move now (or resume after undo)"),
     ("p", "players: human/engine for White and Black"),
     ("+ / -", "engine level stronger / weaker"),
     ("o", "flip the board"),
     ("s / l", "save / load the game as PDN"),
-    ("F / C", "set up a position from FEN / copy the FEN"),
+    ("i / y", "set up a position from FEN / copy (yank) the FEN"),
+    ("y / n", "answer a question (discard the game? overwrite?)"),
     ("?", "this help"),
-    ("q, Ctrl-C", "quit"),
+    (
+        "q / Ctrl-C",
+        "quit (asks if the game is unsaved) / quit at once",
+    ),
 ];
 
 #[cfg(test)]
@@ -215,7 +251,7 @@ mod tests {
             Some(Action::Undo)
         );
         assert_eq!(
-            map_key(&key(KeyCode::Char('F')), InputMode::Normal),
+            map_key(&key(KeyCode::Char('i')), InputMode::Normal),
             Some(Action::SetFen)
         );
         assert_eq!(
@@ -227,12 +263,41 @@ mod tests {
                 &KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
                 InputMode::Prompt
             ),
-            Some(Action::Quit)
+            Some(Action::Interrupt)
         );
         assert_eq!(
             map_key(&key(KeyCode::Char('2')), InputMode::Choice),
             Some(Action::Choose(1))
         );
+    }
+
+    #[test]
+    fn capital_file_letters_start_moves_and_no_command_is_a_file_letter() {
+        for c in ['A', 'C', 'F', 'H'] {
+            assert_eq!(
+                map_key(&key(KeyCode::Char(c)), InputMode::Normal),
+                Some(Action::OpenPrompt(c))
+            );
+        }
+        for c in ('a'..='h').chain('A'..='H') {
+            assert!(command_key(c).is_none(), "{c} is a command");
+        }
+        assert_eq!(
+            map_key(&key(KeyCode::Char('y')), InputMode::Confirm),
+            Some(Action::Yes)
+        );
+        assert_eq!(
+            map_key(&key(KeyCode::Esc), InputMode::Confirm),
+            Some(Action::No)
+        );
+        assert!(KEY_HELP.iter().any(|(k, _)| k.contains("Tab")));
+        // Every help line fits the 80-column help window (20 for keys, 76 inside).
+        for (k, what) in KEY_HELP {
+            assert!(
+                k.len() < 20 && 20 + what.chars().count() <= 76,
+                "{k}: {what}"
+            );
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The terminal UI: play Brazilian checkers against the engine (or watch it, or play
 //! both sides). [`controller`] holds the logic and is tested without a terminal;
-//! [`render`] and [`board`] draw with ratatui; [`input`] maps keys and mouse;
+//! [`render`] and [`board`] draw with ratatui, [`overlay`] the help and game list;
+//! [`input`] maps keys and mouse, after [`keys`] repairs split escape sequences;
 //! [`engine`] runs the search in a background thread; [`terminal`] sets up and always
 //! restores the terminal. [`run`] ties them together.
 
@@ -8,7 +9,9 @@ pub mod board;
 pub mod controller;
 pub mod engine;
 pub mod input;
+pub mod keys;
 pub mod oracle;
+pub mod overlay;
 pub mod render;
 pub mod setup;
 pub mod terminal;
@@ -17,7 +20,7 @@ pub mod thinking;
 use std::io;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossterm::event;
 
@@ -47,8 +50,17 @@ pub struct Config {
     pub colour: bool,
 }
 
+/// How a UI session ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Exit {
+    /// The user quit (`q`).
+    Quit,
+    /// Ctrl-C: the program should exit with status 130.
+    Interrupted,
+}
+
 /// Run the game in the terminal until the user quits.
-pub fn run(config: Config) -> io::Result<()> {
+pub fn run(config: Config) -> io::Result<Exit> {
     let mut controller = Controller::new(config.start, config.players, config.level);
     if let Some(o) = config.oracle {
         controller.set_oracle(o);
@@ -69,13 +81,14 @@ fn event_loop(
     controller: &mut Controller,
     engine: &mut Engine,
     colour: bool,
-) -> io::Result<()> {
+) -> io::Result<Exit> {
     let mut geometry = None;
+    let mut repair = keys::KeyRepair::new();
     loop {
         controller.tick();
         for effect in controller.take_effects() {
-            if !apply(effect, controller, engine) {
-                return Ok(());
+            if let Some(exit) = apply(effect, controller, engine) {
+                return Ok(exit);
             }
         }
         guard
@@ -84,8 +97,24 @@ fn event_loop(
         // Short polls keep the clocks and the engine's reports fresh.
         if event::poll(Duration::from_millis(100))? {
             let ev = event::read()?;
-            if let Some(action) = input::map_event(&ev, controller.input_mode(), geometry.as_ref())
-            {
+            // Keys go through the repair of split escape sequences first.
+            let events: Vec<event::Event> = match ev {
+                event::Event::Key(k) => repair
+                    .feed(k, Instant::now())
+                    .into_iter()
+                    .map(event::Event::Key)
+                    .collect(),
+                other => vec![other],
+            };
+            for ev in events {
+                let mode = controller.input_mode();
+                if let Some(action) = input::map_event(&ev, mode, geometry.as_ref()) {
+                    controller.handle(action);
+                }
+            }
+        } else if let Some(k) = repair.flush(Instant::now()) {
+            let mode = controller.input_mode();
+            if let Some(action) = input::map_event(&event::Event::Key(k), mode, None) {
                 controller.handle(action);
             }
         }
@@ -98,18 +127,19 @@ fn event_loop(
     }
 }
 
-/// Carry out one effect; `false` means quit.
-fn apply(effect: Effect, controller: &mut Controller, engine: &mut Engine) -> bool {
+/// Carry out one effect; `Some` means leave.
+fn apply(effect: Effect, controller: &mut Controller, engine: &mut Engine) -> Option<Exit> {
     match effect {
         Effect::Search(req) => engine.search(req),
         Effect::Stop => engine.stop(),
-        Effect::Quit => return false,
+        Effect::Quit => return Some(Exit::Quit),
+        Effect::Interrupt => return Some(Exit::Interrupted),
         Effect::Copy(text) => {
             // The FEN is also on the message line, for terminals without OSC 52.
             let _ = terminal::copy_to_clipboard(&text);
         }
         Effect::Save { path, text } => match write_atomically(&path, &text) {
-            Ok(()) => controller.notify(format!("Saved to {}.", path.display())),
+            Ok(()) => controller.on_saved(&path),
             Err(e) => controller.complain(format!("Cannot save {}: {e}", path.display())),
         },
         Effect::Load(path) => match std::fs::read_to_string(&path) {
@@ -123,7 +153,7 @@ fn apply(effect: Effect, controller: &mut Controller, engine: &mut Engine) -> bo
             Err(e) => controller.complain(format!("Cannot read {}: {e}", path.display())),
         },
     }
-    true
+    None
 }
 
 /// Write to a temporary file next to `path`, then rename it into place.

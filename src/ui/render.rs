@@ -1,25 +1,26 @@
 //! Drawing the whole screen: board with player labels, game information, the engine's
-//! thinking, the move list, the message or prompt line and the key line.
+//! thinking, the move list, the message or prompt lines (long messages wrap) and the
+//! key line. The help and the game list are drawn over it by [`super::overlay`].
 
 use std::time::Duration;
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color as Tc, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::bitboard::Bitboard;
 use crate::position::Color;
 
 use super::board::{BoardGeometry, BoardWidget, Marks};
-use super::controller::{Controller, MessageKind};
-use super::input::KEY_HELP;
+use super::controller::{Controller, MessageKind, Purpose};
+use super::overlay::{draw_game_list, draw_help};
 use super::setup::Player;
 use super::thinking::short_count;
 
 /// The key line at the bottom on wide terminals.
-pub const KEY_LINE: &str = "n new  u/r undo/redo  t hint  m move now  p players  +/- level  o flip  s/l save/load  F/C FEN  ? help  q quit";
+pub const KEY_LINE: &str = "n new  u/r undo/redo  t hint  m move now  p players  +/- level  o flip  s/l save/load  i/y FEN  ? help  q quit";
 /// The key line on 80 columns (`?` lists the rest).
 pub const KEY_LINE_SHORT: &str =
     "n new  u undo  r redo  t hint  m move  o flip  s save  l load  ? keys  q quit";
@@ -42,7 +43,7 @@ pub fn draw(frame: &mut Frame, c: &Controller, colour: bool) -> BoardGeometry {
     let area = frame.area();
     let [main, message, keys] = Layout::vertical([
         Constraint::Min(10),
-        Constraint::Length(1),
+        Constraint::Length(message_height(c, area.width)),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -72,7 +73,45 @@ pub fn draw(frame: &mut Frame, c: &Controller, colour: bool) -> BoardGeometry {
     if c.help_shown() {
         draw_help(frame, area);
     }
+    if let Some(list) = c.game_list() {
+        draw_game_list(frame, area, list);
+    }
     geometry
+}
+
+/// The text of the message area: the open prompt, else the message.
+fn message_text(c: &Controller) -> String {
+    match c.prompt() {
+        Some(p) => format!("{}> {}_  (Enter ok, Esc cancel)", p.kind.label(), p.text),
+        None => c.message().map(|(t, _)| t.to_string()).unwrap_or_default(),
+    }
+}
+
+/// Rows for the message: as many as it needs when wrapped at words (1 to 3).
+fn message_height(c: &Controller, width: u16) -> u16 {
+    wrapped_lines(&message_text(c), usize::from(width.max(1))).clamp(1, 3) as u16
+}
+
+/// How many lines `text` takes wrapped at words to `width` columns.
+pub fn wrapped_lines(text: &str, width: usize) -> usize {
+    let mut lines = 1;
+    let mut used = 0;
+    for word in text.split_whitespace() {
+        let len = word.chars().count();
+        if used > 0 && used + 1 + len > width {
+            lines += 1;
+            used = 0;
+        }
+        if used > 0 {
+            used += 1;
+        }
+        used += len;
+        while used > width {
+            lines += 1;
+            used -= width;
+        }
+    }
+    lines
 }
 
 fn player_label(c: &Controller, color: Color) -> Line<'static> {
@@ -139,6 +178,7 @@ fn draw_left(
         last,
         hint,
         taken,
+        must_capture: c.must_capture(),
     };
     let widget = BoardWidget {
         position: &pos,
@@ -192,28 +232,14 @@ fn draw_left(
 
 fn draw_right(frame: &mut Frame, c: &Controller, area: Rect) {
     let [engine, moves] = Layout::vertical([Constraint::Length(6), Constraint::Min(3)]).areas(area);
-    let mut lines = Vec::new();
-    match c.thinking() {
-        Some(t) => {
-            lines.push(Line::raw(format!("depth {}  score {}", t.depth, t.score)));
-            lines.push(Line::raw(format!(
-                "{} nodes  {} nodes/s",
-                short_count(t.nodes),
-                short_count(t.nps)
-            )));
-            lines.push(Line::raw(format!("best line: {}", t.pv.join(" "))));
-        }
-        None if c.is_searching() => lines.push(Line::raw("thinking…")),
-        None => lines.push(Line::styled(
-            "idle",
-            Style::default().add_modifier(Modifier::DIM),
-        )),
-    }
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(format!(" Engine ({}) ", c.level()));
     frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
+        Paragraph::new(engine_lines(c))
+            .wrap(Wrap { trim: true })
+            .block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(format!(" Engine ({}) ", c.level())),
+            ),
         engine,
     );
 
@@ -246,6 +272,41 @@ fn draw_right(frame: &mut Frame, c: &Controller, area: Rect) {
     );
 }
 
+/// The engine panel: what the engine is doing, then the latest report (of the running
+/// search as it deepens, else of the last search, which stays visible).
+fn engine_lines(c: &Controller) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let status = match (c.search_elapsed(), c.search_purpose()) {
+        (Some(t), Some(Purpose::Hint)) => format!("looking for a hint… {:.1}s", t.as_secs_f64()),
+        (Some(t), _) => format!("thinking… {:.1}s", t.as_secs_f64()),
+        (None, _) if c.thinking().is_some() => "last search:".to_string(),
+        (None, _) => String::new(),
+    };
+    match c.thinking() {
+        Some(t) => {
+            let when = if c.is_searching() && !c.thinking_is_live() {
+                " (previous search)"
+            } else {
+                ""
+            };
+            lines.push(Line::raw(format!("{status}{when}")));
+            lines.push(Line::raw(format!("depth {}  {}", t.depth, t.score)));
+            lines.push(Line::raw(format!(
+                "{} nodes  {} nodes/s",
+                short_count(t.nodes),
+                short_count(t.nps)
+            )));
+            lines.push(Line::raw(format!("line: {}", t.pv.join(" "))));
+        }
+        None if c.is_searching() => lines.push(Line::raw(status)),
+        None => lines.push(Line::styled(
+            "idle",
+            Style::default().add_modifier(Modifier::DIM),
+        )),
+    }
+    lines
+}
+
 fn draw_message(frame: &mut Frame, c: &Controller, area: Rect, colour: bool) {
     if let Some(p) = c.prompt() {
         let line = Line::from(vec![
@@ -260,7 +321,7 @@ fn draw_message(frame: &mut Frame, c: &Controller, area: Rect, colour: bool) {
                 Style::default().add_modifier(Modifier::DIM),
             ),
         ]);
-        frame.render_widget(Paragraph::new(line), area);
+        frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }), area);
     } else if let Some((text, kind)) = c.message() {
         let style = match kind {
             MessageKind::Info => Style::default(),
@@ -269,36 +330,13 @@ fn draw_message(frame: &mut Frame, c: &Controller, area: Rect, colour: bool) {
             }
             MessageKind::Error => Style::default().add_modifier(Modifier::BOLD),
         };
-        frame.render_widget(Paragraph::new(text.to_string()).style(style), area);
+        frame.render_widget(
+            Paragraph::new(text.to_string())
+                .style(style)
+                .wrap(Wrap { trim: true }),
+            area,
+        );
     }
-}
-
-fn draw_help(frame: &mut Frame, area: Rect) {
-    let h = (KEY_HELP.len() as u16 + 2).min(area.height);
-    let w = 78.min(area.width);
-    let rect = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
-    let lines: Vec<Line> = KEY_HELP
-        .iter()
-        .map(|(k, what)| {
-            Line::from(vec![
-                Span::styled(
-                    format!("{k:<20}"),
-                    Style::default().add_modifier(Modifier::BOLD),
-                ),
-                Span::raw(*what),
-            ])
-        })
-        .collect();
-    frame.render_widget(Clear, rect);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(" Keys (any key closes) ");
-    frame.render_widget(Paragraph::new(lines).block(block), rect);
 }
 
 #[cfg(test)]

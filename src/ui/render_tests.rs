@@ -181,3 +181,74 @@ fn without_colour_the_marks_are_glyphs() {
         "no background colour"
     );
 }
+
+#[test]
+fn long_messages_wrap_and_forced_capturers_are_marked() {
+    // A capture choice: its message is longer than 80 columns and must be read whole.
+    let pos = parse_fen("W:WKa5:Bf2,b4,d4,d6").unwrap();
+    let mut c = Controller::new(
+        pos,
+        Players {
+            white: Player::Human,
+            black: Player::Human,
+        },
+        Level::Depth(2),
+    );
+    let (lines, g) = {
+        let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let mut g = None;
+        t.draw(|f| g = Some(draw(f, &c, false))).unwrap();
+        let buf = t.backend().buffer().clone();
+        let lines: Vec<String> = (0..24)
+            .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
+            .collect();
+        (lines, g.unwrap())
+    };
+    assert_eq!(cell_text(&lines, &g, "a5"), "!W", "must capture, no colour");
+    c.handle(Action::OpenPrompt('a'));
+    for ch in "5xc7".chars() {
+        c.handle(Action::Type(ch));
+    }
+    c.handle(Action::Submit);
+    let msg = c.message().unwrap().0.to_string();
+    assert!(msg.len() > 80, "{msg}");
+    let text = screen(&c, 80, 24).0.join(" ");
+    let squeezed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(squeezed.contains("Esc: cancel"), "{squeezed}");
+    assert!(screen(&c, 80, 24).0[23].starts_with("n new"));
+}
+
+#[test]
+fn the_engine_panel_labels_the_score_and_keeps_the_last_search() {
+    let mut c = Controller::new(
+        Position::start(),
+        Players {
+            white: Player::Human,
+            black: Player::Human,
+        },
+        Level::Depth(2),
+    );
+    c.handle(Action::Hint);
+    let Some(crate::ui::controller::Effect::Search(req)) = c.take_effects().pop() else {
+        panic!()
+    };
+    let text = screen(&c, 80, 24).0.join("\n");
+    assert!(text.contains("looking for a hint"), "{text}");
+    let mv = crate::movegen::legal_moves(&c.position())[0];
+    c.on_engine_done(
+        req.id,
+        &crate::search::SearchResult {
+            best: Some(mv),
+            score: crate::score::Score::win_in(7),
+            depth: 11,
+            pv: vec![mv],
+            stats: Default::default(),
+        },
+    );
+    let text = screen(&c, 80, 24).0.join("\n");
+    assert!(
+        text.contains("last search") && text.contains("depth 11"),
+        "{text}"
+    );
+    assert!(text.contains("White wins in 4 moves (7 plies)"), "{text}");
+}

@@ -1,7 +1,7 @@
 //! Terminal set-up and restoration: raw mode, alternate screen, mouse capture and a
 //! hidden cursor while the game runs; everything undone on exit, on error and on panic
 //! (a panic hook restores before the message is printed). Ctrl-C arrives as a key in
-//! raw mode and is handled as quit by the input mapping.
+//! raw mode and is handled by the input mapping: leave at once, exit status 130.
 
 use std::io::{self, Stdout, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,17 +1,18 @@
-//! The engine's thinking as shown on screen: depth, score (from White's side), nodes,
-//! speed and the best line in algebraic notation.
+//! The engine's thinking as shown on screen: depth, score (labelled with the side it
+//! favours, in men, or a proven win in moves), nodes, speed and the best line in
+//! algebraic notation.
 
 use crate::notation::{move_to_string, Notation};
 use crate::position::{Color, Position};
 use crate::score::Score;
-use crate::search::Info;
+use crate::search::{Info, SearchResult};
 
 /// One progress report, ready to print.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Thinking {
     /// Depth completed.
     pub depth: u32,
-    /// Score from White's point of view: `+0.50`, `White wins in 7`.
+    /// The score: `+0.50 for White` (in men), `White wins in 4 moves (7 plies)`.
     pub score: String,
     /// Nodes searched (quiescence included).
     pub nodes: u64,
@@ -39,13 +40,39 @@ impl Thinking {
         }
     }
 
-    /// A score of the side `mover`, told from White's side.
+    /// Format the final result of a search of `pos`.
+    pub fn from_result(pos: &Position, result: &SearchResult) -> Thinking {
+        Thinking::from_info(
+            pos,
+            &Info {
+                depth: result.depth,
+                score: result.score,
+                stats: result.stats,
+                pv: result.pv.clone(),
+            },
+        )
+    }
+
+    /// A score of the side `mover`, labelled with the side it favours: `+0.35 for
+    /// White` (men), `level (0.00)`, or a proven result in the winner's moves with
+    /// the plies (both sides' moves) after it: `Black wins in 4 moves (7 plies)`.
     pub fn score_text(mover: Color, score: Score) -> String {
         let white = if mover == Color::White { score } else { -score };
+        let leader = if white.value() > 0 { "White" } else { "Black" };
         match white.plies() {
-            Some(p) if white.value() > 0 => format!("White wins in {p}"),
-            Some(p) => format!("Black wins in {p}"),
-            None => format!("{:+.2}", white.as_men()),
+            Some(p) => {
+                let moves = p.div_ceil(2);
+                let unit = |n: u32, one: &str, many: &str| {
+                    format!("{n} {}", if n == 1 { one } else { many })
+                };
+                format!(
+                    "{leader} wins in {} ({})",
+                    unit(moves, "move", "moves"),
+                    unit(p, "ply", "plies")
+                )
+            }
+            None if white.value() == 0 => "level (0.00)".to_string(),
+            None => format!("+{:.2} for {leader}", white.as_men().abs()),
         }
     }
 }
@@ -66,16 +93,24 @@ mod tests {
     #[test]
     fn scores_are_told_from_whites_side() {
         assert_eq!(
-            Thinking::score_text(Color::White, Score::centi(150)),
-            "+1.50"
+            Thinking::score_text(Color::White, Score::centi(35)),
+            "+0.35 for White"
         );
         assert_eq!(
             Thinking::score_text(Color::Black, Score::centi(150)),
-            "-1.50"
+            "+1.50 for Black"
+        );
+        assert_eq!(
+            Thinking::score_text(Color::White, Score::centi(0)),
+            "level (0.00)"
         );
         assert_eq!(
             Thinking::score_text(Color::Black, Score::win_in(7)),
-            "Black wins in 7"
+            "Black wins in 4 moves (7 plies)"
+        );
+        assert_eq!(
+            Thinking::score_text(Color::White, Score::win_in(1)),
+            "White wins in 1 move (1 ply)"
         );
         assert_eq!(short_count(123_456), "123.5k");
     }

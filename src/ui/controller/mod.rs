@@ -3,11 +3,15 @@
 //! ([`Controller::on_engine_info`], [`Controller::on_engine_done`]), and requests for
 //! the outside world go out as [`Effect`]s (start or stop a search, save a file, …).
 
+mod confirm;
 mod moves;
 mod record;
+mod search;
 mod types;
 
-pub use types::{Choice, Effect, MessageKind, Prompt, PromptKind, Purpose, SearchRequest};
+pub use types::{
+    Choice, Effect, GameList, MessageKind, Pending, Prompt, PromptKind, Purpose, SearchRequest,
+};
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -19,7 +23,7 @@ use crate::game::{Game, GameResult};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::notation::{capture_paths, move_to_string, parse_move, MoveError, Notation};
-use crate::pdn::{read_games, write_game, PdnGame};
+use crate::pdn::{read_games, write_game, PdnError, PdnGame};
 use crate::position::{Color, Position};
 use crate::search::{Info, SearchResult};
 use crate::square::Square;
@@ -52,6 +56,23 @@ pub struct Controller {
     turn_start: Instant,
     oracle: Option<Arc<dyn Oracle>>,
     save_path: String,
+    load_path: String,
+    /// The question waiting for y/n, and what a yes does.
+    confirm: Option<Pending>,
+    /// The text of that question (it stays up while the engine reports).
+    question: String,
+    /// The games of a loaded file, while one is being chosen.
+    game_list: Option<GameList>,
+    /// The moves of the game when it was last saved or loaded.
+    saved: Option<Vec<Move>>,
+    /// The file this session last wrote (saving there again needs no question).
+    written: Option<PathBuf>,
+    /// The game replaced by a new game, set-up or load (`u` brings it back).
+    previous: Option<Game>,
+    /// Whether [`Controller::thinking`] belongs to the search running now.
+    thinking_live: bool,
+    /// When the running search started.
+    search_started: Instant,
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -90,8 +111,18 @@ impl Controller {
             turn_start: Instant::now(),
             oracle: None,
             save_path: "game.pdn".to_string(),
+            load_path: "game.pdn".to_string(),
+            confirm: None,
+            question: String::new(),
+            game_list: None,
+            saved: None,
+            written: None,
+            previous: None,
+            thinking_live: false,
+            search_started: Instant::now(),
         };
         c.info("Your move: arrows + Enter, a click, or type it (c3-d4). ? for help.");
+        c.announce_end();
         c
     }
 
@@ -148,11 +179,34 @@ impl Controller {
     }
     /// The message line.
     pub fn message(&self) -> Option<(&str, MessageKind)> {
+        if self.confirm.is_some() {
+            return Some((self.question.as_str(), MessageKind::Error));
+        }
         self.message.as_ref().map(|(s, k)| (s.as_str(), *k))
     }
-    /// The engine's latest report.
+    /// The engine's latest report: of the running search, else of the last search.
     pub fn thinking(&self) -> Option<&Thinking> {
         self.thinking.as_ref()
+    }
+    /// Whether [`Controller::thinking`] is a report of the search running now.
+    pub fn thinking_is_live(&self) -> bool {
+        self.thinking_live && self.searching.is_some()
+    }
+    /// How long the running search has been going, if one is.
+    pub fn search_elapsed(&self) -> Option<Duration> {
+        self.searching.map(|_| self.search_started.elapsed())
+    }
+    /// What the running search is for, if one is.
+    pub fn search_purpose(&self) -> Option<Purpose> {
+        self.searching.map(|(_, p)| p)
+    }
+    /// The question waiting for y/n.
+    pub fn pending(&self) -> Option<&Pending> {
+        self.confirm.as_ref()
+    }
+    /// The games of a loaded file while one is being chosen.
+    pub fn game_list(&self) -> Option<&GameList> {
+        self.game_list.as_ref()
     }
     /// The hinted move.
     pub fn hint(&self) -> Option<Move> {
@@ -187,7 +241,11 @@ impl Controller {
     }
     /// How keys are read now.
     pub fn input_mode(&self) -> InputMode {
-        if self.prompt.is_some() {
+        if self.confirm.is_some() {
+            InputMode::Confirm
+        } else if self.game_list.is_some() {
+            InputMode::List
+        } else if self.prompt.is_some() {
             InputMode::Prompt
         } else if self.help {
             InputMode::Help
@@ -207,6 +265,23 @@ impl Controller {
                 .filter(|m| m.from() == s)
                 .map(|m| m.to())
                 .collect(),
+        }
+    }
+
+    /// The pieces that must capture, while a human is to move, a capture is forced and
+    /// no piece is picked yet (they are highlighted).
+    pub fn must_capture(&self) -> Bitboard {
+        let pos = self.position();
+        let human = self.players.of(pos.side_to_move()) == Player::Human;
+        let legal = legal_moves(&pos);
+        if human
+            && self.selected.is_none()
+            && self.result().is_none()
+            && legal.first().is_some_and(|m| m.is_capture())
+        {
+            self.movable()
+        } else {
+            Bitboard::default()
         }
     }
 
@@ -265,81 +340,18 @@ impl Controller {
         self.error(text);
     }
 
-    // ----- engine scheduling -----
-
-    /// Start the engine when it is its turn. Call after every event.
-    pub fn tick(&mut self) {
-        if self.searching.is_some() || self.paused || self.result().is_some() {
-            return;
-        }
-        let side = self.position().side_to_move();
-        if self.players.of(side) == Player::Engine {
-            self.start_search(Purpose::Move);
-        }
-    }
-
-    fn start_search(&mut self, purpose: Purpose) {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.searching = Some((id, purpose));
-        self.thinking = None;
-        self.effects.push(Effect::Search(SearchRequest {
-            id,
-            purpose,
-            position: self.position(),
-            history: self.game.history().to_vec(),
-            limits: self.level.limits(),
-        }));
-    }
-
-    fn cancel_search(&mut self) {
-        if self.searching.take().is_some() {
-            self.effects.push(Effect::Stop);
-        }
-    }
-
-    /// A progress report of search `id`.
-    pub fn on_engine_info(&mut self, id: u64, info: &Info) {
-        if self.searching.is_some_and(|(s, _)| s == id) {
-            self.thinking = Some(Thinking::from_info(&self.position(), info));
-        }
-    }
-
-    /// Search `id` finished.
-    pub fn on_engine_done(&mut self, id: u64, result: &SearchResult) {
-        let Some((s, purpose)) = self.searching else {
-            return;
-        };
-        if s != id {
-            return;
-        }
-        self.searching = None;
-        let Some(best) = result.best else { return };
-        let pos = self.position();
-        let text = move_to_string(&pos, best, Notation::Algebraic);
-        match purpose {
-            Purpose::Hint => {
-                self.hint = Some(best);
-                self.info(format!(
-                    "Hint: {text} (score {})",
-                    Thinking::score_text(pos.side_to_move(), result.score)
-                ));
-            }
-            Purpose::Move => {
-                if self.players.of(pos.side_to_move()) == Player::Engine {
-                    self.commit(best);
-                    if self.result().is_none() {
-                        self.info(format!("Engine played {text}."));
-                    }
-                }
-            }
-        }
-    }
-
     // ----- actions -----
 
     /// Apply a user action.
     pub fn handle(&mut self, action: Action) {
+        if self.confirm.is_some() {
+            self.answer(action);
+            return;
+        }
+        if self.game_list.is_some() {
+            self.choose_game(action);
+            return;
+        }
         match action {
             Action::Up => self.move_cursor(0, if self.flipped { -1 } else { 1 }),
             Action::Down => self.move_cursor(0, if self.flipped { 1 } else { -1 }),
@@ -361,6 +373,11 @@ impl Controller {
                     p.text.pop();
                 }
             }
+            Action::ClearPrompt => {
+                if let Some(p) = self.prompt.as_mut() {
+                    p.text.clear();
+                }
+            }
             Action::Submit => self.submit(),
             Action::Cancel => {
                 self.prompt = None;
@@ -370,7 +387,7 @@ impl Controller {
                 self.message = None;
             }
             Action::NextChoice | Action::PrevChoice | Action::Choose(_) => self.step_choice(action),
-            Action::NewGame => self.new_game(Position::start()),
+            Action::NewGame => self.ask_or_do(Pending::NewGame),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Hint => self.ask_hint(),
@@ -379,11 +396,8 @@ impl Controller {
                 let path = self.save_path.clone();
                 self.open_prompt(PromptKind::Save, path);
             }
-            Action::Load => {
-                let path = self.save_path.clone();
-                self.open_prompt(PromptKind::Load, path);
-            }
-            Action::SetFen => self.open_prompt(PromptKind::Fen, String::new()),
+            Action::Load => self.ask_or_do(Pending::Load),
+            Action::SetFen => self.ask_or_do(Pending::SetFen),
             Action::CopyFen => {
                 let fen = to_fen(&self.position());
                 self.info(format!("FEN (copied): {fen}"));
@@ -412,11 +426,12 @@ impl Controller {
                 };
                 self.info(format!("Engine level: {}", self.level));
             }
-            Action::Quit => {
+            Action::Quit => self.ask_or_do(Pending::Quit),
+            Action::Interrupt => {
                 self.cancel_search();
-                self.effects.push(Effect::Quit);
+                self.effects.push(Effect::Interrupt);
             }
-            Action::Redraw => {}
+            Action::Yes | Action::No | Action::Redraw => {}
         }
     }
 }

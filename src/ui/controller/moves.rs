@@ -39,6 +39,11 @@ impl Controller {
     pub(super) fn pick(&mut self, file: u8, row: u8) {
         let Some(sq) = Square::from_coords(file, row) else {
             self.selected = None;
+            self.error(format!(
+                "{}{} is a light square: pieces move on the dark squares.",
+                (b'a' + file.min(7)) as char,
+                row.min(7) + 1
+            ));
             return;
         };
         if !self.human_to_move() {
@@ -70,8 +75,9 @@ impl Controller {
                 self.info(format!("{sq} picked: choose a highlighted square."));
             } else if legal.first().is_some_and(|m| m.is_capture()) {
                 let capturers: Vec<String> = self.movable().iter().map(|s| s.to_string()).collect();
+                let rule = capture_rule(&pos).unwrap_or_default();
                 self.error(format!(
-                    "A capture is forced: pick {}.",
+                    "A capture is forced ({rule}): pick {}, highlighted.",
                     capturers.join(" or ")
                 ));
             } else {
@@ -105,7 +111,7 @@ impl Controller {
         let path: Vec<String> = path.iter().map(|s| s.to_string()).collect();
         let taken: Vec<String> = mv.captured().iter().map(|s| s.to_string()).collect();
         let text = format!(
-            "Capture {}/{}: {} taking {} (marked). Tab/arrows: other, Enter: play, Esc: cancel.",
+            "Capture {}/{}: {} takes {} (marked). Tab: next, Enter: play, Esc: cancel",
             c.index + 1,
             c.candidates.len(),
             path.join("x"),
@@ -190,6 +196,8 @@ impl Controller {
                 Ok(pos) => {
                     self.new_game(pos);
                     self.info(format!("Position set: {}", to_fen(&pos)));
+                    // A set-up position can be over already (`W:Wa1:B`).
+                    self.announce_end();
                 }
                 Err(e) => self.error(format!("Bad FEN: {e}")),
             },
@@ -199,13 +207,16 @@ impl Controller {
             PromptKind::Save => {
                 self.save_path = text.clone();
                 let pdn = self.pdn_text();
-                self.effects.push(Effect::Save {
-                    path: PathBuf::from(text),
-                    text: pdn,
-                });
+                let path = PathBuf::from(text);
+                if path.exists() && self.written.as_ref() != Some(&path) {
+                    self.ask_overwrite(path, pdn);
+                } else {
+                    self.written = Some(path.clone());
+                    self.effects.push(Effect::Save { path, text: pdn });
+                }
             }
             PromptKind::Load => {
-                self.save_path = text.clone();
+                self.load_path = text.clone();
                 self.effects.push(Effect::Load(PathBuf::from(text)));
             }
         }
@@ -237,7 +248,39 @@ impl Controller {
                     ));
                 }
             }
+            Err(MoveError::Illegal { .. }) if capture_rule(&pos).is_some() => {
+                let rule = capture_rule(&pos).unwrap_or_default();
+                self.error(format!("Illegal move {text:?}: {rule}."));
+            }
             Err(e) => self.error(e.to_string()),
         }
     }
+}
+
+/// When a capture is forced in `pos`: the rule and the captures allowed, e.g.
+/// `captures are compulsory and the longest capture must be taken: g1xa3 takes 3`.
+pub(super) fn capture_rule(pos: &Position) -> Option<String> {
+    let legal = legal_moves(pos);
+    let first = legal.first().filter(|m| m.is_capture())?;
+    let most = first.captured().count();
+    let mut names: Vec<String> = legal
+        .iter()
+        .map(|&m| move_to_string(pos, m, Notation::Algebraic))
+        .collect();
+    names.dedup();
+    let shown = if names.len() > 4 {
+        format!("{} …", names[..4].join(", "))
+    } else {
+        names.join(", ")
+    };
+    let takes = if most == 1 {
+        "takes 1 piece".to_string()
+    } else {
+        format!("takes {most}")
+    };
+    Some(if most > 1 {
+        format!("captures are compulsory and the longest capture must be taken: {shown} {takes}")
+    } else {
+        format!("captures are compulsory: {shown}")
+    })
 }

@@ -13,7 +13,9 @@ impl Controller {
     /// A new game from `start`, same players and level.
     pub fn new_game(&mut self, start: Position) {
         self.cancel_search();
+        self.keep_previous();
         self.game = Game::new(start);
+        self.saved = None;
         self.reset_turn();
         self.clocks = [Duration::ZERO; 2];
         self.paused = false;
@@ -21,10 +23,25 @@ impl Controller {
         self.info("New game.");
     }
 
+    /// Remember the game about to be replaced, when it has moves (`u` brings it back).
+    fn keep_previous(&mut self) {
+        if !self.game.moves().is_empty() {
+            self.previous = Some(self.game.clone());
+        }
+    }
+
     pub(super) fn undo(&mut self) {
         self.cancel_search();
         if self.game.undo().is_none() {
-            self.error("Nothing to undo.");
+            match self.previous.take() {
+                Some(game) => {
+                    let n = game.moves().len();
+                    self.game = game;
+                    self.saved = None;
+                    self.after_navigation(&format!("Previous game back ({n} plies)."));
+                }
+                None => self.error("Nothing to undo."),
+            }
             return;
         }
         // Against the engine, take back to the human's turn.
@@ -99,10 +116,12 @@ impl Controller {
         }
     }
 
-    /// The game as PDN text, the players named in the `White`/`Black` tags.
+    /// The game as PDN text with Event, Date, White, Black and Result tags (the players
+    /// named `human` or `damas`).
     pub fn pdn_text(&self) -> String {
         let mut record = PdnGame::from_game(&self.game);
         record.set_tag("Event", "damas terminal game");
+        record.set_tag("Date", crate::pdn::today());
         let name = |p: Player| match p {
             Player::Human => "human",
             Player::Engine => "damas",
@@ -112,17 +131,39 @@ impl Controller {
         write_game(&record)
     }
 
-    /// Replace the game by the first game of a PDN text.
+    /// Replace the game by the game of a PDN text; when the text holds several games,
+    /// list them to choose from (see [`Controller::game_list`]).
     pub fn load_pdn(&mut self, text: &str) -> Result<(), String> {
-        let games = read_games(text).map_err(|e| e.to_string())?;
-        let first = games.first().ok_or("no game in the file")?;
-        let game = first.to_game().map_err(|e| e.to_string())?;
+        let mut games = read_games(text).map_err(|e| e.to_string())?;
+        match games.len() {
+            0 => Err(crate::pdn::NO_GAME.to_string()),
+            1 => {
+                let game = games.remove(0);
+                self.load_game(&game, "Game loaded")
+                    .map_err(|e| e.to_string())
+            }
+            n => {
+                self.prompt = None;
+                self.game_list = Some(GameList { games, index: 0 });
+                self.info(format!(
+                    "The file holds {n} games: arrows choose, Enter loads, Esc cancels."
+                ));
+                Ok(())
+            }
+        }
+    }
+
+    /// Replace the game by `record`; `what` starts the message.
+    pub(super) fn load_game(&mut self, record: &PdnGame, what: &str) -> Result<(), PdnError> {
+        let game = record.to_game()?;
         self.cancel_search();
+        self.keep_previous();
         let n = game.moves().len();
+        self.saved = Some(game.moves().to_vec());
         self.game = game;
         self.clocks = [Duration::ZERO; 2];
         self.thinking = None;
-        self.after_navigation(&format!("Game loaded ({n} plies)."));
+        self.after_navigation(&format!("{what} ({n} plies)."));
         Ok(())
     }
 }

@@ -307,6 +307,8 @@ fn no_move_loses_and_draw_rules_are_surfaced() {
 fn fen_prompt_sets_up_and_bad_fen_is_refused() {
     let mut c = human_vs_human(START);
     c.handle(Action::SetFen);
+    // The prompt starts with the current FEN: Ctrl-U empties it.
+    c.handle(Action::ClearPrompt);
     for ch in "B:Wc3:Bf6".chars() {
         c.handle(Action::Type(ch));
     }
@@ -319,6 +321,9 @@ fn fen_prompt_sets_up_and_bad_fen_is_refused() {
     type_move(&mut c, "f6-e5");
     assert_eq!(c.move_rows(), ["1. ... f6-e5"]);
     c.handle(Action::SetFen);
+    assert_eq!(c.input_mode(), InputMode::Confirm, "a game in progress");
+    c.handle(Action::Yes);
+    c.handle(Action::ClearPrompt);
     c.handle(Action::Type('x'));
     c.handle(Action::Submit);
     assert_eq!(c.message().unwrap().1, MessageKind::Error);
@@ -385,3 +390,5 @@ fn pdn_save_and_load_round_trip() {
     d.handle(Action::Submit);
     assert_eq!(d.take_effects(), [Effect::Load(PathBuf::from("game.pdn"))]);
 }
+
+mod questions;

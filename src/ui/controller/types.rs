@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::moves::Move;
+use crate::pdn::PdnGame;
 use crate::position::Position;
 use crate::search::Limits;
 
@@ -50,6 +51,55 @@ pub enum Effect {
     Load(PathBuf),
     /// Leave the program.
     Quit,
+    /// Leave the program at once after Ctrl-C (exit status 130).
+    Interrupt,
+}
+
+/// Something that waits for a yes to the question on the message line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pending {
+    /// Start a new game, discarding the one in progress.
+    NewGame,
+    /// Open the load prompt, then replace the game in progress.
+    Load,
+    /// Open the FEN prompt, then replace the game in progress.
+    SetFen,
+    /// Leave, discarding the game in progress.
+    Quit,
+    /// Replace an existing file with the game.
+    Overwrite {
+        /// The file.
+        path: PathBuf,
+        /// The PDN text.
+        text: String,
+    },
+}
+
+/// The games of a PDN file, one to be chosen for loading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameList {
+    /// The games, in file order.
+    pub games: Vec<PdnGame>,
+    /// The one highlighted.
+    pub index: usize,
+}
+
+impl GameList {
+    /// One line describing game `i`: number, players, result, moves, event.
+    pub fn describe(&self, i: usize) -> String {
+        let g = &self.games[i];
+        let tag = |n: &str| g.tag(n).unwrap_or("?").to_string();
+        let result = g.result.clone().unwrap_or_else(|| tag("Result"));
+        format!(
+            "{}. {} - {}  {}  {} plies  {}",
+            i + 1,
+            tag("White"),
+            tag("Black"),
+            result,
+            g.moves.len(),
+            tag("Event")
+        )
+    }
 }
 
 /// What the open prompt is for.
