@@ -9,6 +9,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::egdb::Egdb;
+use crate::eval::EvalName;
 use crate::movegen::legal_moves;
 use crate::position::Position;
 use crate::search::{Oracle, SearchOptions, Searcher, Techniques};
@@ -32,6 +33,8 @@ pub struct Settings {
     pub egdb: Option<Arc<Egdb>>,
     /// Numbering of squares in moves.
     pub numbering: MoveNumbering,
+    /// Static evaluation (`trained` or `material`).
+    pub eval: EvalName,
 }
 
 impl Default for Settings {
@@ -43,6 +46,7 @@ impl Default for Settings {
             egdb_dir: PathBuf::new(),
             egdb: None,
             numbering: MoveNumbering::default(),
+            eval: EvalName::default(),
         }
     }
 }
@@ -59,6 +63,7 @@ impl Settings {
             },
             tt_bits: self.tt_bits,
             oracle,
+            evaluation: self.eval.evaluation(),
             ..SearchOptions::default()
         }
     }
@@ -170,6 +175,11 @@ impl HubEngine {
                 "param name=move-numbering value={} type=enum values=\"standard rows-reversed\"",
                 s.numbering
             ),
+            format!(
+                "param name=eval value={} type=enum values=\"{}\"",
+                s.eval,
+                EvalName::ALL.map(|e| e.as_str()).join(" ")
+            ),
             "wait".to_string(),
         ];
         for l in lines {
@@ -203,14 +213,24 @@ impl HubEngine {
             "egdb-dir" if value.is_empty() => {
                 self.settings.egdb_dir = PathBuf::new();
                 self.settings.egdb = None;
+                self.searcher = None;
             }
             // Opening checks every part file, so a bad directory is reported now.
             "egdb-dir" => match Egdb::open(value) {
                 Ok(db) => {
                     self.settings.egdb_dir = PathBuf::from(value);
                     self.settings.egdb = Some(Arc::new(db));
+                    // The searcher holds the oracle: build a new one.
+                    self.searcher = None;
                 }
                 Err(e) => self.error(format!("egdb-dir {value:?}: {e}")),
+            },
+            "eval" => match value.parse::<EvalName>() {
+                Ok(e) => {
+                    self.settings.eval = e;
+                    self.searcher = None;
+                }
+                Err(e) => self.error(e),
             },
             "move-numbering" => match value.parse() {
                 Ok(n) => self.settings.numbering = n,
@@ -431,6 +451,26 @@ mod tests {
                 && errors[3].contains("/no/such/dir"),
             "{errors:?}"
         );
+    }
+
+    #[test]
+    fn eval_parameter_is_advertised_checked_and_used() {
+        let (engine, out) = session(&[
+            "hub",
+            "set-param name=eval value=material",
+            "set-param name=eval value=neural",
+        ]);
+        assert!(
+            out.iter()
+                .any(|l| l == "param name=eval value=trained type=enum values=\"trained material\""),
+            "{out:?}"
+        );
+        assert_eq!(engine.settings().eval, EvalName::Material);
+        assert_eq!(engine.settings().search_options().evaluation.name(), "material");
+        let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("error")).collect();
+        assert!(errors.len() == 1 && errors[0].contains("neural"), "{out:?}");
+        let (engine, _) = session(&[]);
+        assert_eq!(engine.settings().search_options().evaluation.name(), "trained");
     }
 
     #[test]
