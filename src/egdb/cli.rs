@@ -238,22 +238,31 @@ pub fn probe_line(db: &Egdb, fen: &str) -> String {
 pub fn build_hint(explicit: Option<&std::path::Path>) -> String {
     match explicit {
         Some(d) => format!(
-            "hint: build them with `{BUILD_HINT} --dir {}` (about 1-2 minutes)",
+            "build them with `{BUILD_HINT} --dir {}` (about 1-2 minutes)",
             d.display()
         ),
-        None => format!("hint: build them with `{BUILD_HINT}` (about 1-2 minutes)"),
+        None => format!("build them with `{BUILD_HINT}` (about 1-2 minutes)"),
     }
 }
 
 fn run_probe(a: &ProbeArgs) -> Result<ExitCode, EgdbError> {
     let dir = location::read_dir(a.dir.as_deref(), &Env::from_process());
+    let no_databases = || {
+        eprintln!(
+            "damas-egdb: no endgame databases in {}; {}",
+            dir.display(),
+            build_hint(a.dir.as_deref())
+        );
+        Ok(ExitCode::from(2))
+    };
     let db = match Egdb::open(&dir) {
         Ok(db) => db,
-        Err(e) => {
-            eprintln!("damas-egdb: no usable databases in {}: {e}", dir.display());
-            eprintln!("{}", build_hint(a.dir.as_deref()));
-            return Ok(ExitCode::from(2));
+        // No databases at all (rather than damaged ones): say how to build them.
+        Err(EgdbError::NoParts { .. }) => return no_databases(),
+        Err(EgdbError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            return no_databases()
         }
+        Err(e) => return Err(e),
     };
     let mut failed = false;
     let mut out = std::io::stdout().lock();
