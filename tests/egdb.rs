@@ -502,7 +502,7 @@ fn build_and_probe_use_the_standard_location() {
     let out = run(&["probe", "--fen", "W:WKa1:BKh8"]);
     assert!(out.status.success(), "{out:?}");
     assert!(
-        String::from_utf8_lossy(&out.stdout).starts_with("draw"),
+        String::from_utf8_lossy(&out.stdout).starts_with("loss 2 best a1-b2"),
         "{out:?}"
     );
 }
