@@ -446,3 +446,63 @@ fn verify_finds_wrong_entries() {
         .unwrap()
         .starts_with("violation: part 3"));
 }
+
+/// Without databases anywhere, `probe` says how to build them (one line), and
+/// `damas play` prints the same advice on stderr before its UI.
+#[test]
+fn missing_databases_give_a_build_hint() {
+    let home = tempfile::tempdir().unwrap();
+    let run = |bin: &str, args: &[&str]| {
+        std::process::Command::new(bin)
+            .args(args)
+            .current_dir(home.path())
+            .env("HOME", home.path())
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("DAMAS_EGDB")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = run(
+        env!("CARGO_BIN_EXE_damas-egdb"),
+        &["probe", "--fen", "W:WKa1:BKh8"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("damas-egdb build --pieces 5"), "{err}");
+    // No terminal: the game itself fails, but the hint comes first.
+    let out = run(env!("CARGO_BIN_EXE_damas"), &["play"]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.lines()
+            .next()
+            .is_some_and(|l| l.contains("damas-egdb build --pieces 5")),
+        "{err}"
+    );
+}
+
+/// `build` without `--dir` writes to `DAMAS_EGDB`, and `probe` then finds it there.
+#[test]
+fn build_and_probe_use_the_standard_location() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("db");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_damas-egdb"))
+            .args(args)
+            .current_dir(home.path())
+            .env("HOME", home.path())
+            .env("DAMAS_EGDB", &db)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["build", "--pieces", "2", "--quiet"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(db.join("part2.val").exists() || std::fs::read_dir(&db).unwrap().count() > 0);
+    let out = run(&["probe", "--fen", "W:WKa1:BKh8"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("loss 2 best a1-b2"),
+        "{out:?}"
+    );
+}

@@ -21,8 +21,8 @@ pub struct Args {
     /// Search to this depth (plies).
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Search for this many seconds.
-    #[arg(long)]
+    /// Search for this many seconds (more than 0, at most one year).
+    #[arg(long, value_parser = crate::cli::parse_seconds)]
     pub time: Option<f64>,
     /// Search this many nodes.
     #[arg(long)]
@@ -38,7 +38,9 @@ pub struct Args {
     #[arg(long, default_value_t = SearchOptions::default().aspiration_delta)]
     pub delta: i32,
     /// Endgame database directory: its positions are scored at once (and the
-    /// technique `egdb` is switched on).
+    /// technique `egdb` is switched on). Without it, the databases at the standard
+    /// place (`DAMAS_EGDB`, `~/.local/share/damas/egdb`, `data/egdb`) are used when
+    /// built, unless `--techniques` is given without `egdb`.
     #[arg(long, value_name = "DIR")]
     pub egdb: Option<std::path::PathBuf>,
     /// Static evaluation: `trained` (the default) or `material` (the thesis' count).
@@ -73,7 +75,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     let limits = match (args.depth, args.time, args.nodes) {
         (Some(d), _, _) => Limits::depth(d),
-        (_, Some(s), _) if s.is_finite() && s > 0.0 => Limits::time(Duration::from_secs_f64(s)),
+        (_, Some(s), _) if s.is_finite() && s > 0.0 && s <= crate::cli::MAX_SECONDS => {
+            Limits::time(Duration::from_secs_f64(s))
+        }
         (_, Some(s), _) => {
             return Err(CliError::input(format!(
                 "--time must be a positive number of seconds, got {s}"
@@ -90,7 +94,15 @@ pub fn run(args: &Args) -> Result<(), CliError> {
                 crate::egdb::Egdb::open(dir).map_err(CliError::input)?,
             ))
         }
-        None => None,
+        None => {
+            let found =
+                crate::egdb::location::find(None, &crate::egdb::location::Env::from_process())
+                    .and_then(|dir| crate::egdb::Egdb::open(dir).ok());
+            if found.is_some() && args.techniques.is_none() {
+                techniques.egdb = true;
+            }
+            found.map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn crate::search::Oracle>)
+        }
     };
     let options = SearchOptions {
         oracle,

@@ -11,6 +11,9 @@ pub fn run(_args: &Args) -> Result<(), CliError> {
     // Hub clients merge stderr into stdout: a panic message would corrupt the
     // protocol. The engine reports a failed search with `error` and a legal move.
     std::panic::set_hook(Box::new(|_| {}));
-    crate::hub::run_stdio();
+    // The databases at the standard place, when built; `set-param name=egdb-dir`
+    // overrides them.
+    let egdb = crate::egdb::location::find(None, &crate::egdb::location::Env::from_process());
+    crate::hub::run_stdio(egdb.as_deref());
     Ok(())
 }

@@ -63,6 +63,27 @@ impl CliError {
     }
 }
 
+/// The longest time a command accepts, in seconds (one year): larger values would
+/// overflow [`std::time::Duration`] or are surely typing mistakes.
+pub const MAX_SECONDS: f64 = 365.0 * 86_400.0;
+
+/// A clap value parser for a time in seconds: a finite number above 0 and at most
+/// [`MAX_SECONDS`]. Negative, NaN, infinite and absurd values are rejected with a
+/// clap error instead of panicking in `Duration::from_secs_f64`.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    let s: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if s.is_finite() && s > 0.0 && s <= MAX_SECONDS {
+        Ok(s)
+    } else {
+        Err(format!(
+            "{text:?}: give a number of seconds above 0 and at most {MAX_SECONDS} (one year)"
+        ))
+    }
+}
+
 /// Parse `--fen` (or the start position when absent).
 pub fn position_arg(fen: Option<&str>) -> Result<Position, CliError> {
     match fen {
@@ -89,5 +110,19 @@ pub fn run(cli: Cli) -> ExitCode {
             eprintln!("damas: {}", e.message);
             ExitCode::from(e.status)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn analyze_rejects_absurd_times_without_panicking() {
+        for bad in ["1e20", "-1", "NaN", "inf", "0", "abc"] {
+            let r = Cli::try_parse_from(["damas", "analyze", "--time", bad]);
+            assert!(r.is_err(), "--time {bad} accepted");
+        }
+        assert!(Cli::try_parse_from(["damas", "analyze", "--time", "0.5"]).is_ok());
     }
 }

@@ -27,7 +27,10 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<(), CliError> {
     let pos = position_arg(args.fen.as_deref())?;
     let start = Instant::now();
-    let (total, per_move) = if args.divide || args.threads > 1 {
+    let (total, per_move) = if args.depth == 0 {
+        // The position itself is the one leaf, however many threads.
+        (perft(&pos, 0), None)
+    } else if args.divide || args.threads > 1 {
         let rows = if args.threads > 1 {
             divide_parallel(&pos, args.depth, args.threads).map_err(CliError::input)?
         } else {

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::cli::{position_arg, CliError};
-use crate::egdb::{Egdb, DEFAULT_DIR};
+use crate::egdb::location::{self, Env, BUILD_HINT};
+use crate::egdb::Egdb;
 use crate::eval::{EvalName, Evaluation};
 use crate::search::SearchOptions;
 use crate::search::{Oracle, Techniques};
@@ -75,16 +76,24 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         (None, Some(t)) => Level::Millis((t * 1000.0).round().max(1.0) as u64),
         (None, None) => Level::default(),
     };
-    // The databases of --egdb, else those at the default place when they were built.
+    // The databases of --egdb, else those at the standard place (egdb::location)
+    // when they were built.
     let oracle: Option<Arc<dyn Oracle>> = match &args.egdb {
         Some(dir) => {
             Some(Arc::new(Egdb::open(dir).map_err(|e| {
                 CliError::input(format!("--egdb {}: {e}", dir.display()))
             })?))
         }
-        None => Egdb::open(DEFAULT_DIR)
-            .ok()
-            .map(|db| Arc::new(db) as Arc<dyn Oracle>),
+        None => {
+            let found = location::find(None, &Env::from_process())
+                .and_then(|dir| Egdb::open(dir).ok())
+                .map(|db| Arc::new(db) as Arc<dyn Oracle>);
+            if found.is_none() {
+                // One line before the UI takes the screen.
+                eprintln!("damas: no endgame databases found; `{BUILD_HINT}` builds them in about 1-2 minutes");
+            }
+            found
+        }
     };
     // The engine plays with the same databases it shows the verdict from.
     let mut evaluation =

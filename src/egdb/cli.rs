@@ -16,10 +16,10 @@ use clap::{Args as ClapArgs, Parser, Subcommand};
 use crate::egdb::build::{build, BuildOptions, PartSummary};
 use crate::egdb::error::EgdbError;
 use crate::egdb::index::{part_size, MAX_PIECES};
+use crate::egdb::location::{self, Env, BUILD_HINT};
 use crate::egdb::probe::Egdb;
 use crate::egdb::stats::part_stats;
 use crate::egdb::verify::verify;
-use crate::egdb::DEFAULT_DIR;
 use crate::fen::parse_fen;
 use crate::notation::{move_to_string, Notation};
 
@@ -54,9 +54,17 @@ pub enum Command {
 /// The database directory.
 #[derive(ClapArgs, Debug)]
 pub struct DirArgs {
-    /// Database directory.
-    #[arg(long, default_value = DEFAULT_DIR)]
-    pub dir: PathBuf,
+    /// Database directory (default: `DAMAS_EGDB`, else `$XDG_DATA_HOME/damas/egdb` or
+    /// `~/.local/share/damas/egdb`, else `data/egdb`; the first holding databases).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+impl DirArgs {
+    /// The directory to read.
+    pub fn resolve(&self) -> PathBuf {
+        location::read_dir(self.dir.as_deref(), &Env::from_process())
+    }
 }
 
 /// Arguments of `build`.
@@ -65,9 +73,10 @@ pub struct BuildArgs {
     /// Largest piece count to build (1–5).
     #[arg(long, default_value_t = MAX_PIECES as u8, value_parser = clap::value_parser!(u8).range(1..=MAX_PIECES as i64))]
     pub pieces: u8,
-    /// Database directory.
-    #[arg(long, default_value = DEFAULT_DIR)]
-    pub dir: PathBuf,
+    /// Database directory to write (default: `DAMAS_EGDB`, else
+    /// `$XDG_DATA_HOME/damas/egdb` or `~/.local/share/damas/egdb`).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
     /// Worker threads (default: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -79,9 +88,10 @@ pub struct BuildArgs {
 /// Arguments of `probe`.
 #[derive(ClapArgs, Debug)]
 pub struct ProbeArgs {
-    /// Database directory.
-    #[arg(long, default_value = DEFAULT_DIR)]
-    pub dir: PathBuf,
+    /// Database directory (default: `DAMAS_EGDB`, else `$XDG_DATA_HOME/damas/egdb` or
+    /// `~/.local/share/damas/egdb`, else `data/egdb`; the first holding databases).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
     /// One position.
     #[arg(long, conflicts_with = "fens", required_unless_present = "fens")]
     pub fen: Option<String>,
@@ -113,8 +123,10 @@ fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
         threads: a.threads,
         progress: !a.quiet,
     };
+    let dir = location::write_dir(a.dir.as_deref(), &Env::from_process());
+    println!("building in {}", dir.display());
     let start = std::time::Instant::now();
-    build(&a.dir, a.pieces as usize, &opts, print_summary)?;
+    build(&dir, a.pieces as usize, &opts, print_summary)?;
     println!("done in {:.1} s", start.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }
@@ -150,7 +162,7 @@ fn print_summary(s: &PartSummary) {
 }
 
 fn run_verify(a: &DirArgs) -> Result<ExitCode, EgdbError> {
-    let db = Egdb::open(&a.dir)?;
+    let db = Egdb::open(a.resolve())?;
     let r = verify(&db, 10);
     for line in &r.first {
         println!("violation: {line}");
@@ -170,7 +182,7 @@ fn run_verify(a: &DirArgs) -> Result<ExitCode, EgdbError> {
 }
 
 fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
-    let db = Egdb::open(&a.dir)?;
+    let db = Egdb::open(a.resolve())?;
     let mut out = std::io::stdout().lock();
     for n in 1..=MAX_PIECES {
         let Some(s) = part_stats(&db, n) else {
@@ -236,8 +248,36 @@ pub fn probe_line(db: &Egdb, fen: &str) -> String {
     line
 }
 
+/// The hint printed when there are no databases to probe.
+pub fn build_hint(explicit: Option<&std::path::Path>) -> String {
+    match explicit {
+        Some(d) => format!(
+            "build them with `{BUILD_HINT} --dir {}` (about 1-2 minutes)",
+            d.display()
+        ),
+        None => format!("build them with `{BUILD_HINT}` (about 1-2 minutes)"),
+    }
+}
+
 fn run_probe(a: &ProbeArgs) -> Result<ExitCode, EgdbError> {
-    let db = Egdb::open(&a.dir)?;
+    let dir = location::read_dir(a.dir.as_deref(), &Env::from_process());
+    let no_databases = || {
+        eprintln!(
+            "damas-egdb: no endgame databases in {}; {}",
+            dir.display(),
+            build_hint(a.dir.as_deref())
+        );
+        Ok(ExitCode::from(2))
+    };
+    let db = match Egdb::open(&dir) {
+        Ok(db) => db,
+        // No databases at all (rather than damaged ones): say how to build them.
+        Err(EgdbError::NoParts { .. }) => return no_databases(),
+        Err(EgdbError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            return no_databases()
+        }
+        Err(e) => return Err(e),
+    };
     let mut failed = false;
     let mut out = std::io::stdout().lock();
     let mut answer = |fen: &str| {

@@ -12,6 +12,7 @@ pub mod cli;
 pub mod error;
 pub mod file;
 pub mod index;
+pub mod location;
 pub mod probe;
 pub mod stats;
 pub mod unmove;
@@ -24,5 +25,6 @@ pub use index::MAX_PIECES;
 pub use probe::{Egdb, Probe, Value};
 pub use value::Wdl;
 
-/// Where the tools put the databases unless told otherwise.
+/// The legacy database directory, relative to the current directory: the last
+/// candidate of [`location`], which resolves the standard place.
 pub const DEFAULT_DIR: &str = "data/egdb";

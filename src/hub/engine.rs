@@ -11,6 +11,7 @@ use std::time::Duration;
 use crate::egdb::Egdb;
 use crate::eval::EvalName;
 use crate::movegen::legal_moves;
+use crate::notation::MoveError;
 use crate::position::Position;
 use crate::search::{Oracle, SearchOptions, Searcher, Techniques};
 
@@ -79,8 +80,12 @@ struct Running {
 pub struct HubEngine {
     out: Output,
     settings: Settings,
-    /// `None` while a search owns it or when settings changed.
+    /// `None` while a search owns it or before the first search.
     searcher: Option<Searcher>,
+    /// A parameter changed since the searcher was built: the next search (or `init`)
+    /// builds a fresh one. A flag rather than dropping the searcher, because a
+    /// running search hands its searcher back after the change.
+    stale: bool,
     running: Option<Running>,
     pos: Position,
     history: Vec<Position>,
@@ -104,10 +109,21 @@ impl HubEngine {
             out: Output(Arc::new(Mutex::new(out))),
             settings: Settings::default(),
             searcher: None,
+            stale: false,
             running: None,
             pos: Position::start(),
             history: Vec::new(),
             level: Level::MoveTime(Duration::from_secs(1)),
+        }
+    }
+
+    /// Use the databases in `dir` (as `set-param name=egdb-dir` does, but silently:
+    /// a directory that does not open is left unused).
+    pub fn use_egdb(&mut self, dir: &std::path::Path) {
+        if let Ok(db) = Egdb::open(dir) {
+            self.settings.egdb_dir = dir.to_path_buf();
+            self.settings.egdb = Some(Arc::new(db));
+            self.stale = true;
         }
     }
 
@@ -195,7 +211,7 @@ impl HubEngine {
             "tt-bits" => match value.parse::<u32>() {
                 Ok(b) if (10..=30).contains(&b) => {
                     self.settings.tt_bits = b;
-                    self.searcher = None;
+                    self.stale = true;
                 }
                 _ => self.error(format!(
                     "tt-bits must be a whole number from 10 to 30, not {value:?}"
@@ -204,7 +220,7 @@ impl HubEngine {
             "techniques" => match value.parse::<Techniques>() {
                 Ok(t) => {
                     self.settings.techniques = t;
-                    self.searcher = None;
+                    self.stale = true;
                 }
                 Err(e) => self.error(e),
             },
@@ -213,22 +229,21 @@ impl HubEngine {
             "egdb-dir" if value.is_empty() => {
                 self.settings.egdb_dir = PathBuf::new();
                 self.settings.egdb = None;
-                self.searcher = None;
+                self.stale = true;
             }
             // Opening checks every part file, so a bad directory is reported now.
             "egdb-dir" => match Egdb::open(value) {
                 Ok(db) => {
                     self.settings.egdb_dir = PathBuf::from(value);
                     self.settings.egdb = Some(Arc::new(db));
-                    // The searcher holds the oracle: build a new one.
-                    self.searcher = None;
+                    self.stale = true;
                 }
                 Err(e) => self.error(format!("egdb-dir {value:?}: {e}")),
             },
             "eval" => match value.parse::<EvalName>() {
                 Ok(e) => {
                     self.settings.eval = e;
-                    self.searcher = None;
+                    self.stale = true;
                 }
                 Err(e) => self.error(e),
             },
@@ -237,6 +252,28 @@ impl HubEngine {
                 Err(e) => self.error(e),
             },
             _ => {}
+        }
+    }
+
+    /// Describe a rejected move in Hub numeric notation (in the current
+    /// `move-numbering`), never in board letters.
+    fn hub_move_error(&self, pos: &Position, text: &str, e: &MoveError) -> String {
+        let numbering = self.settings.numbering;
+        let legal: Vec<String> = legal_moves(pos)
+            .iter()
+            .map(|&m| numbering.format(pos, m))
+            .collect();
+        let list = if legal.is_empty() {
+            "none".to_string()
+        } else {
+            legal.join(" ")
+        };
+        match e {
+            MoveError::Syntax { .. } => format!("cannot read move {text:?}; legal moves: {list}"),
+            MoveError::Illegal { .. } => format!("illegal move {text:?}; legal moves: {list}"),
+            MoveError::Ambiguous { .. } => {
+                format!("ambiguous move {text:?}; give every square of the capture: {list}")
+            }
         }
     }
 
@@ -250,13 +287,22 @@ impl HubEngine {
                     pos = pos.play(m);
                 }
                 Err(e) => {
-                    self.error(format!("move {} of pos: {e}", i + 1));
+                    let why = self.hub_move_error(&pos, text, &e);
+                    self.error(format!("move {} of pos: {why}", i + 1));
                     return;
                 }
             }
         }
         self.pos = pos;
         self.history = history;
+    }
+
+    /// Drop a searcher built with outdated settings.
+    fn refresh_searcher(&mut self) {
+        if self.stale && self.running.is_none() {
+            self.searcher = None;
+            self.stale = false;
+        }
     }
 
     fn go(&mut self, mode: GoMode) {
@@ -287,6 +333,7 @@ impl HubEngine {
             GoMode::Analyze => Budget::default(),
         };
         let control = Arc::new(Control::new(mode != GoMode::Think, budget));
+        self.refresh_searcher();
         let searcher = self
             .searcher
             .take()
@@ -327,6 +374,7 @@ impl HubEngine {
         match cmd {
             Command::Hub => self.announce(),
             Command::Init => {
+                self.refresh_searcher();
                 if self.running.is_none() && self.searcher.is_none() {
                     self.searcher = Some(Searcher::new(self.settings.search_options()));
                 }
@@ -383,10 +431,14 @@ impl HubEngine {
     }
 }
 
-/// Run the Hub protocol on stdin/stdout.
-pub fn run_stdio() {
+/// Run the Hub protocol on stdin/stdout, with the databases of `egdb` (when given
+/// and they open) until the GUI sets `egdb-dir`.
+pub fn run_stdio(egdb: Option<&std::path::Path>) {
     let stdin = std::io::stdin();
     let mut engine = HubEngine::new(Box::new(std::io::stdout()));
+    if let Some(dir) = egdb {
+        engine.use_egdb(dir);
+    }
     engine.run(stdin.lock());
 }
 
@@ -496,5 +548,65 @@ mod tests {
         );
         assert_eq!(engine.pos.side_to_move(), crate::position::Color::Black);
         assert_eq!(engine.history, vec![Position::start()]);
+    }
+
+    #[test]
+    fn parameters_sent_after_init_or_during_a_search_reach_the_next_search() {
+        let db = tempfile::tempdir().unwrap();
+        crate::egdb::build(db.path(), 2, &Default::default(), |_| {}).unwrap();
+        let start = super::super::protocol::position_string(&Position::start());
+        // pydraughts' configure(): init first, then set-param.
+        let (engine, _) = session(&[
+            "init",
+            &format!("set-param name=egdb-dir value=\"{}\"", db.path().display()),
+            "set-param name=tt-bits value=12",
+            &format!("pos pos={start}"),
+            "level depth=1",
+            "go think",
+            "stop",
+        ]);
+        let s = engine.searcher.as_ref().expect("searcher reclaimed");
+        assert!(s.options().oracle.is_some(), "egdb-dir ignored after init");
+        assert!(s.options().techniques.egdb);
+        assert_eq!(s.options().tt_bits, 12);
+
+        // A change sent while a search runs is kept for the next one.
+        let (engine, _) = session(&[
+            &format!("pos pos={start}"),
+            "go analyze",
+            "set-param name=tt-bits value=11",
+            "stop",
+            "level depth=1",
+            "go think",
+            "stop",
+        ]);
+        let s = engine.searcher.as_ref().expect("searcher reclaimed");
+        assert_eq!(s.options().tt_bits, 11, "change during a search lost");
+    }
+
+    #[test]
+    fn illegal_move_is_reported_in_hub_numbering() {
+        let start = super::super::protocol::position_string(&Position::start());
+        let (_, out) = session(&[
+            "set-param name=move-numbering value=rows-reversed",
+            &format!("pos pos={start} moves=\"22-17\""),
+        ]);
+        assert_eq!(out.len(), 1, "{out:?}");
+        let e = &out[0];
+        assert!(e.contains("illegal move"), "{e}");
+        // Legal moves listed as numbers in the requested numbering, no board letters.
+        let legal = e.split("legal moves:").nth(1).unwrap();
+        assert!(
+            !legal.chars().any(|c| c.is_ascii_lowercase() && c != 'x'),
+            "{e}"
+        );
+        let first = legal
+            .trim()
+            .trim_end_matches('"')
+            .split(' ')
+            .next()
+            .unwrap();
+        let m = MoveNumbering::RowsReversed.parse(&Position::start(), first);
+        assert!(m.is_ok(), "{e}");
     }
 }

@@ -230,7 +230,12 @@ fn parse_level(line: &Line) -> Result<Level, ProtocolError> {
             .map(|v| seconds("inc", v))
             .transpose()?
             .unwrap_or_default();
-        let moves = line.get("moves").map(|v| number("moves", v)).transpose()?;
+        // `moves=0` (or no `moves`) is sudden death, not a control after one move.
+        let moves = line
+            .get("moves")
+            .map(|v| number::<u32>("moves", v))
+            .transpose()?
+            .filter(|&m| m > 0);
         return Ok(Level::Clock { moves, time, inc });
     }
     Err(ProtocolError::MissingKey {
@@ -239,11 +244,38 @@ fn parse_level(line: &Line) -> Result<Level, ProtocolError> {
     })
 }
 
+/// The commands this engine understands.
+const KNOWN: [&str; 11] = [
+    "hub",
+    "init",
+    "set-param",
+    "pos",
+    "level",
+    "go",
+    "ponder-hit",
+    "stop",
+    "new-game",
+    "ping",
+    "quit",
+];
+
 /// Parse one line. `Ok(None)` for a blank line; unknown commands are
 /// [`Command::Unknown`]; unknown keys are ignored.
 pub fn parse_command(text: &str) -> Result<Option<Command>, ProtocolError> {
-    let Some(line) = split_line(text)? else {
-        return Ok(None);
+    let line = match split_line(text) {
+        Ok(Some(line)) => line,
+        Ok(None) => return Ok(None),
+        // A malformed line is an error only for a known command: unknown commands
+        // are ignored whatever follows them (SPEC §6).
+        Err(e) => {
+            let word = text.split_whitespace().next().unwrap_or("");
+            let word = word.split(['=', '"']).next().unwrap_or("");
+            return if KNOWN.contains(&word) {
+                Err(e)
+            } else {
+                Ok(Some(Command::Unknown(word.to_string())))
+            };
+        }
     };
     let cmd = match line.command.as_str() {
         "hub" => Command::Hub,
@@ -387,6 +419,29 @@ mod tests {
         assert_eq!(
             split_line("id name=\"a b").unwrap_err(),
             ProtocolError::UnterminatedQuote(8)
+        );
+    }
+
+    #[test]
+    fn level_moves_zero_is_sudden_death() {
+        assert_eq!(
+            parse_command("level time=2 moves=0").unwrap(),
+            Some(Command::Level(Level::Clock {
+                moves: None,
+                time: Duration::from_secs(2),
+                inc: Duration::ZERO
+            }))
+        );
+    }
+
+    #[test]
+    fn malformed_known_commands_are_errors_unknown_ones_ignored() {
+        assert!(parse_command("set-param name=\"egdb-dir").is_err());
+        assert!(parse_command("level time=abc").is_err());
+        assert!(parse_command("go").is_ok());
+        assert_eq!(
+            parse_command("frobnicate x=\"open").unwrap(),
+            Some(Command::Unknown("frobnicate".into()))
         );
     }
 

@@ -47,10 +47,13 @@ impl Budget {
                 }
             }
             Level::Clock { moves, time, inc } => {
-                // Hub clients send the time left before the increment is added.
-                let total = time + inc;
-                let usable = total.saturating_sub(margin(total));
-                let to_go = moves.unwrap_or(MOVES_TO_GO).max(1);
+                // Hub clients send the time left before the increment is added, and
+                // the increment is credited only after the move: only `time` may be
+                // spent on this move, less a safety margin. The increment counts
+                // towards the share of later moves.
+                let usable = time.saturating_sub(margin(time));
+                // `moves=0` is sudden death like no `moves` at all.
+                let to_go = moves.filter(|&m| m > 0).unwrap_or(MOVES_TO_GO);
                 let share = time / to_go + inc.mul_f64(0.8);
                 // Never more than half of what is left (most of it on the last move
                 // before a time control).
@@ -89,6 +92,10 @@ mod tests {
     fn clock_budget_stays_within_the_time_left() {
         for (time, inc, moves) in [
             (0.0, 0.0, None),
+            (0.5, 3.0, None),
+            (1.0, 0.05, None),
+            (0.2, 10.0, Some(1)),
+            (2.0, 0.0, Some(0)),
             (0.05, 0.0, None),
             (1.0, 0.0, Some(1)),
             (60.0, 1.0, None),
@@ -103,8 +110,10 @@ mod tests {
             let hard = b.hard.unwrap();
             let soft = b.soft.unwrap();
             assert!(soft <= hard, "{time} {inc}");
+            // The increment is not on the clock yet: only `time` may be spent, with
+            // a margin.
             assert!(
-                hard <= secs(time + inc) * 4 / 5 || hard == Duration::from_millis(1),
+                hard <= secs(time) * 4 / 5 || hard == Duration::from_millis(1),
                 "{time} {inc}: {hard:?}"
             );
         }
@@ -114,6 +123,32 @@ mod tests {
             inc: secs(0.0),
         });
         assert!(long.soft.unwrap() >= secs(5.0), "{long:?}");
+    }
+
+    #[test]
+    fn increment_is_not_spent_before_it_is_credited() {
+        // time=0.5 inc=3 used to allow more than a second.
+        let b = Budget::for_level(&Level::Clock {
+            moves: None,
+            time: secs(0.5),
+            inc: secs(3.0),
+        });
+        let hard = b.hard.unwrap();
+        assert!(hard + margin(secs(0.5)) <= secs(0.5), "{b:?}");
+        assert!(hard <= secs(0.25), "{b:?}");
+    }
+
+    #[test]
+    fn moves_zero_is_sudden_death() {
+        let level = |moves| Level::Clock {
+            moves,
+            time: secs(2.0),
+            inc: secs(0.0),
+        };
+        let zero = Budget::for_level(&level(Some(0)));
+        assert_eq!(zero, Budget::for_level(&level(None)));
+        // Not 80% of the clock on one move.
+        assert!(zero.hard.unwrap() <= secs(0.5), "{zero:?}");
     }
 
     #[test]
