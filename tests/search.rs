@@ -153,6 +153,7 @@ fn merge(a: Techniques, b: Techniques) -> Techniques {
         etc: a.etc || b.etc,
         mtdf: a.mtdf || b.mtdf,
         egdb: a.egdb || b.egdb,
+        lmr: a.lmr || b.lmr,
         sel: a.sel.or(b.sel),
     }
 }

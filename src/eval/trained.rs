@@ -89,7 +89,9 @@ impl Trained {
         let (bo, be) = self.side(&View::of(pos, Color::Black));
         let ph = phase(pos);
         let blended = (wo - bo) * (PHASE_MAX - ph) + (we - be) * ph;
-        (blended / PHASE_MAX) >> self.shift
+        // Division truncates toward zero, so a position and its mirror round alike
+        // (a right shift would round negative scores down).
+        blended / (PHASE_MAX << self.shift)
     }
 }
 

@@ -518,11 +518,17 @@ mod tests {
             "{out:?}"
         );
         assert_eq!(engine.settings().eval, EvalName::Material);
-        assert_eq!(engine.settings().search_options().evaluation.name(), "material");
+        assert_eq!(
+            engine.settings().search_options().evaluation.name(),
+            "material"
+        );
         let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("error")).collect();
         assert!(errors.len() == 1 && errors[0].contains("neural"), "{out:?}");
         let (engine, _) = session(&[]);
-        assert_eq!(engine.settings().search_options().evaluation.name(), "trained");
+        assert_eq!(
+            engine.settings().search_options().evaluation.name(),
+            "trained"
+        );
     }
 
     #[test]
