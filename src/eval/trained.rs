@@ -99,9 +99,6 @@ impl Evaluator for Trained {
     #[inline]
     fn eval(&self, pos: &Position) -> Score {
         let mut s = self.white_score(pos).clamp(-MAX_EVAL, MAX_EVAL);
-        if drawish(pos) {
-            s /= DRAWISH_DIVISOR;
-        }
         if self.noise != 0 {
             s += jitter(pos, self.seed, self.noise);
         }
@@ -129,29 +126,6 @@ fn jitter(pos: &Position, seed: u64, amplitude: i32) -> i32 {
     let (w, b, k) = (pos.white().0, pos.black().0, pos.kings().0);
     // White's bonus minus Black's (Black's computed on the turned board).
     h(w, b, k) - h(b.reverse_bits(), w.reverse_bits(), k.reverse_bits())
-}
-
-/// The long diagonal a1–h8.
-const LONG_DIAGONAL: u32 = 0x8844_2211;
-
-/// Scores of [`drawish`] positions are divided by this.
-const DRAWISH_DIVISOR: i32 = 8;
-
-/// A lone king against at most two pieces, or against three with the lone king on
-/// the long diagonal: the draw rules (SPEC §1, `game.rs`) end such games as draws
-/// within 5 moves, and a linear model cannot see it.
-fn drawish(pos: &Position) -> bool {
-    [Color::White, Color::Black].into_iter().any(|weak| {
-        let lone = pos.pieces(weak);
-        if lone.count() != 1 || pos.kings_of(weak) != lone {
-            return false;
-        }
-        match pos.pieces(weak.opponent()).count() {
-            0..=2 => true,
-            3 => lone.0 & LONG_DIAGONAL != 0,
-            _ => false,
-        }
-    })
 }
 
 /// Evaluations stay well below the proven-result band.
@@ -217,23 +191,6 @@ mod tests {
             differs |= a.eval(&pos) != b.eval(&pos);
         }
         assert!(differs);
-    }
-
-    #[test]
-    fn lone_king_endings_are_scored_near_a_draw() {
-        let t = Trained::embedded();
-        // Two kings against one: a draw by rule within 5 moves.
-        let two = parse_fen("W:WKa1,Kc1:BKh8").unwrap();
-        assert!(drawish(&two));
-        // Three against a king off the long diagonal is not; on it, it is.
-        assert!(!drawish(&parse_fen("W:WKa3,Kc1,Ke1:BKh6").unwrap()));
-        assert!(drawish(&parse_fen("W:WKa3,Kc1,Ke1:BKd4").unwrap()));
-        // Four kings against one: a win to play for.
-        let four = parse_fen("W:WKa1,Kc1,Ke1,Kg1:BKh8").unwrap();
-        assert!(!drawish(&four));
-        let raw = t.white_score(&two);
-        assert_eq!(t.eval(&two).value(), raw / DRAWISH_DIVISOR);
-        assert!(t.eval(&four).value() > t.eval(&two).value());
     }
 
     #[test]
