@@ -182,9 +182,9 @@ const CONE: [u32; 32] = {
     while s < 32 {
         let (r, f) = ((s / 4) as i32, (2 * (s % 4) + (s / 4) % 2) as i32);
         let mut cone = 0u32;
-        let mut q = 0;
+        let mut q: i32 = 0;
         while q < 32 {
-            let (qr, qf) = ((q / 4) as i32, (2 * (q % 4) + (q / 4) % 2) as i32);
+            let (qr, qf) = (q / 4, 2 * (q % 4) + (q / 4) % 2);
             let dr = qr - r;
             let df = if qf > f { qf - f } else { f - qf };
             if dr > 0 && df <= dr {
