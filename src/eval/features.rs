@@ -176,7 +176,7 @@ const TRIT: [u16; 256] = {
 
 /// `CONE[sq]`: the squares a man on `sq` may have to pass on its way to row 7 (the
 /// forward cone, both files), for White's direction.
-const CONE: [u32; 32] = {
+pub(super) const CONE: [u32; 32] = {
     let mut t = [0u32; 32];
     let mut s = 0;
     while s < 32 {
@@ -198,39 +198,79 @@ const CONE: [u32; 32] = {
     t
 };
 
+/// `CONE` for Black's direction, on the board as it stands (not turned).
+pub(super) const CONE_BLACK: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut s = 0;
+    while s < 32 {
+        t[s] = CONE[31 - s].reverse_bits();
+        s += 1;
+    }
+    t
+};
+
 /// Squares of rows 3 to 6.
-const RUNAWAY_ROWS: u32 = 0x0FFF_F000;
+pub(super) const RUNAWAY_ROWS: u32 = 0x0FFF_F000;
 
 /// Call `f(index, count)` for every feature of `v` with a non-zero count. The
-/// evaluator and the trainer both go through here.
+/// evaluator and the trainer both go through here (the evaluator through the
+/// tables [`super::folded`] builds from [`visit_men`] and [`visit_kings`]).
 #[inline(always)]
 pub fn visit(v: &View, mut f: impl FnMut(usize, i32)) {
+    visit_men(v, &mut f);
+    visit_kings(v, &mut f);
+    visit_rest(v, &mut f);
+}
+
+/// The men's features: their count, their squares and the two-row patterns.
+#[inline(always)]
+pub fn visit_men(v: &View, mut f: impl FnMut(usize, i32)) {
     let men = v.men.count_ones() as i32;
-    let kings = v.kings.count_ones() as i32;
     if men != 0 {
         f(MATERIAL, men);
-    }
-    if kings != 0 {
-        f(MATERIAL + 1, kings);
-    }
-    if v.to_move {
-        f(TEMPO, 1);
     }
     let mut b = v.men;
     while b != 0 {
         f(MEN_SQUARES + b.trailing_zeros() as usize, 1);
         b &= b - 1;
     }
+    for w in 0..WINDOWS {
+        f(
+            PATTERNS + w * WINDOW_SIZE + window_index(v.men, v.opp_men, w),
+            1,
+        );
+    }
+}
+
+/// The index of window `w` (rows `w` and `w + 1`) within its table: each of its
+/// 8 squares a base-3 digit, 1 for an own man and 2 for an opponent's man.
+#[inline(always)]
+pub fn window_index(men: u32, opp_men: u32, w: usize) -> usize {
+    let shift = 4 * w;
+    TRIT[((men >> shift) & 0xFF) as usize] as usize
+        + 2 * TRIT[((opp_men >> shift) & 0xFF) as usize] as usize
+}
+
+/// The kings' features: their count and their squares.
+#[inline(always)]
+pub fn visit_kings(v: &View, mut f: impl FnMut(usize, i32)) {
+    let kings = v.kings.count_ones() as i32;
+    if kings != 0 {
+        f(MATERIAL + 1, kings);
+    }
     let mut b = v.kings;
     while b != 0 {
         f(KING_SQUARES + b.trailing_zeros() as usize, 1);
         b &= b - 1;
     }
-    for w in 0..WINDOWS {
-        let shift = 4 * w;
-        let own = TRIT[((v.men >> shift) & 0xFF) as usize] as usize;
-        let opp = TRIT[((v.opp_men >> shift) & 0xFF) as usize] as usize;
-        f(PATTERNS + w * WINDOW_SIZE + own + 2 * opp, 1);
+}
+
+/// The features that depend on more than one kind of piece: tempo, mobility and
+/// runaways.
+#[inline(always)]
+pub fn visit_rest(v: &View, mut f: impl FnMut(usize, i32)) {
+    if v.to_move {
+        f(TEMPO, 1);
     }
     let empty = !(v.men | v.kings | v.opp_men | v.opp_kings);
     let men_bb = Bitboard(v.men);

@@ -12,6 +12,7 @@
 //! evaluators (no dynamic call per leaf on the default path).
 
 pub mod features;
+mod folded;
 mod material;
 mod trained;
 pub mod weights;

@@ -4,6 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::features::{self, phase, visit, View, PHASE_MAX};
+use super::folded::Folded;
 use super::weights::{Weights, WeightsError};
 use super::Evaluator;
 use crate::position::{Color, Position};
@@ -17,6 +18,8 @@ static EMBEDDED: &[u8] = include_bytes!("../../data/eval/weights.bin");
 pub struct Trained {
     /// `[opening, endgame]` per feature, in 1/2^shift hundredths of a man.
     w: Arc<[[i32; 2]]>,
+    /// The same weights folded for speed.
+    folded: Arc<Folded>,
     shift: u32,
     /// Variety: up to this many hundredths added to each score, fixed per
     /// position by a hash of it and `seed` (0: none).
@@ -27,12 +30,14 @@ pub struct Trained {
 impl Trained {
     /// The evaluation with these weights.
     pub fn new(weights: &Weights) -> Trained {
+        let w: Arc<[[i32; 2]]> = weights
+            .values
+            .iter()
+            .map(|&[o, e]| [o as i32, e as i32])
+            .collect();
         Trained {
-            w: weights
-                .values
-                .iter()
-                .map(|&[o, e]| [o as i32, e as i32])
-                .collect(),
+            folded: Arc::new(Folded::new(&w)),
+            w,
             shift: weights.shift,
             noise: 0,
             seed: 0,
@@ -46,6 +51,7 @@ impl Trained {
     pub fn with_noise(&self, seed: u64, amplitude: u32) -> Trained {
         Trained {
             w: self.w.clone(),
+            folded: self.folded.clone(),
             shift: self.shift,
             noise: amplitude.min(50) as i32,
             seed,
@@ -85,10 +91,22 @@ impl Trained {
     /// The score of `pos` for White, in hundredths of a man.
     #[inline]
     pub fn white_score(&self, pos: &Position) -> i32 {
+        let [o, e] = self.folded.sums(&self.w, pos);
+        self.blend(pos, o, e)
+    }
+
+    /// [`Trained::white_score`] computed feature by feature, as the trainer sees
+    /// it (the reference the folded tables are checked against).
+    pub fn white_score_by_features(&self, pos: &Position) -> i32 {
         let (wo, we) = self.side(&View::of(pos, Color::White));
         let (bo, be) = self.side(&View::of(pos, Color::Black));
+        self.blend(pos, wo - bo, we - be)
+    }
+
+    #[inline(always)]
+    fn blend(&self, pos: &Position, opening: i32, endgame: i32) -> i32 {
         let ph = phase(pos);
-        let blended = (wo - bo) * (PHASE_MAX - ph) + (we - be) * ph;
+        let blended = opening * (PHASE_MAX - ph) + endgame * ph;
         // Division truncates toward zero, so a position and its mirror round alike
         // (a right shift would round negative scores down).
         blended / (PHASE_MAX << self.shift)
@@ -142,6 +160,45 @@ mod tests {
     fn embedded_weights_load() {
         let t = Trained::embedded();
         assert_eq!(t.w.len(), features::COUNT);
+    }
+
+    #[test]
+    fn folded_tables_score_exactly_as_the_features() {
+        use rand::{Rng, SeedableRng};
+        let t = Trained::embedded();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut pos = Position::start();
+            for _ in 0..rng.gen_range(0..120) {
+                let moves = crate::movegen::legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+                assert_eq!(t.white_score(&pos), t.white_score_by_features(&pos));
+                checked += 1;
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+        // Random weights exercise every table entry's sign and folding.
+        let mut w = Weights::zero(3);
+        for v in w.values.iter_mut() {
+            *v = [rng.gen_range(-500..500), rng.gen_range(-500..500)];
+        }
+        let r = Trained::new(&w);
+        for fen in [
+            "W:Wa1,c3,Kd4,e5,g7:Bb6,h8,Kg1,b2",
+            "B:Wa1,c1,e1,g1,b2,d2:Bf6,h6,a7,c7,Kb8",
+            "W:W21-32:B1-12",
+        ] {
+            let pos = parse_fen(fen).unwrap();
+            assert_eq!(
+                r.white_score(&pos),
+                r.white_score_by_features(&pos),
+                "{fen}"
+            );
+        }
     }
 
     #[test]
