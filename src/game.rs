@@ -2,7 +2,6 @@
 //! the rules (no legal move loses) and by the draw rules of SPEC §1 (as lidraughts
 //! applies them to Brazilian: the Russian rules).
 
-use crate::bitboard::Bitboard;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::position::{Color, Position};
@@ -77,9 +76,6 @@ pub struct Game {
     positions: Vec<Position>,
     redo: Vec<Move>,
 }
-
-/// The long diagonal a1–h8.
-const LONG_DIAGONAL: Bitboard = Bitboard(0x8844_2211);
 
 impl Game {
     /// A new game from `start`.
@@ -184,62 +180,8 @@ impl Game {
         if self.positions.iter().filter(|&&p| p == pos).count() >= 3 {
             return Some(EndReason::Repetition);
         }
-        // Plies in a row made by kings without capture.
-        let mut king_plies = 0;
-        for (i, mv) in self.moves.iter().enumerate().rev() {
-            if mv.is_capture() || !self.positions[i].kings().contains(mv.from()) {
-                break;
-            }
-            king_plies += 1;
-        }
-        if king_plies >= 30 {
-            return Some(EndReason::KingMoves);
-        }
-        // Plies since the material (men and kings per side) last changed.
-        let signature = |p: &Position| {
-            [
-                p.men(Color::White).count(),
-                p.kings_of(Color::White).count(),
-                p.men(Color::Black).count(),
-                p.kings_of(Color::Black).count(),
-            ]
-        };
-        let now = signature(&pos);
-        let stable = self
-            .positions
-            .iter()
-            .rev()
-            .skip(1)
-            .take_while(|p| signature(p) == now)
-            .count();
-        for strong in [Color::White, Color::Black] {
-            let weak = strong.opponent();
-            if pos.pieces(weak).count() != 1 || pos.kings_of(weak).count() != 1 {
-                continue;
-            }
-            let n = pos.pieces(strong).count();
-            let kings = pos.kings_of(strong).count();
-            if n >= 3 && kings == n && stable >= 30 {
-                return Some(EndReason::ThreeKingsVsKing);
-            }
-            if n == 2 && kings >= 1 && stable >= 10 {
-                return Some(EndReason::TwoVsKing);
-            }
-            if n == 3 && kings >= 1 && (pos.kings_of(weak) & LONG_DIAGONAL).any() && stable >= 10 {
-                return Some(EndReason::ThreeVsKingOnDiagonal);
-            }
-        }
-        let (w, b) = (pos.white().count(), pos.black().count());
-        let equal = now[0] == now[2] && now[1] == now[3] && now[1] > 0;
-        if equal && w == b {
-            if (4..=5).contains(&w) && stable >= 60 {
-                return Some(EndReason::EqualMaterial30);
-            }
-            if (6..=7).contains(&w) && stable >= 120 {
-                return Some(EndReason::EqualMaterial60);
-            }
-        }
-        None
+        let (current, earlier) = self.positions.split_last()?;
+        crate::drawrules::count_draw(current, earlier.iter().rev())
     }
 }
 

@@ -154,6 +154,7 @@ fn merge(a: Techniques, b: Techniques) -> Techniques {
         mtdf: a.mtdf || b.mtdf,
         egdb: a.egdb || b.egdb,
         lmr: a.lmr || b.lmr,
+        rules: a.rules || b.rules,
         sel: a.sel.or(b.sel),
     }
 }

@@ -52,6 +52,10 @@ pub struct Techniques {
     /// one ply shallower first (two when late and deep), and again at full depth
     /// only if they beat alpha. Not one of the thesis' techniques.
     pub lmr: bool,
+    /// The counting draw rules ([`crate::drawrules`]): a line reaching one scores a
+    /// draw, so a won ending is pursued before the count runs out. Not one of the
+    /// thesis' techniques.
+    pub rules: bool,
     /// Selective deepening: at every non-capture, non-root node keep only this
     /// percentage of the moves (best by a cheap move score, in their original order).
     /// `sel35` / `sel50` on the command line; `None` searches every move.
@@ -60,7 +64,7 @@ pub struct Techniques {
 
 /// Error for an unknown technique name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, sel35, sel50, sel<1-99>)")]
+#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, sel35, sel50, sel<1-99>)")]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
@@ -81,6 +85,7 @@ impl FromStr for Techniques {
                 "mtdf" => t.mtdf = true,
                 "egdb" => t.egdb = true,
                 "lmr" => t.lmr = true,
+                "rules" => t.rules = true,
                 other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
                     Some(p) if (1..=99).contains(&p) => t.sel = Some(p),
                     _ => return Err(TechniqueError(other.to_string())),
@@ -105,6 +110,7 @@ impl fmt::Display for Techniques {
             (self.mtdf, "mtdf"),
             (self.egdb, "egdb"),
             (self.lmr, "lmr"),
+            (self.rules, "rules"),
         ];
         let mut on: Vec<String> = names
             .iter()
@@ -145,6 +151,7 @@ impl Techniques {
     pub fn engine() -> Techniques {
         Techniques {
             lmr: true,
+            rules: true,
             ..Techniques::strongest()
         }
     }

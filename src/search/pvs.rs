@@ -178,6 +178,10 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
             self.stats.terminal += 1;
             return Score::DRAW;
         }
+        if t.rules && !root && crate::drawrules::count_draw(pos, self.path.iter().rev()).is_some() {
+            self.stats.terminal += 1;
+            return Score::DRAW;
+        }
         let mut depth = depth;
         if t.egdb && !root {
             if let Some(o) = self.opts.oracle.clone() {
