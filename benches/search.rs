@@ -48,6 +48,8 @@ fn bench(c: &mut Criterion) {
     ] {
         let mut searcher = Searcher::new(SearchOptions {
             techniques,
+            // The thesis' table, comparable with the reference build.
+            table: damas::search::TableKind::Thesis,
             ..SearchOptions::default()
         });
         let start = Instant::now();

@@ -20,6 +20,7 @@ pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
+pub mod shared_tt;
 pub mod square;
 pub mod study;
 pub mod train;

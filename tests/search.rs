@@ -21,7 +21,7 @@ use damas::movegen::{generate_captures, has_capture, legal_moves};
 use damas::notation::{move_to_string, Notation};
 use damas::search::{
     DrawPolicy, Limits, Oracle, OracleAnswer, OracleValue, SearchOptions, SearchResult, Searcher,
-    Techniques,
+    TableKind, Techniques,
 };
 use damas::{Bitboard, Color, Move, MoveList, Position, Score};
 use rand::{Rng, SeedableRng};
@@ -110,6 +110,7 @@ fn random_positions(count: usize, seed: u64) -> Vec<(Position, Vec<Position>)> {
 fn options(t: Techniques) -> SearchOptions {
     SearchOptions {
         techniques: t,
+        table: TableKind::Thesis,
         tt_bits: 16,
         ..material_options()
     }

@@ -49,6 +49,7 @@ fn tt_key_comparisons_per_access() {
         let tt_leaves = std::env::var("DAMAS_TT_LEAVES").map_or(true, |v| v != "0");
         let opts = SearchOptions {
             techniques,
+            table: damas::search::TableKind::Thesis,
             tt_bits: bits,
             clear_tt: false,
             tt_leaves,

@@ -9,7 +9,11 @@ use crate::eval::{EvalName, Evaluation};
 use crate::moves::Move;
 use crate::notation::{move_to_string, Notation};
 use crate::position::Position;
-use crate::search::{Info, Limits, SearchOptions, Searcher, Techniques};
+use crate::search::parse_threads;
+use crate::search::{
+    Info, Limits, SearchOptions, Searcher, TableKind, Techniques, DEFAULT_HASH_MB,
+};
+use crate::shared_tt::parse_hash;
 
 /// Arguments of `damas analyze`.
 #[derive(clap::Args, Debug)]
@@ -31,9 +35,16 @@ pub struct Args {
     /// history, etc, mtdf, egdb, sel35, sel50 (default: the strongest measured).
     #[arg(long)]
     pub techniques: Option<String>,
-    /// Transposition table of 2^P entries.
-    #[arg(long, value_name = "P", default_value_t = 21, value_parser = clap::value_parser!(u32).range(10..=30))]
-    pub tt_bits: u32,
+    /// Use the thesis' never-replacing transposition table of 2^P entries, cleared
+    /// before the search, instead of the replacing one of `--hash` megabytes.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(10..=30))]
+    pub tt_bits: Option<u32>,
+    /// Size of the (replacing, shared) transposition table in megabytes.
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash)]
+    pub hash: usize,
+    /// Search threads (lazy SMP over the shared table; 1 is deterministic).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
+    pub threads: usize,
     /// Aspiration window half-width, hundredths of a man.
     #[arg(long, default_value_t = SearchOptions::default().aspiration_delta)]
     pub delta: i32,
@@ -107,7 +118,14 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let options = SearchOptions {
         oracle,
         techniques,
-        tt_bits: args.tt_bits,
+        table: if args.tt_bits.is_some() {
+            TableKind::Thesis
+        } else {
+            TableKind::Replacing
+        },
+        tt_bits: args.tt_bits.unwrap_or(SearchOptions::default().tt_bits),
+        hash_mb: args.hash,
+        threads: args.threads,
         aspiration_delta: args.delta,
         evaluation: Evaluation::select(args.eval, args.weights.as_deref())
             .map_err(CliError::input)?,
@@ -117,12 +135,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let stop = AtomicBool::new(false);
     let mut print = |i: &Info| {
         println!(
-            "info depth {} score {} nodes {} time {:.3} nps {} pv {}",
+            "info depth {} score {} nodes {} time {:.3} nps {} hashfull {} pv {}",
             i.depth,
             i.score,
             i.stats.nodes,
             i.stats.time.as_secs_f64(),
             i.stats.nps(),
+            i.stats.tt_permille,
             line_to_string(&pos, &i.pv)
         );
     };

@@ -43,6 +43,12 @@ pub struct Args {
     /// moves (0: always the same moves).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=50))]
     pub variety: u32,
+    /// Size of the engine's transposition table in megabytes.
+    #[arg(long, value_name = "MB", default_value_t = crate::search::DEFAULT_HASH_MB, value_parser = crate::shared_tt::parse_hash)]
+    pub hash: usize,
+    /// Engine search threads.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::search::parse_threads)]
+    pub threads: usize,
 }
 
 impl Args {
@@ -58,6 +64,8 @@ impl Args {
             eval: EvalName::Trained,
             weights: None,
             variety: 3,
+            hash: crate::search::DEFAULT_HASH_MB,
+            threads: 1,
         }
     }
 }
@@ -106,6 +114,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     }
     let mut search = SearchOptions {
         evaluation,
+        hash_mb: args.hash,
+        threads: args.threads,
         ..SearchOptions::default()
     };
     if oracle.is_some() {

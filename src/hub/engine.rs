@@ -13,7 +13,10 @@ use crate::eval::EvalName;
 use crate::movegen::legal_moves;
 use crate::notation::MoveError;
 use crate::position::Position;
-use crate::search::{Oracle, SearchOptions, Searcher, Techniques};
+use crate::search::{
+    parse_threads, Oracle, SearchOptions, Searcher, TableKind, Techniques, MAX_THREADS,
+};
+use crate::shared_tt::{parse_hash, MAX_MB, MIN_MB};
 
 use super::numbering::MoveNumbering;
 use super::protocol::{parse_command, quote, Command, GoMode, Level};
@@ -23,8 +26,15 @@ use super::worker::{self, Control, Job, Output};
 /// Engine settings, each a Hub `param`.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// Transposition table size as `2^tt_bits` entries.
+    /// Which table: setting `tt-bits` selects the thesis' table of `2^tt_bits`
+    /// entries, setting `hash` the replacing one (the default).
+    pub table: TableKind,
+    /// The thesis' table size as `2^tt_bits` entries.
     pub tt_bits: u32,
+    /// The replacing table's size in megabytes.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
     /// Search techniques.
     pub techniques: Techniques,
     /// Endgame database directory (empty: none).
@@ -42,7 +52,10 @@ impl Default for Settings {
     fn default() -> Self {
         let o = SearchOptions::default();
         Settings {
+            table: o.table,
             tt_bits: o.tt_bits,
+            hash_mb: o.hash_mb,
+            threads: o.threads,
             techniques: o.techniques,
             egdb_dir: PathBuf::new(),
             egdb: None,
@@ -62,7 +75,10 @@ impl Settings {
                 egdb: self.techniques.egdb || oracle.is_some(),
                 ..self.techniques
             },
+            table: self.table,
             tt_bits: self.tt_bits,
+            hash_mb: self.hash_mb,
+            threads: self.threads,
             oracle,
             evaluation: self.eval.evaluation(),
             ..SearchOptions::default()
@@ -176,6 +192,14 @@ impl HubEngine {
             ),
             "param name=variant value=brazilian type=enum values=\"brazilian\"".to_string(),
             format!(
+                "param name=hash value={} type=int min={MIN_MB} max={MAX_MB}",
+                s.hash_mb
+            ),
+            format!(
+                "param name=threads value={} type=int min=1 max={MAX_THREADS}",
+                s.threads
+            ),
+            format!(
                 "param name=tt-bits value={} type=int min=10 max=30",
                 s.tt_bits
             ),
@@ -211,11 +235,27 @@ impl HubEngine {
             "tt-bits" => match value.parse::<u32>() {
                 Ok(b) if (10..=30).contains(&b) => {
                     self.settings.tt_bits = b;
+                    self.settings.table = TableKind::Thesis;
                     self.stale = true;
                 }
                 _ => self.error(format!(
                     "tt-bits must be a whole number from 10 to 30, not {value:?}"
                 )),
+            },
+            "hash" => match parse_hash(value) {
+                Ok(mb) => {
+                    self.settings.hash_mb = mb;
+                    self.settings.table = TableKind::Replacing;
+                    self.stale = true;
+                }
+                Err(e) => self.error(format!("hash: {e}")),
+            },
+            "threads" => match parse_threads(value) {
+                Ok(n) => {
+                    self.settings.threads = n;
+                    self.stale = true;
+                }
+                Err(e) => self.error(format!("threads: {e}")),
             },
             "techniques" => match value.parse::<Techniques>() {
                 Ok(t) => {
@@ -466,6 +506,59 @@ mod tests {
         engine.run(lines.join("\n").as_bytes());
         let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
         (engine, text.lines().map(str::to_string).collect())
+    }
+
+    #[test]
+    fn hash_and_threads_parameters_choose_the_table_and_threads() {
+        let start = super::super::protocol::position_string(&Position::start());
+        let (engine, out) = session(&[
+            "hub",
+            "set-param name=tt-bits value=12",
+            "set-param name=hash value=8",
+            "set-param name=hash value=0",
+            "set-param name=threads value=2",
+            "set-param name=threads value=many",
+            &format!("pos pos={start}"),
+            "level depth=4",
+            "go think",
+            "stop",
+        ]);
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("param name=hash value=64 ")),
+            "{out:?}"
+        );
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("param name=threads value=1 ")),
+            "{out:?}"
+        );
+        let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("error")).collect();
+        assert_eq!(errors.len(), 2, "{out:?}");
+        assert!(
+            errors[0].contains("hash") && errors[1].contains("threads"),
+            "{out:?}"
+        );
+        let s = engine.searcher.as_ref().expect("searcher reclaimed");
+        // `hash` after `tt-bits` switches back to the replacing table.
+        assert_eq!(s.options().table, TableKind::Replacing);
+        assert_eq!((s.options().hash_mb, s.options().threads), (8, 2));
+        let done = out
+            .iter()
+            .find(|l| l.starts_with("done move="))
+            .expect("a move");
+        assert!(out.iter().any(|l| l.contains("hashfull=")), "{out:?}");
+        let mv = done["done move=".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap();
+        let legal: Vec<String> = legal_moves(&Position::start())
+            .iter()
+            .map(|&m| MoveNumbering::Standard.format(&Position::start(), m))
+            .collect();
+        assert!(legal.iter().any(|l| l == mv), "{mv} not in {legal:?}");
+        let (engine, _) = session(&["set-param name=tt-bits value=12"]);
+        assert_eq!(engine.settings().search_options().table, TableKind::Thesis);
     }
 
     #[test]

@@ -99,12 +99,13 @@ fn pv_string(pos: &Position, pv: &[crate::moves::Move], numbering: MoveNumbering
 fn info_line(pos: &Position, info: &Info, numbering: MoveNumbering) -> String {
     let nodes = info.stats.nodes + info.stats.qs_nodes;
     format!(
-        "info depth={} score={} nodes={} time={:.3} nps={} pv=\"{}\"",
+        "info depth={} score={} nodes={} time={:.3} nps={} hashfull={} pv=\"{}\"",
         info.depth,
         hub_score(info.score),
         nodes,
         info.stats.time.as_secs_f64(),
         info.stats.nps(),
+        info.stats.tt_permille,
         pv_string(pos, &info.pv, numbering)
     )
 }

@@ -69,7 +69,8 @@ fn seconds(text: &str) -> Option<Duration> {
 }
 
 /// A player description: `key=value` pairs separated by commas. Keys: `name`,
-/// `techniques` (e.g. `pvs+tt`), `tt-bits`, `depth`, `nodes`, `time` (seconds per
+/// `techniques` (e.g. `pvs+tt`), `tt-bits` (the thesis' table of `2^bits` entries),
+/// `hash` (the replacing table's megabytes), `threads`, `depth`, `nodes`, `time` (seconds per
 /// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
 /// `material`), `weights` (a weight file for the trained evaluation), `numbering` (Hub move
 /// numbering) and `cmd`, which must come last and takes
@@ -84,6 +85,10 @@ pub struct EngineSpec {
     pub techniques: Option<Techniques>,
     /// Transposition table size (`2^bits` entries).
     pub tt_bits: Option<u32>,
+    /// Replacing transposition table size in megabytes.
+    pub hash_mb: Option<usize>,
+    /// Search threads.
+    pub threads: Option<usize>,
     /// Thinking limit per move (default depth 6).
     pub limit: MoveLimit,
     /// Hub engine command line, or `None` for the built-in engine.
@@ -118,6 +123,8 @@ impl FromStr for EngineSpec {
             name: None,
             techniques: None,
             tt_bits: None,
+            hash_mb: None,
+            threads: None,
             limit: MoveLimit::Depth(6),
             command: None,
             numbering: MoveNumbering::Standard,
@@ -144,6 +151,8 @@ impl FromStr for EngineSpec {
                 "name" => spec.name = Some(value.to_string()),
                 "techniques" => spec.techniques = Some(value.parse().map_err(|e: crate::search::TechniqueError| bad(e.to_string()))?),
                 "tt-bits" => spec.tt_bits = Some(value.parse().ok().filter(|b| (10..=30).contains(b)).ok_or_else(|| number("10 to 30"))?),
+                "hash" => spec.hash_mb = Some(crate::shared_tt::parse_hash(value).map_err(bad)?),
+                "threads" => spec.threads = Some(crate::search::parse_threads(value).map_err(bad)?),
                 "depth" => spec.limit = MoveLimit::Depth(value.parse().ok().filter(|&d| d > 0).ok_or_else(|| number("a depth ≥ 1"))?),
                 "nodes" => spec.limit = MoveLimit::Nodes(value.parse().ok().filter(|&n| n > 0).ok_or_else(|| number("a node count ≥ 1"))?),
                 "time" => {
@@ -164,7 +173,7 @@ impl FromStr for EngineSpec {
                     spec.weights = Some(path);
                 }
                 "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, depth, nodes, time, clock, eval, weights, numbering, cmd)"))),
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, depth, nodes, time, clock, eval, weights, numbering, cmd)"))),
             }
         }
         Ok(spec)
@@ -226,6 +235,13 @@ impl InternalPlayer {
         }
         if let Some(b) = spec.tt_bits {
             options.tt_bits = b;
+            options.table = crate::search::TableKind::Thesis;
+        }
+        if let Some(mb) = spec.hash_mb {
+            options.hash_mb = mb;
+        }
+        if let Some(n) = spec.threads {
+            options.threads = n;
         }
         InternalPlayer {
             name: spec.to_string(),
@@ -298,6 +314,12 @@ impl HubPlayer {
         }
         if let Some(b) = spec.tt_bits {
             client.set_param("tt-bits", &b.to_string())?;
+        }
+        if let Some(mb) = spec.hash_mb {
+            client.set_param("hash", &mb.to_string())?;
+        }
+        if let Some(n) = spec.threads {
+            client.set_param("threads", &n.to_string())?;
         }
         let name = spec.name.clone().unwrap_or_else(|| client.name());
         Ok(HubPlayer {

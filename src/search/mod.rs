@@ -5,8 +5,9 @@
 //! Layout: `pvs` the node search (α-β / PVS, TT, killers, history, ETC, selective
 //! deepening, endgame database, repetition), `qsearch` quiescence, `order` move
 //! ordering and selection, `root` iterative deepening with the thesis' aspiration
-//! procedure, `mtdf` MTD(f), `limits` time, nodes and the stop flag; the table
-//! itself is [`crate::tt`].
+//! procedure, `mtdf` MTD(f), `limits` time, nodes and the stop flag, `table` the
+//! search's view of the two tables: the thesis' [`crate::tt`] and the default
+//! engine's [`crate::shared_tt`], which helper threads share (lazy SMP, `smp`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -18,7 +19,9 @@ use crate::eval::{Evaluation, Evaluator, Material};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::score::Score;
+use crate::shared_tt::SharedTable;
 use crate::tt::{key, Table};
+pub use smp::{parse_threads, MAX_THREADS};
 
 /// Which search techniques are switched on. Parse from `pvs+asp+tt` or `pvs,asp,tt`;
 /// `ab` alone means plain α-β.
@@ -237,13 +240,35 @@ pub enum DrawPolicy {
     Score,
 }
 
+/// Which transposition table a search with [`Techniques::tt`] uses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum TableKind {
+    /// The thesis' table of `2^tt_bits` never-replaced entries (the node-count
+    /// study and the thesis configurations use it).
+    Thesis,
+    /// The replacing table of `hash_mb` megabytes, kept between the searches of a
+    /// game and shared by the search threads.
+    #[default]
+    Replacing,
+}
+
+/// Default size of the replacing table in megabytes.
+pub const DEFAULT_HASH_MB: usize = 64;
+
 /// Options of a [`Searcher`].
 #[derive(Clone)]
 pub struct SearchOptions {
     /// Techniques switched on.
     pub techniques: Techniques,
-    /// Transposition table size: `2^tt_bits` entries.
+    /// Which table: the thesis' or the replacing one (the default).
+    pub table: TableKind,
+    /// The thesis' table size: `2^tt_bits` entries.
     pub tt_bits: u32,
+    /// The replacing table's size in megabytes.
+    pub hash_mb: usize,
+    /// Search threads (lazy SMP over the replacing table; the thesis' table
+    /// always searches with one).
+    pub threads: usize,
     /// Aspiration window half-width in hundredths of a man.
     pub aspiration_delta: i32,
     /// Endgame database used when [`Techniques::egdb`] is on.
@@ -253,8 +278,9 @@ pub struct SearchOptions {
     pub evaluation: Evaluation,
     /// Treatment of positions the oracle knows to be drawn.
     pub egdb_draws: DrawPolicy,
-    /// Clear the transposition table at the start of every search (the thesis does:
-    /// entries are never replaced by other keys, so a table kept across moves fills up).
+    /// Clear the thesis' table at the start of every search (the thesis does:
+    /// entries are never replaced by other keys, so a table kept across moves fills
+    /// up). The replacing table is kept until [`Searcher::clear`].
     pub clear_tt: bool,
     /// Use a stored value only when its depth equals the depth required (not when it
     /// is deeper). With it, a search with `tt` returns exactly the fixed-depth minimax
@@ -269,7 +295,10 @@ impl fmt::Debug for SearchOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SearchOptions")
             .field("techniques", &self.techniques)
+            .field("table", &self.table)
             .field("tt_bits", &self.tt_bits)
+            .field("hash_mb", &self.hash_mb)
+            .field("threads", &self.threads)
             .field("aspiration_delta", &self.aspiration_delta)
             .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
             .field("evaluation", &self.evaluation.name())
@@ -285,7 +314,10 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             techniques: Techniques::engine(),
+            table: TableKind::Replacing,
             tt_bits: 21,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
             aspiration_delta: 50,
             oracle: None,
             evaluation: Evaluation::default(),
@@ -316,8 +348,11 @@ pub struct Stats {
     pub qs_nodes: u64,
     /// Transposition table accesses.
     pub tt_accesses: u64,
-    /// Key comparisons over all TT accesses.
+    /// Key comparisons over all TT accesses (for the replacing table, buckets read).
     pub tt_compares: u64,
+    /// Table entries in use per thousand (of the current search, for the replacing
+    /// table).
+    pub tt_permille: u32,
     /// Elapsed time.
     pub time: Duration,
 }
@@ -370,13 +405,34 @@ pub(crate) const MAX_PLY: usize = 128;
 /// A search engine instance: options and tables, reused across moves of a game.
 pub struct Searcher {
     options: SearchOptions,
-    /// Allocated on first use by a search with `tt`.
+    /// The thesis' table, allocated on first use by a search with `tt` (it also
+    /// stands in, small and unused, when `tt` is off).
     tt: Option<Table>,
-    /// Whether the table holds entries since its last clearing.
+    /// Whether the thesis' table holds entries since its last clearing.
     tt_dirty: bool,
+    /// The replacing table, shared with the helper threads.
+    shared: Option<Arc<SharedTable>>,
+    main: ThreadState,
+    /// Killers, history and buffers of the helper threads, kept between searches.
+    helpers: Vec<ThreadState>,
+}
+
+/// What each search thread owns: ordering heuristics, the principal variation and
+/// the move lists.
+struct ThreadState {
     heur: Heuristics,
     pv: PvTable,
     lists: Vec<MoveList>,
+}
+
+impl ThreadState {
+    fn new() -> ThreadState {
+        ThreadState {
+            heur: Heuristics::new(),
+            pv: PvTable::new(),
+            lists: vec![MoveList::new(); MAX_PLY + 64],
+        }
+    }
 }
 
 // Protocol and UI threads own searchers.
@@ -388,15 +444,18 @@ const _: () = {
 impl Searcher {
     /// A searcher with the given options.
     pub fn new(options: SearchOptions) -> Searcher {
-        // The table is mapped and faulted in here rather than in the first search.
-        let tt = options.techniques.tt.then(|| Table::new(options.tt_bits));
+        // The table is allocated here rather than in the first search.
+        let uses = |k| options.techniques.tt && options.table == k;
+        let tt = uses(TableKind::Thesis).then(|| Table::new(options.tt_bits));
+        let shared =
+            uses(TableKind::Replacing).then(|| Arc::new(SharedTable::new(options.hash_mb)));
         Searcher {
             options,
             tt,
             tt_dirty: false,
-            heur: Heuristics::new(),
-            pv: PvTable::new(),
-            lists: vec![MoveList::new(); MAX_PLY + 64],
+            shared,
+            main: ThreadState::new(),
+            helpers: Vec::new(),
         }
     }
 
@@ -413,13 +472,28 @@ impl Searcher {
             }
         }
         self.tt_dirty = false;
-        self.heur.clear();
+        if let Some(t) = &self.shared {
+            t.clear();
+        }
+        self.main.heur.clear();
+        for h in &mut self.helpers {
+            h.heur.clear();
+        }
+    }
+
+    /// Used entries per thousand of the table in use (0 without one).
+    pub fn table_permille(&self) -> u32 {
+        match (&self.shared, &self.tt) {
+            (Some(t), _) if self.options.table == TableKind::Replacing => t.fill_permille(),
+            (_, Some(t)) if self.tt_dirty => t.fill_permille(),
+            _ => 0,
+        }
     }
 
     /// Search `pos`. `history` holds the game's earlier positions (oldest first, not
     /// including `pos`) for repetition detection. `on_info` is called after each
-    /// completed iteration with cumulative statistics. Stops at the limits or when
-    /// `stop` becomes true, returning the best move found so far.
+    /// completed iteration with cumulative statistics (of the main thread). Stops at
+    /// the limits or when `stop` becomes true, returning the best move found so far.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -430,6 +504,9 @@ impl Searcher {
     ) -> SearchResult {
         let start = Instant::now();
         let t = self.options.techniques;
+        if t.tt && self.options.table == TableKind::Replacing {
+            return self.search_shared(start, pos, history, limits, stop, on_info);
+        }
         // A small table stands in when `tt` is off, so the engine needs no Option.
         let bits = if t.tt { self.options.tt_bits } else { 10 };
         if self
@@ -446,39 +523,97 @@ impl Searcher {
         }
         self.tt_dirty |= t.tt;
         tt.reset_counters();
-        self.heur.new_search();
+        self.main.heur.new_search();
         let shared = Shared {
             start,
             t,
             opts: &self.options,
-            tt,
-            heur: &mut self.heur,
-            pv: &mut self.pv,
-            lists: &mut self.lists,
+            heur: &mut self.main.heur,
+            pv: &mut self.main.pv,
+            lists: &mut self.main.lists,
+            depth_skip: 0,
         };
-        match self.options.evaluation.clone() {
-            Evaluation::Material => run(&Material, shared, pos, history, limits, stop, on_info),
-            Evaluation::Trained(e) => run(e.as_ref(), shared, pos, history, limits, stop, on_info),
-            Evaluation::Custom(e) => run(e.as_ref(), shared, pos, history, limits, stop, on_info),
+        let evaluation = self.options.evaluation.clone();
+        dispatch!(evaluation, |eval| run(
+            eval, shared, tt, pos, history, limits, stop, on_info
+        ))
+    }
+
+    /// A search over the replacing table, with helper threads when asked for.
+    fn search_shared(
+        &mut self,
+        start: Instant,
+        pos: &Position,
+        history: &[Position],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let table = self
+            .shared
+            .get_or_insert_with(|| Arc::new(SharedTable::new(self.options.hash_mb)))
+            .clone();
+        table.new_search();
+        let helpers = self.options.threads.clamp(1, smp::MAX_THREADS) - 1;
+        while self.helpers.len() < helpers {
+            self.helpers.push(ThreadState::new());
         }
+        let evaluation = self.options.evaluation.clone();
+        let job = smp::Job {
+            start,
+            opts: &self.options,
+            table: &table,
+            pos,
+            history,
+            limits,
+        };
+        let (main, helpers) = (&mut self.main, &mut self.helpers[..helpers]);
+        dispatch!(evaluation, |eval| smp::search(
+            eval, &job, main, helpers, stop, on_info
+        ))
     }
 }
 
-/// The searcher's tables, lent to one search.
+/// Run `$body` with `$e` bound to the evaluator of `$evaluation`, monomorphised for
+/// the built-in evaluators.
+macro_rules! dispatch {
+    ($evaluation:expr, |$e:ident| $body:expr) => {
+        match $evaluation {
+            Evaluation::Material => {
+                let $e = &Material;
+                $body
+            }
+            Evaluation::Trained(x) => {
+                let $e = x.as_ref();
+                $body
+            }
+            Evaluation::Custom(x) => {
+                let $e = x.as_ref();
+                $body
+            }
+        }
+    };
+}
+use dispatch;
+
+/// The searcher's per-thread tables, lent to one search.
 struct Shared<'a> {
     start: Instant,
     t: Techniques,
     opts: &'a SearchOptions,
-    tt: &'a mut Table,
     heur: &'a mut Heuristics,
     pv: &'a mut PvTable,
     lists: &'a mut Vec<MoveList>,
+    /// Plies added to each iteration's depth (helper threads stagger theirs).
+    depth_skip: u32,
 }
 
-/// One search with evaluator `eval` (monomorphised for the built-in evaluators).
-fn run<E: Evaluator + ?Sized>(
+/// One search with evaluator `eval` on table `tt` (one thread's part of it).
+#[allow(clippy::too_many_arguments)]
+fn run<E: Evaluator + ?Sized, T: TableAccess>(
     eval: &E,
     shared: Shared<'_>,
+    tt: &mut T,
     pos: &Position,
     history: &[Position],
     limits: &Limits,
@@ -490,7 +625,7 @@ fn run<E: Evaluator + ?Sized>(
         t,
         opts: shared.opts,
         eval,
-        tt: shared.tt,
+        tt,
         heur: shared.heur,
         pv: shared.pv,
         stats: Stats::default(),
@@ -498,11 +633,12 @@ fn run<E: Evaluator + ?Sized>(
         path: history.to_vec(),
         root_best: None,
         lists: shared.lists,
+        depth_skip: shared.depth_skip,
     };
     // The thesis marks the root (and here the reversible part of the game history)
     // as on the path, so that meeting it again scores a draw.
     let mut marked = Vec::new();
-    if t.tt {
+    if t.tt && T::TRACKS_PATH {
         let mut next = pos;
         for p in std::iter::once(pos).chain(history.iter().rev()) {
             if p.occupied().count() != next.occupied().count()
@@ -510,15 +646,15 @@ fn run<E: Evaluator + ?Sized>(
             {
                 break;
             }
-            if let Some(s) = engine.tt.probe(key(p)) {
-                if !engine.tt.entry(s).on_path() {
+            if let Some((s, found)) = engine.tt.probe(key(p)) {
+                if !found.is_some_and(|f| f.on_path) {
                     engine.tt.set_path(s, true);
                     marked.push(s);
                 }
             }
             next = p;
         }
-        engine.tt.reset_counters();
+        engine.tt.set_counters((0, 0));
     }
     let result = engine.run(pos, limits, on_info);
     for s in marked {
@@ -534,7 +670,10 @@ mod order;
 mod pvs;
 mod qsearch;
 mod root;
+mod smp;
+mod table;
 
 use limits::Budget;
 use order::Heuristics;
 use pvs::{Engine, PvTable};
+use table::TableAccess;

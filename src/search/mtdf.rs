@@ -7,8 +7,9 @@ use crate::position::Position;
 use crate::score::Score;
 
 use super::pvs::Engine;
+use super::table::TableAccess;
 
-impl<E: Evaluator + ?Sized> Engine<'_, E> {
+impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// One MTD(f) iteration to `depth` from the first guess `guess`: the exact root
     /// value and a move achieving it, or `None` when the search was stopped.
     pub(crate) fn mtdf(

@@ -7,10 +7,11 @@ use crate::movegen::{generate, has_capture};
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::score::Score;
-use crate::tt::{from_tt, key, to_tt, Bound, Slot, Table};
+use crate::tt::{from_tt, key, to_tt, Bound};
 
 use super::limits::Budget;
 use super::order::{has_quiet_move, select, Heuristics};
+use super::table::TableAccess;
 use super::{DrawPolicy, Oracle, OracleValue, SearchOptions, Stats, Techniques, MAX_PLY};
 
 /// Enhanced transposition cutoffs are tried only this far from the horizon (near the
@@ -64,11 +65,11 @@ impl PvTable {
 
 /// The state of one search: options, tables, statistics, the path from the game's
 /// start to the current node.
-pub(crate) struct Engine<'a, E: Evaluator + ?Sized> {
+pub(crate) struct Engine<'a, E: Evaluator + ?Sized, T: TableAccess> {
     pub t: Techniques,
     pub opts: &'a SearchOptions,
     pub eval: &'a E,
-    pub tt: &'a mut Table,
+    pub tt: &'a mut T,
     pub heur: &'a mut Heuristics,
     pub pv: &'a mut PvTable,
     pub stats: Stats,
@@ -80,6 +81,9 @@ pub(crate) struct Engine<'a, E: Evaluator + ?Sized> {
     /// One move list per ply (quiescence plies included), so that no node builds
     /// and clears a fresh 2 KB list.
     pub lists: &'a mut Vec<MoveList>,
+    /// Plies added to every iteration's depth: helper threads of a parallel search
+    /// run ahead of the main one, so that the threads do not all search alike.
+    pub depth_skip: u32,
 }
 
 /// Whether `a` → `b` can be undone: no capture, no man moved. Only positions joined
@@ -90,7 +94,7 @@ fn reversible(a: &Position, b: &Position) -> bool {
     a.occupied().count() == b.occupied().count() && men(a) == men(b)
 }
 
-impl<E: Evaluator + ?Sized> Engine<'_, E> {
+impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// Whether `pos` already stands on the path (search or game history).
     #[inline]
     pub fn repeated(&self, pos: &Position) -> bool {
@@ -105,6 +109,15 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
             next = p;
         }
         false
+    }
+
+    /// Whether `child`, a child of `pos` (the current node, not yet on the path),
+    /// repeats a position of the path.
+    fn repeats_after(&mut self, pos: &Position, child: &Position) -> bool {
+        self.path.push(*pos);
+        let r = self.repeated(child);
+        self.path.pop();
+        r
     }
 
     /// Oracle lookup: a proven score for won and lost positions (and for draws when
@@ -171,10 +184,12 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
         let root = ply == 0;
         let p = ply as usize;
         self.pv.reset(p);
-        // With the table, repetitions are found by its on-path flags, except at the
-        // horizon when it is not probed there.
+        // Repetitions are found on the path of positions (game history and search
+        // path). The thesis' table finds them by its on-path flags instead, which
+        // give the same answer wherever it has a slot; where it has none, or at a
+        // horizon it does not probe, the path is scanned.
         let probe = t.tt && (depth > 0 || self.opts.tt_leaves);
-        if !root && !probe && self.repeated(pos) {
+        if !(root || probe && T::TRACKS_PATH) && self.repeated(pos) {
             self.stats.terminal += 1;
             return Score::DRAW;
         }
@@ -190,32 +205,38 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
                 }
             }
         }
-        let mut slot: Option<Slot> = None;
-        let mut tt_move = None;
+        let mut slot: Option<T::Slot> = None;
+        let mut tt_move: Option<u32> = None;
         if probe {
-            slot = self.tt.probe(key(pos));
-            if let Some(s) = slot {
-                let e = self.tt.entry(s);
-                if !root {
-                    if e.on_path() {
-                        self.stats.terminal += 1;
-                        return Score::DRAW;
-                    }
-                    if e.depth() == depth || e.depth() > depth && !self.opts.tt_exact_draft {
-                        let v = from_tt(e.value(), ply);
-                        let hit = match e.bound() {
-                            Bound::Exact => true,
-                            Bound::Lower => v >= beta,
-                            Bound::Upper => v <= alpha,
-                            Bound::New => false,
-                        };
-                        if hit {
-                            self.stats.tt_cutoffs += 1;
-                            return v;
+            let probed = self.tt.probe(key(pos));
+            if T::TRACKS_PATH && probed.is_none() && !root && self.repeated(pos) {
+                self.stats.terminal += 1;
+                return Score::DRAW;
+            }
+            if let Some((s, found)) = probed {
+                slot = Some(s);
+                if let Some(e) = found {
+                    if !root {
+                        if e.on_path {
+                            self.stats.terminal += 1;
+                            return Score::DRAW;
+                        }
+                        if e.depth == depth || e.depth > depth && !self.opts.tt_exact_draft {
+                            let v = from_tt(e.value, ply);
+                            let hit = match e.bound {
+                                Bound::Exact => true,
+                                Bound::Lower => v >= beta,
+                                Bound::Upper => v <= alpha,
+                                Bound::New => false,
+                            };
+                            if hit {
+                                self.stats.tt_cutoffs += 1;
+                                return v;
+                            }
                         }
                     }
+                    tt_move = e.best;
                 }
-                tt_move = e.best();
             }
         }
 
@@ -256,6 +277,7 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
             }
         }
         let n = self.lists[p].len();
+        let tt_move = tt_move.and_then(|c| T::best_index(c, &self.lists[p]));
 
         if t.etc && t.tt && !root && depth >= ETC_MIN_DEPTH {
             if let Some(v) = self.etc(pos, p, depth, ply, beta) {
@@ -358,8 +380,9 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
                 } else {
                     Bound::Upper
                 };
+                let m = self.lists[p][best_i];
                 self.tt
-                    .store(s, to_tt(best, ply), depth, bound, Some(best_i));
+                    .store(s, to_tt(best, ply), depth, bound, Some((best_i, m)));
             }
         }
         best
@@ -379,15 +402,15 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
             let m = self.lists[p][i];
             let child = pos.play(m);
             if let Some(e) = self.tt.find(key(&child)) {
-                if e.on_path()
-                    || e.depth() < depth - 1
-                    || e.depth() > depth - 1 && self.opts.tt_exact_draft
+                if e.on_path
+                    || e.depth < depth - 1
+                    || e.depth > depth - 1 && self.opts.tt_exact_draft
                 {
                     continue;
                 }
-                if matches!(e.bound(), Bound::Upper | Bound::Exact) {
-                    let v = -from_tt(e.value(), ply + 1);
-                    if v >= beta {
+                if matches!(e.bound, Bound::Upper | Bound::Exact) {
+                    let v = -from_tt(e.value, ply + 1);
+                    if v >= beta && (T::TRACKS_PATH || !self.repeats_after(pos, &child)) {
                         return Some(v);
                     }
                 }

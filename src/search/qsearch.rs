@@ -10,8 +10,9 @@ use crate::score::Score;
 
 use super::order::has_quiet_move;
 use super::pvs::Engine;
+use super::table::TableAccess;
 
-impl<E: Evaluator + ?Sized> Engine<'_, E> {
+impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// Value of `pos`, where the side to move has a capture, once the captures are
     /// played out.
     pub(crate) fn qsearch(

@@ -20,6 +20,7 @@ use crate::tt::key;
 
 use super::limits::predict_next;
 use super::pvs::Engine;
+use super::table::TableAccess;
 use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
 
 /// Best root move of an iteration (or of its completed part).
@@ -29,7 +30,7 @@ struct Best {
     pv: Vec<Move>,
 }
 
-impl<E: Evaluator + ?Sized> Engine<'_, E> {
+impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// One iteration of listing 6.3 over `moves` (sorted at the end when complete).
     /// Returns the best child found and whether every child was searched.
     fn root_iteration(
@@ -108,7 +109,7 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
         if !self.t.tt {
             return line;
         }
-        let (acc, cmp) = (self.tt.accesses, self.tt.compares);
+        let counters = self.tt.counters();
         let mut p = *pos;
         let mut seen = vec![p];
         for &m in &line {
@@ -119,7 +120,7 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
             let Some(e) = self.tt.find(key(&p)) else {
                 break;
             };
-            let Some(i) = e.best() else { break };
+            let Some(code) = e.best else { break };
             let mut list = MoveList::new();
             generate(&p, &mut list);
             // Selective deepening stores indices into the selected list.
@@ -128,7 +129,9 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
                     super::order::select(&p, &mut list, percent);
                 }
             }
-            let Some(&m) = list.get(i) else { break };
+            let Some(&m) = T::best_index(code, &list).and_then(|i| list.get(i)) else {
+                break;
+            };
             line.push(m);
             p = p.play(m);
             if seen.contains(&p) {
@@ -136,15 +139,16 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
             }
             seen.push(p);
         }
-        self.tt.accesses = acc;
-        self.tt.compares = cmp;
+        self.tt.set_counters(counters);
         line
     }
 
     fn info(&mut self, depth: u32, score: Score, pv: &[Move]) -> Info {
         let mut stats = self.stats;
-        stats.tt_accesses = self.tt.accesses;
-        stats.tt_compares = self.tt.compares;
+        (stats.tt_accesses, stats.tt_compares) = self.tt.counters();
+        if self.t.tt {
+            stats.tt_permille = self.tt.fill_permille();
+        }
         stats.time = self.budget.start.elapsed();
         Info {
             depth,
@@ -193,6 +197,7 @@ impl<E: Evaluator + ?Sized> Engine<'_, E> {
         let delta = self.opts.aspiration_delta.max(1);
         let mut prev_nodes = 0;
         for d in first..=max_depth {
+            let d = (d + self.depth_skip).min(max_depth);
             let iter_start = Instant::now();
             let nodes_before = self.stats.nodes + self.stats.qs_nodes;
             let (best, complete) = if t.mtdf {

@@ -148,6 +148,7 @@ pub fn parse_rows(text: &str) -> Result<Vec<Row>, CsvError> {
             tt_accesses: number(n, names[11], f[11])?,
             tt_compares: number(n, names[12], f[12])?,
             time: std::time::Duration::from_secs_f64(ms.max(0.0) / 1000.0),
+            ..Stats::default()
         };
         out.push(Row {
             position: number(n, names[0], f[0])?,

@@ -138,6 +138,7 @@ struct Unit {
 fn options(config: &Config, table: TableSetup, oracle: &Option<Arc<dyn Oracle>>) -> SearchOptions {
     SearchOptions {
         techniques: config.techniques,
+        table: crate::search::TableKind::Thesis,
         tt_bits: table.bits,
         tt_leaves: table.leaves,
         tt_exact_draft: table.exact_draft,

@@ -91,6 +91,7 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
             let stop = AtomicBool::new(false);
             let mut searcher = Searcher::new(SearchOptions {
                 techniques,
+                table: crate::search::TableKind::Thesis,
                 tt_bits: bits,
                 // The protocol keeps the table across the depths of a position.
                 clear_tt: false,

@@ -104,6 +104,7 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> Gam
     }
     let mut searcher = Searcher::new(SearchOptions {
         evaluation: cfg.evaluation.clone(),
+        table: crate::search::TableKind::Thesis,
         tt_bits: cfg.tt_bits,
         clear_tt: false,
         ..SearchOptions::default()

@@ -1,0 +1,465 @@
+//! The default engine's transposition table: replacing, kept across the moves of a
+//! game, and shared without locks between search threads.
+//!
+//! Four 16-byte entries share one 64-byte bucket (one cache line). An entry is two
+//! atomic words, `key ^ data` and `data` (the XOR scheme of Hyatt and Mann): a reader
+//! that sees halves of two different writes recomputes a key that does not match,
+//! so a torn entry is never trusted. A new result replaces, in order, the entry of
+//! the same key, an empty entry, or the entry least worth keeping: shallow and from
+//! an old search (each search has a generation number, see [`SharedTable::new_search`]).
+//!
+//! The best move is stored by its squares (from, to, and a 16-bit fold of the
+//! captured set), not by its index in the generated list, so an entry does not
+//! depend on the move generator's order.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use crate::moves::Move;
+use crate::tt::Bound;
+
+/// Entries per bucket (a bucket is one 64-byte cache line).
+pub const BUCKET_ENTRIES: usize = 4;
+/// Deepest depth an entry records; deeper results are stored as this.
+pub const MAX_STORED_DEPTH: u32 = 127;
+/// Generations are counted modulo this.
+const GENERATIONS: u8 = 64;
+/// Smallest table (one megabyte is 16384 buckets).
+pub const MIN_MB: usize = 1;
+/// Largest table accepted (64 GiB).
+pub const MAX_MB: usize = 65536;
+
+// Layout of the data word (low to high): 16-bit value, 7-bit depth, 2-bit bound,
+// 6-bit generation, valid bit, then the move: 5-bit from, 5-bit to, 16-bit fold of
+// the captured squares, has-move bit.
+const DEPTH_SHIFT: u32 = 16;
+const BOUND_SHIFT: u32 = 23;
+const GEN_SHIFT: u32 = 25;
+const VALID_BIT: u64 = 1 << 31;
+const MOVE_SHIFT: u32 = 32;
+const MOVE_MASK: u64 = (1 << 27) - 1;
+const HAS_MOVE: u64 = 1 << 26;
+
+/// A table size in megabytes as given on command lines and in parameters: a whole
+/// number from [`MIN_MB`] to [`MAX_MB`].
+pub fn parse_hash(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(mb) if (MIN_MB..=MAX_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!(
+            "expected megabytes from {MIN_MB} to {MAX_MB}, got {s:?}"
+        )),
+    }
+}
+
+/// A best move as stored: its squares and a fold of the captured set.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct StoredMove(u32);
+
+impl StoredMove {
+    /// The code of `m`.
+    pub fn of(m: Move) -> StoredMove {
+        let c = m.captured().0;
+        let fold = (c ^ (c >> 16)) & 0xffff;
+        StoredMove(
+            m.from().index() as u32 | (m.to().index() as u32) << 5 | fold << 10 | HAS_MOVE as u32,
+        )
+    }
+
+    /// The raw code (for callers that carry it around untyped).
+    pub fn code(self) -> u32 {
+        self.0
+    }
+
+    /// The move of a raw [`StoredMove::code`].
+    pub fn from_code(code: u32) -> StoredMove {
+        StoredMove(code)
+    }
+
+    /// Whether `m` is the stored move.
+    pub fn matches(self, m: Move) -> bool {
+        StoredMove::of(m) == self
+    }
+
+    /// Index of the stored move in `moves` (the first match).
+    pub fn find(self, moves: &[Move]) -> Option<usize> {
+        moves.iter().position(|&m| self.matches(m))
+    }
+}
+
+/// One decoded entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// The stored value (node-relative, see [`crate::tt::to_tt`]).
+    pub value: i16,
+    /// Depth of the search that produced it.
+    pub depth: u32,
+    /// Meaning of the value.
+    pub bound: Bound,
+    /// The best move, when one was found.
+    pub best: Option<StoredMove>,
+    generation: u8,
+}
+
+impl Entry {
+    fn decode(data: u64) -> Entry {
+        let bound = match (data >> BOUND_SHIFT) & 3 {
+            0 => Bound::New,
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
+        };
+        let mv = (data >> MOVE_SHIFT) & MOVE_MASK;
+        Entry {
+            value: data as u16 as i16,
+            depth: ((data >> DEPTH_SHIFT) & 127) as u32,
+            bound,
+            best: (mv & HAS_MOVE != 0).then_some(StoredMove(mv as u32)),
+            generation: ((data >> GEN_SHIFT) & 63) as u8,
+        }
+    }
+
+    fn encode(self) -> u64 {
+        let mv = self.best.map_or(0, |m| u64::from(m.0));
+        u64::from(self.value as u16)
+            | u64::from(self.depth.min(MAX_STORED_DEPTH)) << DEPTH_SHIFT
+            | (self.bound as u64) << BOUND_SHIFT
+            | u64::from(self.generation % GENERATIONS) << GEN_SHIFT
+            | VALID_BIT
+            | mv << MOVE_SHIFT
+    }
+}
+
+/// One cache line of entries: words `2i` (key ^ data) and `2i + 1` (data).
+#[repr(C, align(64))]
+struct Bucket([AtomicU64; 2 * BUCKET_ENTRIES]);
+
+impl Bucket {
+    fn empty() -> Bucket {
+        Bucket(std::array::from_fn(|_| AtomicU64::new(0)))
+    }
+
+    /// The data of entry `i` if it holds `key` (and was not torn).
+    #[inline(always)]
+    fn read(&self, i: usize, key: u64) -> Option<u64> {
+        let k = self.0[2 * i].load(Ordering::Relaxed);
+        let d = self.0[2 * i + 1].load(Ordering::Relaxed);
+        (d & VALID_BIT != 0 && k ^ d == key).then_some(d)
+    }
+
+    #[inline(always)]
+    fn data(&self, i: usize) -> u64 {
+        self.0[2 * i + 1].load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    fn write(&self, i: usize, key: u64, data: u64) {
+        self.0[2 * i].store(key ^ data, Ordering::Relaxed);
+        self.0[2 * i + 1].store(data, Ordering::Relaxed);
+    }
+}
+
+/// Bucket storage: an anonymous mapping advised to use huge pages (a probe is a
+/// random access, and with 4 KB pages most of them also miss the TLB), or a plain
+/// vector where mapping fails.
+enum Storage {
+    Mapped(memmap2::MmapMut, usize),
+    Heap(Box<[Bucket]>),
+}
+
+impl Storage {
+    fn new(n: usize) -> Storage {
+        match memmap2::MmapMut::map_anon(n * std::mem::size_of::<Bucket>()) {
+            Ok(mut map) => {
+                #[cfg(target_os = "linux")]
+                let _ = map.advise(memmap2::Advice::HugePage); // a hint: failure is harmless
+                                                               // Fault every page in now, so that no search pays for it.
+                map.fill(0);
+                Storage::Mapped(map, n)
+            }
+            Err(_) => Storage::Heap((0..n).map(|_| Bucket::empty()).collect()),
+        }
+    }
+
+    #[inline(always)]
+    fn buckets(&self) -> &[Bucket] {
+        match self {
+            // SAFETY: the mapping is page-aligned (so 64-byte aligned), `n` buckets
+            // long and zero-initialised, and all-zero atomics are valid buckets; it
+            // is only ever accessed through these atomics.
+            Storage::Mapped(m, n) => unsafe {
+                std::slice::from_raw_parts(m.as_ptr() as *const Bucket, *n)
+            },
+            Storage::Heap(b) => b,
+        }
+    }
+}
+
+/// The table. Every method takes `&self`: threads share it through an `Arc`.
+pub struct SharedTable {
+    storage: Storage,
+    generation: AtomicU8,
+}
+
+impl SharedTable {
+    /// A table of `mb` megabytes (clamped to [`MIN_MB`]..=[`MAX_MB`]).
+    pub fn new(mb: usize) -> SharedTable {
+        let n = mb.clamp(MIN_MB, MAX_MB) * (1 << 20) / std::mem::size_of::<Bucket>();
+        Self::with_buckets(n)
+    }
+
+    /// A table of `n` buckets (at least one); tests use tiny ones.
+    pub fn with_buckets(n: usize) -> SharedTable {
+        SharedTable {
+            storage: Storage::new(n.max(1)),
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Number of entries.
+    pub fn capacity(&self) -> usize {
+        self.buckets().len() * BUCKET_ENTRIES
+    }
+
+    /// Size in megabytes (rounded down).
+    pub fn megabytes(&self) -> usize {
+        std::mem::size_of_val(self.buckets()) >> 20
+    }
+
+    /// Forget every entry (new game). Must not run during a search.
+    pub fn clear(&self) {
+        for b in self.buckets().iter() {
+            for w in &b.0 {
+                w.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Start a new search: entries stored from now on are younger than all others.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation
+            .store((g + 1) % GENERATIONS, Ordering::Relaxed);
+    }
+
+    /// The current search generation.
+    pub fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    fn buckets(&self) -> &[Bucket] {
+        self.storage.buckets()
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-high maps the key onto any bucket count without a modulo.
+        let buckets = self.buckets();
+        let i = ((u128::from(key) * buckets.len() as u128) >> 64) as usize;
+        &buckets[i]
+    }
+
+    /// The entry of `key`, if stored.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let b = self.bucket(key);
+        (0..BUCKET_ENTRIES).find_map(|i| b.read(i, key).map(Entry::decode))
+    }
+
+    /// Record a result for `key`. Without a move, the key's previous move is kept.
+    pub fn store(&self, key: u64, value: i16, depth: u32, bound: Bound, best: Option<StoredMove>) {
+        let b = self.bucket(key);
+        let generation = self.generation();
+        let mut entry = Entry {
+            value,
+            depth,
+            bound,
+            best,
+            generation,
+        };
+        // The same key first, then the least valuable entry: empty, else the one
+        // with the lowest depth once each search of age counts as 4 plies.
+        let mut victim = 0;
+        let mut worst = i64::MAX;
+        for i in 0..BUCKET_ENTRIES {
+            if let Some(d) = b.read(i, key) {
+                if entry.best.is_none() {
+                    entry.best = Entry::decode(d).best;
+                }
+                victim = i;
+                break;
+            }
+            let d = b.data(i);
+            let worth = if d & VALID_BIT == 0 {
+                i64::MIN
+            } else {
+                let e = Entry::decode(d);
+                let age = (generation + GENERATIONS - e.generation) % GENERATIONS;
+                i64::from(e.depth) - 4 * i64::from(age)
+            };
+            if worth < worst {
+                worst = worth;
+                victim = i;
+            }
+        }
+        b.write(victim, key, entry.encode());
+    }
+
+    /// Entries of the current search per thousand, from the first thousand entries
+    /// (the usual `hashfull` figure).
+    pub fn fill_permille(&self) -> u32 {
+        let g = self.generation();
+        let buckets = &self.buckets()[..self.buckets().len().min(1000 / BUCKET_ENTRIES)];
+        let used = buckets
+            .iter()
+            .flat_map(|b| (0..BUCKET_ENTRIES).map(move |i| b.data(i)))
+            .filter(|&d| d & VALID_BIT != 0 && Entry::decode(d).generation == g)
+            .count();
+        (used * 1000 / (buckets.len() * BUCKET_ENTRIES)) as u32
+    }
+
+    /// Prefetch the bucket of `key` (a hint only).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetching is a hint and never faults; the pointer is valid.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(p);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+    use crate::position::Position;
+    use std::sync::Arc;
+
+    #[test]
+    fn bucket_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+        assert_eq!(SharedTable::new(1).capacity(), 1 << 16);
+        assert_eq!(SharedTable::new(1).megabytes(), 1);
+    }
+
+    #[test]
+    fn store_and_probe() {
+        let t = SharedTable::with_buckets(8);
+        let m = legal_moves(&Position::start())[3];
+        t.store(42, -1234, 9, Bound::Lower, Some(StoredMove::of(m)));
+        let e = t.probe(42).unwrap();
+        assert_eq!((e.value, e.depth, e.bound), (-1234, 9, Bound::Lower));
+        assert!(e.best.unwrap().matches(m));
+        assert!(t.probe(43).is_none());
+        // A store without a move keeps the old one; depth saturates.
+        t.store(42, 7, 300, Bound::Exact, None);
+        let e = t.probe(42).unwrap();
+        assert_eq!(
+            (e.value, e.depth, e.bound),
+            (7, MAX_STORED_DEPTH, Bound::Exact)
+        );
+        assert!(e.best.unwrap().matches(m));
+        t.clear();
+        assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn stored_move_is_found_whatever_the_list_order() {
+        let pos = Position::start();
+        let mut moves = legal_moves(&pos).to_vec();
+        let code = StoredMove::of(moves[5]);
+        let m = moves[5];
+        moves.reverse();
+        assert_eq!(moves[code.find(&moves).unwrap()], m);
+    }
+
+    /// Keys that all land in bucket 0 of a one-bucket table.
+    fn keys(n: u64) -> Vec<u64> {
+        (1..=n)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect()
+    }
+
+    #[test]
+    fn replacement_keeps_the_deep_and_drops_the_shallow() {
+        let t = SharedTable::with_buckets(1);
+        let k = keys(5);
+        for (i, &key) in k[..4].iter().enumerate() {
+            t.store(key, 0, 10 + i as u32, Bound::Exact, None);
+        }
+        // Full: the shallowest (depth 10) goes.
+        t.store(k[4], 0, 1, Bound::Exact, None);
+        assert!(t.probe(k[0]).is_none());
+        assert!(k[1..].iter().all(|&key| t.probe(key).is_some()));
+        // The new shallow entry goes next, not the deep ones.
+        t.store(k[0], 0, 2, Bound::Exact, None);
+        assert!(t.probe(k[4]).is_none());
+        assert!(t.probe(k[0]).is_some());
+    }
+
+    #[test]
+    fn aging_lets_new_searches_replace_old_deep_entries() {
+        let t = SharedTable::with_buckets(1);
+        let k = keys(8);
+        for &key in &k[..4] {
+            t.store(key, 0, 12, Bound::Exact, None);
+        }
+        assert_eq!(t.fill_permille(), 1000);
+        // In the same search a shallow result does not displace them …
+        t.store(k[4], 0, 3, Bound::Exact, None);
+        assert_eq!(
+            k[..4].iter().filter(|&&key| t.probe(key).is_some()).count(),
+            3
+        );
+        // … but three searches later, depth 12 is worth less than a fresh depth 3.
+        for _ in 0..3 {
+            t.new_search();
+        }
+        assert_eq!(t.fill_permille(), 0);
+        for &key in &k[5..8] {
+            t.store(key, 0, 3, Bound::Exact, None);
+        }
+        assert!(k[5..8].iter().all(|&key| t.probe(key).is_some()));
+        assert_eq!(t.fill_permille(), 750);
+    }
+
+    #[test]
+    fn concurrent_writers_never_produce_a_torn_entry() {
+        // Each writer stores, for its keys, a value and depth derived from the key;
+        // a reader must only ever see entries consistent with their key.
+        let t = Arc::new(SharedTable::with_buckets(4));
+        let value_of = |key: u64| (key >> 40) as i16;
+        let depth_of = |key: u64| ((key >> 20) % 100) as u32;
+        std::thread::scope(|s| {
+            for w in 0..4u64 {
+                let t = &t;
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let key = (w * 1_000_003 + i % 97).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                        t.store(key, value_of(key), depth_of(key), Bound::Exact, None);
+                    }
+                });
+            }
+            let t = &t;
+            s.spawn(move || {
+                let mut seen = 0;
+                for i in 0..400_000u64 {
+                    let key = ((i % 4) * 1_000_003 + i % 97).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    if let Some(e) = t.probe(key) {
+                        seen += 1;
+                        assert_eq!((e.value, e.depth), (value_of(key), depth_of(key)));
+                    }
+                }
+                assert!(seen > 0);
+            });
+        });
+    }
+}

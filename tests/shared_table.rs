@@ -1,0 +1,169 @@
+//! The default engine's replacing table and lazy SMP, end to end: repetitions found
+//! whatever the table size, determinism with one thread, and helper threads that
+//! agree with one thread on proven results.
+
+use std::sync::atomic::AtomicBool;
+
+use damas::eval::{Evaluation, Evaluator, Material};
+use damas::fen::parse_fen;
+use damas::movegen::legal_moves;
+use damas::position::Position;
+use damas::score::Score;
+use damas::search::{Limits, SearchOptions, SearchResult, Searcher, TableKind, Techniques};
+
+/// Negamax without pruning: a repetition of any position on the path is a draw.
+fn minimax(pos: &Position, depth: u32, ply: u32, path: &mut Vec<Position>) -> Score {
+    if ply > 0 && path.contains(pos) {
+        return Score::DRAW;
+    }
+    let moves = legal_moves(pos);
+    if moves.is_empty() {
+        return Score::loss_in(ply);
+    }
+    if depth == 0 {
+        return Material.eval(pos);
+    }
+    path.push(*pos);
+    let best = moves
+        .iter()
+        .map(|&m| -minimax(&pos.play(m), depth - 1, ply + 1, path))
+        .max()
+        .expect("moves");
+    path.pop();
+    best
+}
+
+fn search(
+    opts: SearchOptions,
+    pos: &Position,
+    history: &[Position],
+    limits: Limits,
+) -> SearchResult {
+    let stop = AtomicBool::new(false);
+    Searcher::new(opts).search(pos, history, &limits, &stop, &mut |_| {})
+}
+
+fn material(t: &str) -> SearchOptions {
+    SearchOptions {
+        techniques: t.parse::<Techniques>().expect("techniques"),
+        evaluation: Evaluation::Material,
+        tt_exact_draft: true,
+        ..SearchOptions::default()
+    }
+}
+
+#[test]
+fn repetitions_are_found_with_a_tiny_table() {
+    // Kings only, with a game history: the tree is full of repetitions and of many
+    // more positions than a 2^10-entry table holds, so most probes of the thesis'
+    // table find no slot. With exact drafts the search must still return minimax.
+    let start = parse_fen("W:WKa1,Kh2:BKh8,Kb8").expect("fen");
+    let mut history = vec![start];
+    let mut pos = start;
+    for _ in 0..2 {
+        pos = pos.play(legal_moves(&pos)[0]);
+        history.push(pos);
+    }
+    let pos = history.pop().expect("current");
+    for depth in [4, 5] {
+        let want = minimax(&pos, depth, 0, &mut history.clone());
+        for t in ["ab,tt", "pvs,id,tt,history"] {
+            let thesis = SearchOptions {
+                table: TableKind::Thesis,
+                tt_bits: 10,
+                ..material(t)
+            };
+            let r = search(thesis, &pos, &history, Limits::depth(depth));
+            assert_eq!(r.score, want, "thesis table 2^10, {t} depth {depth}");
+            let replacing = SearchOptions {
+                hash_mb: 1,
+                ..material(t)
+            };
+            let r = search(replacing, &pos, &history, Limits::depth(depth));
+            assert_eq!(r.score, want, "replacing table, {t} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn one_thread_is_deterministic_and_the_table_persists() {
+    let pos = Position::start();
+    let run = || {
+        let mut s = Searcher::new(SearchOptions::default());
+        let stop = AtomicBool::new(false);
+        let first = s.search(&pos, &[], &Limits::depth(9), &stop, &mut |_| {});
+        // The table is kept between moves: the same search again costs fewer nodes.
+        let again = s.search(&pos, &[], &Limits::depth(9), &stop, &mut |_| {});
+        assert!(
+            again.stats.nodes < first.stats.nodes,
+            "{} vs {}",
+            again.stats.nodes,
+            first.stats.nodes
+        );
+        // A new game forgets it.
+        s.clear();
+        let cleared = s.search(&pos, &[], &Limits::depth(9), &stop, &mut |_| {});
+        assert_eq!(cleared.stats.nodes, first.stats.nodes);
+        (first.best, first.score, first.stats.nodes)
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn threads_agree_with_one_thread_on_proven_results() {
+    // Small endings whose result a shallow search proves.
+    let fens = [
+        "W:Wc3:Bd4",
+        "W:WKa1,Kc3:Bh6",
+        "B:WKb2,Kg1,e3:Bh8",
+        "W:Wc5,e5:Bd8,Kh2",
+    ];
+    let mut proven = 0;
+    for fen in fens {
+        let pos = parse_fen(fen).expect("fen");
+        let one = search(SearchOptions::default(), &pos, &[], Limits::depth(12));
+        let two = search(
+            SearchOptions {
+                threads: 2,
+                ..SearchOptions::default()
+            },
+            &pos,
+            &[],
+            Limits::depth(12),
+        );
+        let legal = legal_moves(&pos);
+        assert!(legal.contains(&two.best.expect("a move")), "{fen}");
+        if one.score.is_proven() {
+            proven += 1;
+            assert_eq!(
+                (one.score.is_win(), one.score.is_loss()),
+                (two.score.is_win(), two.score.is_loss()),
+                "{fen}: {} vs {}",
+                one.score,
+                two.score
+            );
+        }
+    }
+    assert!(proven >= 2, "only {proven} proven");
+}
+
+#[test]
+fn threads_play_legal_moves_under_node_and_time_limits() {
+    let pos = Position::start();
+    for limits in [
+        Limits::nodes(50_000),
+        Limits::time(std::time::Duration::from_millis(50)),
+    ] {
+        let r = search(
+            SearchOptions {
+                threads: 3,
+                ..SearchOptions::default()
+            },
+            &pos,
+            &[],
+            limits,
+        );
+        assert!(legal_moves(&pos).contains(&r.best.expect("a move")));
+        assert!(r.depth >= 1);
+    }
+}
