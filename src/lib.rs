@@ -15,6 +15,7 @@ pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod padded;
 pub mod pdn;
 pub mod perft;
 pub mod position;

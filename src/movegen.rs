@@ -1,11 +1,19 @@
 //! Legal move generation for the Brazilian rules: men step forward and capture both
 //! ways, kings fly, captures are compulsory with the majority rule, jumped pieces stay
 //! on the board until the move ends (Turkish strike), promotion only at the end.
+//!
+//! The generator works in the ghost-square layout of [`crate::padded`], where every
+//! diagonal step is one shift; the public functions convert a [`Position`] once and
+//! write [`Move`]s, perft stays in that layout throughout ([`crate::perft`]).
+//! Generation order (canonical, stored move indices rely on it): quiet men by direction
+//! (NE, NW for White; SE, SW for Black) then by end square; quiet kings by start square,
+//! direction (NE, NW, SE, SW), distance; captures by start square, then depth-first in
+//! direction order, a longer capture clearing the shorter ones found before it.
 
-use crate::bitboard::{Bitboard, Dir, NEIGHBOR, NO_SQUARE};
+use crate::bitboard::Dir;
 use crate::moves::{Move, MoveList};
+use crate::padded::{MoveSink, Padded, PaddedMove, PaddedMoves, PaddedPosition};
 use crate::position::{Color, Position};
-use crate::square::Square;
 
 /// The forward directions of `color`'s men.
 #[inline(always)]
@@ -16,10 +24,30 @@ const fn forward(color: Color) -> [Dir; 2] {
     }
 }
 
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn clear(&mut self) {
+        MoveList::clear(self);
+    }
+
+    #[inline(always)]
+    fn push(&mut self, from: Padded, to: Padded, captured: Padded) {
+        MoveList::push(
+            self,
+            Move::new(from.square(), to.square(), captured.to_bitboard()),
+        );
+    }
+
+    fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool {
+        self.iter()
+            .any(|m| *m == Move::new(from.square(), to.square(), captured.to_bitboard()))
+    }
+}
+
 /// Squares from which a king in `kings` reaches, sliding over `empty`, the first
 /// piece in direction `dir`: returns the set of those first pieces.
 #[inline(always)]
-fn ray_blockers(kings: Bitboard, empty: Bitboard, dir: Dir) -> Bitboard {
+fn ray_blockers(kings: Padded, empty: Padded, dir: Dir) -> Padded {
     let mut reach = kings;
     let mut frontier = kings.step(dir) & empty;
     while frontier.any() {
@@ -31,7 +59,7 @@ fn ray_blockers(kings: Bitboard, empty: Bitboard, dir: Dir) -> Bitboard {
 
 /// Whether one of `kings` can capture a piece of `opp`.
 #[inline(always)]
-fn king_can_capture(kings: Bitboard, opp: Bitboard, empty: Bitboard) -> bool {
+fn king_can_capture(kings: Padded, opp: Padded, empty: Padded) -> bool {
     let hit = |d: Dir| (ray_blockers(kings, empty, d) & opp).step(d) & empty;
     (hit(Dir::NE) | hit(Dir::NW) | hit(Dir::SE) | hit(Dir::SW)).any()
 }
@@ -39,16 +67,21 @@ fn king_can_capture(kings: Bitboard, opp: Bitboard, empty: Bitboard) -> bool {
 /// Whether the side to move has a capture.
 #[inline]
 pub fn has_capture(pos: &Position) -> bool {
-    let side = pos.side_to_move();
-    let opp = pos.opp();
-    let empty = pos.empty();
-    let men = pos.men(side);
-    let kings = pos.kings_of(side);
+    padded_has_capture(&PaddedPosition::new(pos))
+}
+
+/// [`has_capture`] in the padded layout.
+#[inline]
+pub(crate) fn padded_has_capture(p: &PaddedPosition) -> bool {
+    let opp = p.opp;
+    let empty = p.empty();
+    let men = p.own_men();
     for dir in Dir::ALL {
         if (((men.step(dir) & opp).step(dir)) & empty).any() {
             return true;
         }
     }
+    let kings = p.own_kings();
     kings.any() && king_can_capture(kings, opp, empty)
 }
 
@@ -60,18 +93,17 @@ enum Captures {
     Complex,
 }
 
-/// Classify the captures of `pos` with bitboard operations only. When every capture
+/// Classify the captures of `p` with bitboard operations only. When every capture
 /// is a single man jump, all are legal (majority rule) and distinct, so they can be
 /// counted without generating them.
 #[inline(always)]
-fn classify_captures(pos: &Position) -> Captures {
-    let side = pos.side_to_move();
-    let opp = pos.opp();
-    let empty = pos.empty();
-    let men = pos.men(side);
+fn classify_captures(p: &PaddedPosition) -> Captures {
+    let opp = p.opp;
+    let empty = p.empty();
+    let men = p.own_men();
     let jump = |d: Dir| (men.step(d) & opp).step(d) & empty;
     let land = [jump(Dir::NE), jump(Dir::NW), jump(Dir::SE), jump(Dir::SW)];
-    let kings = pos.kings_of(side);
+    let kings = p.own_kings();
     if kings.any() && king_can_capture(kings, opp, empty) {
         return Captures::Complex;
     }
@@ -96,23 +128,26 @@ fn classify_captures(pos: &Position) -> Captures {
 /// Number of legal moves, without building the quiet ones (bulk counting).
 #[inline]
 pub fn count_moves(pos: &Position) -> usize {
-    match classify_captures(pos) {
+    padded_count_moves(&PaddedPosition::new(pos))
+}
+
+/// [`count_moves`] in the padded layout.
+#[inline]
+pub(crate) fn padded_count_moves(p: &PaddedPosition) -> usize {
+    match classify_captures(p) {
         Captures::Single(n) => return n as usize,
         Captures::Complex => {
-            let mut list = MoveList::new();
-            generate_captures(pos, &mut list);
-            return list.len();
+            let mut list = PaddedMoves::new();
+            padded_generate_captures(p, &mut list);
+            return list.as_slice().len();
         }
         Captures::None => {}
     }
-    let side = pos.side_to_move();
-    let empty = pos.empty();
-    let men = pos.men(side);
-    let mut n = 0;
-    for dir in forward(side) {
-        n += (men.step(dir) & empty).count();
-    }
-    let kings = pos.kings_of(side);
+    let empty = p.empty();
+    let men = p.own_men();
+    let [d1, d2] = forward(p.side);
+    let mut n = (men.step(d1) & empty).count() + (men.step(d2) & empty).count();
+    let kings = p.own_kings();
     if kings.any() {
         for dir in Dir::ALL {
             // Each king's moves in `dir` are the empty squares up to the first piece;
@@ -137,35 +172,51 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 /// Fill `list` with the legal moves (cleared first).
 #[inline]
 pub fn generate(pos: &Position, list: &mut MoveList) {
-    match classify_captures(pos) {
-        Captures::None => generate_quiet(pos, list),
-        Captures::Single(_) => generate_single_jumps(pos, list),
-        Captures::Complex => generate_captures(pos, list),
+    padded_generate(&PaddedPosition::new(pos), list);
+}
+
+/// [`generate`] in the padded layout, into any sink.
+#[inline]
+pub(crate) fn padded_generate<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+    list.clear();
+    match classify_captures(p) {
+        Captures::None => quiet_moves(p, |from, to, captured| list.push(from, to, captured)),
+        Captures::Single(_) => single_jumps(p, |from, to, captured| list.push(from, to, captured)),
+        Captures::Complex => padded_generate_captures(p, list),
+    }
+}
+
+/// Call `visit` with every legal move in generation order. Quiet moves and single
+/// jumps go straight to `visit` without a list (perft's inner loop).
+#[inline(always)]
+pub(crate) fn padded_for_each_move<F: FnMut(&PaddedMove)>(p: &PaddedPosition, mut visit: F) {
+    match classify_captures(p) {
+        Captures::None => quiet_moves(p, |from, to, captured| {
+            visit(&PaddedMove { from, to, captured })
+        }),
+        Captures::Single(_) => single_jumps(p, |from, to, captured| {
+            visit(&PaddedMove { from, to, captured })
+        }),
+        Captures::Complex => {
+            let mut list = PaddedMoves::new();
+            padded_generate_captures(p, &mut list);
+            list.as_slice().iter().for_each(visit);
+        }
     }
 }
 
 /// The single man jumps, when [`classify_captures`] found that they are all there is.
 /// Same order as the full generator (start square, then direction), so a stored
 /// move index (endgame database, TT) means the same move whichever path made the list.
-fn generate_single_jumps(pos: &Position, list: &mut MoveList) {
-    list.clear();
-    let side = pos.side_to_move();
-    let opp = pos.opp().0;
-    let empty = pos.empty().0;
-    let men = pos.men(side);
-    for from in men {
-        for nb in &NEIGHBOR {
-            let over = nb[from.index()];
-            if over == NO_SQUARE || opp & (1 << over) == 0 {
-                continue;
-            }
-            let land = nb[over as usize];
-            if land != NO_SQUARE && empty & (1 << land) != 0 {
-                list.push(Move::new(
-                    from,
-                    Square::from_index(land as u32),
-                    Bitboard(1 << over),
-                ));
+#[inline(always)]
+fn single_jumps<F: FnMut(Padded, Padded, Padded)>(p: &PaddedPosition, mut emit: F) {
+    let opp = p.opp;
+    let empty = p.empty();
+    for from in p.own_men().singles() {
+        for d in Dir::ALL {
+            let over = from.step(d) & opp;
+            if (over.step(d) & empty).any() {
+                emit(from, over.step(d), over);
             }
         }
     }
@@ -174,48 +225,54 @@ fn generate_single_jumps(pos: &Position, list: &mut MoveList) {
 /// Fill `list` with the non-capturing moves (cleared first); only legal when
 /// [`has_capture`] is false.
 pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
+    padded_generate_quiet(&PaddedPosition::new(pos), list);
+}
+
+/// [`generate_quiet`] in the padded layout.
+#[inline(always)]
+fn padded_generate_quiet<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
     list.clear();
-    let side = pos.side_to_move();
-    let empty = pos.empty();
-    let men = pos.men(side);
-    for dir in forward(side) {
-        let back = dir.opposite() as usize;
-        for to in men.step(dir) & empty {
-            let from = Square::from_index(NEIGHBOR[back][to.index()] as u32);
-            list.push(Move::new(from, to, Bitboard::EMPTY));
+    quiet_moves(p, |from, to, captured| list.push(from, to, captured));
+}
+
+/// Emit the non-capturing moves in generation order.
+#[inline(always)]
+fn quiet_moves<F: FnMut(Padded, Padded, Padded)>(p: &PaddedPosition, mut emit: F) {
+    let empty = p.empty();
+    let men = p.own_men();
+    for dir in forward(p.side) {
+        let back = dir.opposite();
+        for to in (men.step(dir) & empty).singles() {
+            emit(to.step(back), to, Padded::EMPTY);
         }
     }
-    for from in pos.kings_of(side) {
+    for from in p.own_kings().singles() {
         for dir in Dir::ALL {
-            let mut s = NEIGHBOR[dir as usize][from.index()];
-            while s != NO_SQUARE && empty.0 & (1 << s) != 0 {
-                list.push(Move::new(
-                    from,
-                    Square::from_index(s as u32),
-                    Bitboard::EMPTY,
-                ));
-                s = NEIGHBOR[dir as usize][s as usize];
+            let mut to = from.step(dir) & empty;
+            while to.any() {
+                emit(from, to, Padded::EMPTY);
+                to = to.step(dir) & empty;
             }
         }
     }
 }
 
 /// State of the capture search for one moving piece.
-struct Capturer<'a> {
-    from: Square,
+struct Capturer<'a, S> {
+    from: Padded,
     /// Opponent pieces (jumped ones included: they stay until the move ends).
-    opp: u32,
+    opp: Padded,
     /// Empty squares, the mover's start square included.
-    empty: u32,
+    empty: Padded,
     /// Longest capture found so far (over all pieces).
     best: u32,
-    list: &'a mut MoveList,
+    list: &'a mut S,
 }
 
-impl Capturer<'_> {
+impl<S: MoveSink> Capturer<'_, S> {
     #[inline]
-    fn record(&mut self, to: u32, captured: u32) {
-        let n = captured.count_ones();
+    fn record(&mut self, to: Padded, captured: Padded) {
+        let n = captured.count();
         if n < self.best {
             return;
         }
@@ -223,49 +280,45 @@ impl Capturer<'_> {
             self.best = n;
             self.list.clear();
         }
-        let mv = Move::new(self.from, Square::from_index(to), Bitboard(captured));
-        if !self.list.contains(&mv) {
-            self.list.push(mv);
+        if !self.list.contains(self.from, to, captured) {
+            self.list.push(self.from, to, captured);
         }
     }
 
-    fn man(&mut self, sq: u32, captured: u32) {
+    fn man(&mut self, sq: Padded, captured: Padded) {
         let mut extended = false;
-        for nb in &NEIGHBOR {
-            let over = nb[sq as usize];
-            if over == NO_SQUARE || (self.opp & !captured) & (1 << over) == 0 {
-                continue;
+        let jumpable = self.opp & !captured;
+        for d in Dir::ALL {
+            let over = sq.step(d) & jumpable;
+            let land = over.step(d) & self.empty;
+            if land.any() {
+                extended = true;
+                self.man(land, captured | over);
             }
-            let land = nb[over as usize];
-            if land == NO_SQUARE || self.empty & (1 << land) == 0 {
-                continue;
-            }
-            extended = true;
-            self.man(land as u32, captured | 1 << over);
         }
-        if !extended && captured != 0 {
+        if !extended && captured.any() {
             self.record(sq, captured);
         }
     }
 
-    fn king(&mut self, sq: u32, captured: u32) {
+    fn king(&mut self, sq: Padded, captured: Padded) {
         let mut extended = false;
-        for nb in &NEIGHBOR {
-            let mut over = nb[sq as usize];
-            while over != NO_SQUARE && self.empty & (1 << over) != 0 {
-                over = nb[over as usize];
+        for d in Dir::ALL {
+            let mut over = sq.step(d);
+            while (over & self.empty).any() {
+                over = over.step(d);
             }
-            if over == NO_SQUARE || (self.opp & !captured) & (1 << over) == 0 {
+            if (over & self.opp & !captured).is_empty() {
                 continue;
             }
-            let mut land = nb[over as usize];
-            while land != NO_SQUARE && self.empty & (1 << land) != 0 {
+            let mut land = over.step(d) & self.empty;
+            while land.any() {
                 extended = true;
-                self.king(land as u32, captured | 1 << over);
-                land = nb[land as usize];
+                self.king(land, captured | over);
+                land = land.step(d) & self.empty;
             }
         }
-        if !extended && captured != 0 {
+        if !extended && captured.any() {
             self.record(sq, captured);
         }
     }
@@ -275,29 +328,33 @@ impl Capturer<'_> {
 /// length, one entry per (from, to, captured set). Leaves `list` empty when there is
 /// no capture.
 pub fn generate_captures(pos: &Position, list: &mut MoveList) {
+    padded_generate_captures(&PaddedPosition::new(pos), list);
+}
+
+/// [`generate_captures`] in the padded layout.
+pub(crate) fn padded_generate_captures<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
     list.clear();
-    let side = pos.side_to_move();
-    let opp = pos.opp();
-    let empty = pos.empty();
-    let own_kings = pos.kings_of(side);
+    let opp = p.opp;
+    let empty = p.empty();
+    let own_kings = p.own_kings();
     // Only men with a first jump start a search; kings are few and all tried.
-    let men = pos.men(side);
+    let men = p.own_men();
     let first_jump = |e: Dir| (empty.step(e.opposite()) & opp).step(e.opposite());
     let jumpers = men
         & (first_jump(Dir::NE) | first_jump(Dir::NW) | first_jump(Dir::SE) | first_jump(Dir::SW));
     let mut best = 0;
-    for from in jumpers | own_kings {
+    for from in (jumpers | own_kings).singles() {
         let mut c = Capturer {
             from,
-            opp: opp.0,
-            empty: (empty | from.bit()).0,
+            opp,
+            empty: empty | from,
             best,
             list,
         };
-        if own_kings.contains(from) {
-            c.king(from.index() as u32, 0);
+        if (own_kings & from).any() {
+            c.king(from, Padded::EMPTY);
         } else {
-            c.man(from.index() as u32, 0);
+            c.man(from, Padded::EMPTY);
         }
         best = c.best;
     }

@@ -67,8 +67,13 @@ impl fmt::Debug for Move {
     }
 }
 
-/// Capacity of a [`MoveList`]. Legal positions stay far below it (12 flying kings
-/// have at most 12·13 quiet moves); captures beyond it would be dropped.
+/// Capacity of a [`MoveList`] (search keeps move indices in a `u8`, so it must stay
+/// 256). Quiet moves are bounded: at most 12 kings × 13 squares = 156 (a king sees at
+/// most 13 squares on 8×8). Captures are one entry per (start, end, captured set) of
+/// maximal length; no position in the fixtures or perft trees comes near 256, but that
+/// bound is not proven. Overflow is therefore loud where it can be: `push` asserts in
+/// debug builds (every `cargo test` profile without `--release`), and in release keeps
+/// the first 256 moves rather than write out of bounds.
 pub const MAX_MOVES: usize = 256;
 
 /// A list of moves on the stack. The array is left uninitialised past `len`: clearing
@@ -88,9 +93,11 @@ impl MoveList {
         MoveList { moves, len: 0 }
     }
 
-    /// Append a move (ignored when full, which legal positions never reach).
+    /// Append a move. Legal positions never fill the list (see [`MAX_MOVES`]); a full
+    /// list panics in debug builds and drops the move in release ones.
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
+        debug_assert!(self.len < MAX_MOVES, "MoveList overflow: see MAX_MOVES");
         if self.len < MAX_MOVES {
             self.moves[self.len] = MaybeUninit::new(mv);
             self.len += 1;

@@ -2,19 +2,31 @@
 
 use rayon::prelude::*;
 
-use crate::movegen::{count_moves, generate};
+use crate::movegen::{generate, padded_count_moves, padded_for_each_move};
 use crate::moves::{Move, MoveList};
+use crate::padded::PaddedPosition;
 use crate::position::Position;
 
 /// Leaves of the legal move tree of `pos` at `depth` (unique moves, see SPEC §3).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    padded_perft(&PaddedPosition::new(pos), depth)
+}
+
+/// [`perft`] in the generator's own layout, so the tree never converts masks.
+fn padded_perft(p: &PaddedPosition, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => count_moves(pos) as u64,
+        1 => padded_count_moves(p) as u64,
+        // The last two plies inline: no call per child, only the bulk count.
+        2 => {
+            let mut n = 0;
+            padded_for_each_move(p, |m| n += padded_count_moves(&p.play(m)) as u64);
+            n
+        }
         _ => {
-            let mut list = MoveList::new();
-            generate(pos, &mut list);
-            list.iter().map(|&m| perft(&pos.play(m), depth - 1)).sum()
+            let mut n = 0;
+            padded_for_each_move(p, |m| n += padded_perft(&p.play(m), depth - 1));
+            n
         }
     }
 }

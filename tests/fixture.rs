@@ -56,3 +56,26 @@ fn movegen_matches_pydraughts() {
     }
     assert!(checked >= 200, "only {checked} fixture positions");
 }
+
+/// The canonical generation order, recorded before the generator moved to the
+/// ghost-square layout: stored move indices (TT, endgame databases) depend on it.
+#[test]
+fn generation_order_is_unchanged() {
+    let data = include_str!("../data/fixtures/move_order.txt");
+    let mut checked = 0;
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (fen, want) = line.split_once('|').expect("FEN|moves");
+        let pos = parse_fen(fen).unwrap();
+        let got: Vec<String> = legal_moves(&pos)
+            .iter()
+            .map(|&m| move_to_string(&pos, m, Notation::Algebraic))
+            .collect();
+        let want: Vec<&str> = want.split_whitespace().collect();
+        assert_eq!(got, want, "generation order of {fen}");
+        checked += 1;
+    }
+    assert!(checked >= 264, "only {checked} positions");
+}
