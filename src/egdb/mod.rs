@@ -14,6 +14,7 @@ pub mod file;
 pub mod index;
 pub mod location;
 pub mod probe;
+pub mod slice;
 pub mod stats;
 pub mod unmove;
 pub mod value;
