@@ -18,6 +18,7 @@ pub mod location;
 pub mod probe;
 pub mod slice;
 pub mod slice_build;
+pub mod slice_check;
 pub mod slicedb;
 pub mod stats;
 pub mod unmove;
