@@ -85,10 +85,10 @@ pub fn encode_block(values: &[u8], out: &mut Vec<u8>) {
             i += RUN_LENGTHS[class] as usize;
         } else {
             let mut code = 0u8;
-            for d in 0..4 {
+            for (d, pow) in POW3.iter().enumerate() {
                 let x = values.get(i + d).copied().unwrap_or(ANY);
                 let x = if x == ANY { v } else { x };
-                code += x * POW3[d];
+                code += x * pow;
             }
             out.push(code);
             i += 4;

@@ -105,7 +105,7 @@ impl Egdb {
 
     /// Whether `pieces` is answered by the slices (no first-generation part).
     #[inline(always)]
-    fn from_slices(&self, pieces: usize) -> Option<&SliceDb> {
+    fn slices_for(&self, pieces: usize) -> Option<&SliceDb> {
         let s = self.slices.as_ref()?;
         (self.part(pieces).is_none() && (pieces == 1 || s.has_pieces(pieces))).then_some(s)
     }
@@ -164,7 +164,7 @@ impl Egdb {
     /// Whether positions of `pieces` pieces are answered (by a first-generation
     /// part or by every slice of that many pieces).
     pub fn has_part(&self, pieces: usize) -> bool {
-        self.part(pieces).is_some() || self.from_slices(pieces).is_some()
+        self.part(pieces).is_some() || self.slices_for(pieces).is_some()
     }
 
     /// Whether first-generation part `pieces` is present.
@@ -194,7 +194,7 @@ impl Egdb {
     /// missing (or more than [`MAX_PIECES`] pieces, or an impossible placement).
     #[inline]
     pub fn probe_value(&self, pos: &Position) -> Option<Value> {
-        if let Some(s) = self.from_slices(pos.piece_count() as usize) {
+        if let Some(s) = self.slices_for(pos.piece_count() as usize) {
             return s.wdl(pos).map(|wdl| Value {
                 wdl,
                 distance: None,
@@ -212,7 +212,7 @@ impl Egdb {
     /// Value of `pos` for the side to move (see [`Egdb::probe_value`]).
     #[inline]
     pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
-        if let Some(s) = self.from_slices(pos.piece_count() as usize) {
+        if let Some(s) = self.slices_for(pos.piece_count() as usize) {
             return s.wdl(pos);
         }
         let (pieces, index, _) = rank_position(pos)?;
@@ -223,7 +223,7 @@ impl Egdb {
     /// From the slices the best move is the least optimal move in [`Move`]'s order
     /// (no distance: a winning move, not necessarily the fastest).
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
-        if let Some(s) = self.from_slices(pos.piece_count() as usize) {
+        if let Some(s) = self.slices_for(pos.piece_count() as usize) {
             let (wdl, best) = s.probe(pos)?;
             return Some(Probe {
                 wdl,

@@ -24,6 +24,8 @@ pub struct SliceDb {
     dir: PathBuf,
     /// Indexed by [`Slice::key`].
     files: Vec<Option<SliceFile>>,
+    /// `complete[n]`: every slice of `n` pieces is present (looked up per probe).
+    complete: [bool; MAX_SLICE_PIECES + 1],
     max_pieces: usize,
 }
 
@@ -37,20 +39,23 @@ impl SliceDb {
         }
         let mut files: Vec<Option<SliceFile>> = (0..Slice::KEYS).map(|_| None).collect();
         let mut max_pieces = 0;
-        let mut complete = true;
-        for n in 2..=MAX_SLICE_PIECES {
+        let mut complete = [false; MAX_SLICE_PIECES + 1];
+        for (n, whole) in complete.iter_mut().enumerate().skip(2) {
+            *whole = true;
             for s in Slice::all(n) {
                 let f = SliceFile::open(dir, s)?;
-                complete &= f.is_some();
+                *whole &= f.is_some();
                 files[s.key()] = f;
             }
-            if complete {
+            let previous = if n == 2 { 0 } else { n - 1 };
+            if *whole && max_pieces == previous {
                 max_pieces = n;
             }
         }
         Ok(SliceDb {
             dir: dir.to_path_buf(),
             files,
+            complete,
             max_pieces,
         })
     }
@@ -79,9 +84,9 @@ impl SliceDb {
     }
 
     /// Whether every slice of `pieces` pieces is present.
+    #[inline(always)]
     pub fn has_pieces(&self, pieces: usize) -> bool {
-        (2..=MAX_SLICE_PIECES).contains(&pieces)
-            && Slice::all(pieces).iter().all(|&s| self.file(s).is_some())
+        self.complete.get(pieces).copied().unwrap_or(false)
     }
 
     /// Bytes on disk of all files.
