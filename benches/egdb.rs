@@ -1,6 +1,8 @@
 //! Probe speed on the memory-mapped database in `data/egdb` (or `$DAMAS_EGDB`):
-//! random positions of the largest part, warm cache. Skipped when no database is
-//! built (`damas-egdb build`).
+//! random positions of the largest part, warm cache, one thread. Skipped when no
+//! database is built (`damas-egdb build`). Positions are answered by whichever
+//! generation the directory holds; `slices_wdl` probes the second-generation
+//! slices directly when present.
 
 use std::hint::black_box;
 
@@ -50,6 +52,11 @@ fn bench(c: &mut Criterion) {
     g.bench_function("probe_with_best_move", |b| {
         b.iter(|| batch.iter().filter(|p| db.probe(p).is_some()).count())
     });
+    if let Some(slices) = db.slices() {
+        g.bench_function("slices_wdl", |b| {
+            b.iter(|| batch.iter().filter(|p| slices.wdl(p).is_some()).count())
+        });
+    }
     g.finish();
 }
 

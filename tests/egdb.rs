@@ -496,7 +496,7 @@ fn build_and_probe_use_the_standard_location() {
             .output()
             .unwrap()
     };
-    let out = run(&["build", "--pieces", "2", "--quiet"]);
+    let out = run(&["build", "--pieces", "2", "--legacy", "--quiet"]);
     assert!(out.status.success(), "{out:?}");
     assert!(db.join("part2.val").exists() || std::fs::read_dir(&db).unwrap().count() > 0);
     let out = run(&["probe", "--fen", "W:WKa1:BKh8"]);

@@ -18,6 +18,9 @@ use crate::egdb::error::EgdbError;
 use crate::egdb::index::{part_size, MAX_PIECES};
 use crate::egdb::location::{self, Env, BUILD_HINT};
 use crate::egdb::probe::Egdb;
+use crate::egdb::slice::MAX_SLICE_PIECES;
+use crate::egdb::slice_build::{build_slices, SliceSummary};
+use crate::egdb::slice_check::{present_slices, slice_counts, verify_slices};
 use crate::egdb::stats::part_stats;
 use crate::egdb::verify::verify;
 use crate::fen::parse_fen;
@@ -39,7 +42,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Build parts 1 … N (finished parts are kept; an interrupted build resumes).
+    /// Build the databases of 1 … N pieces (finished slices are kept; an interrupted
+    /// build resumes).
     Build(BuildArgs),
     /// Check every entry against its successors, and the checksums.
     Verify(DirArgs),
@@ -70,9 +74,13 @@ impl DirArgs {
 /// Arguments of `build`.
 #[derive(ClapArgs, Debug)]
 pub struct BuildArgs {
-    /// Largest piece count to build (1–5).
-    #[arg(long, default_value_t = MAX_PIECES as u8, value_parser = clap::value_parser!(u8).range(1..=MAX_PIECES as i64))]
+    /// Largest piece count to build (1–7; 1–5 with `--legacy`).
+    #[arg(long, default_value_t = MAX_PIECES as u8, value_parser = clap::value_parser!(u8).range(1..=MAX_SLICE_PIECES as i64))]
     pub pieces: u8,
+    /// Build the first-generation parts (one byte per slot, with distances and
+    /// best moves) instead of the compact win/draw/loss slices.
+    #[arg(long)]
+    pub legacy: bool,
     /// Database directory to write (default: `DAMAS_EGDB`, else
     /// `$XDG_DATA_HOME/damas/egdb` or `~/.local/share/damas/egdb`).
     #[arg(long)]
@@ -126,9 +134,45 @@ fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
     let dir = location::write_dir(a.dir.as_deref(), &Env::from_process());
     println!("building in {}", dir.display());
     let start = std::time::Instant::now();
-    build(&dir, a.pieces as usize, &opts, print_summary)?;
+    if a.legacy {
+        build(&dir, a.pieces as usize, &opts, print_summary)?;
+    } else {
+        let slices = build_slices(&dir, a.pieces as usize, &opts, print_slice_summary)?;
+        let bytes: u64 = slices.iter().map(|s| s.bytes).sum();
+        println!(
+            "{} slices, {bytes} bytes ({:.2} MB)",
+            slices.len(),
+            bytes as f64 / 1e6
+        );
+    }
     println!("done in {:.1} s", start.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_slice_summary(s: &SliceSummary) {
+    if s.reused {
+        println!(
+            "{:<12} already built, kept ({} bytes)",
+            s.slice.to_string(),
+            s.bytes
+        );
+        return;
+    }
+    print!(
+        "{:<12} {:>11} positions, {:>9} bytes, pair in {:.1} s ({} waves)",
+        s.slice.to_string(),
+        crate::egdb::slice::SliceIndex::new(s.slice).size(),
+        s.bytes,
+        s.seconds,
+        s.waves
+    );
+    if let Some(c) = s.counts {
+        print!(
+            "; {} wins, {} draws, {} losses ({} captures not stored)",
+            c.wins, c.draws, c.losses, c.captures
+        );
+    }
+    println!();
 }
 
 /// A count of plies with the right plural: `1 ply`, `7 plies`.
@@ -163,7 +207,18 @@ fn print_summary(s: &PartSummary) {
 
 fn run_verify(a: &DirArgs) -> Result<ExitCode, EgdbError> {
     let db = Egdb::open(a.resolve())?;
-    let r = verify(&db, 10);
+    let mut r = verify(&db, 10);
+    if let Some(s) = db.slices() {
+        let r2 = verify_slices(s, 10);
+        for n in r2.parts {
+            if !r.parts.contains(&n) {
+                r.parts.push(n);
+            }
+        }
+        r.entries += r2.entries;
+        r.violations += r2.violations;
+        r.first.extend(r2.first);
+    }
     for line in &r.first {
         println!("violation: {line}");
     }
@@ -213,6 +268,23 @@ fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
             );
         }
     }
+    if let Some(sdb) = db.slices() {
+        for s in present_slices(sdb) {
+            let Some(c) = slice_counts(sdb, s) else {
+                let _ = writeln!(out, "  {:<14} unreadable (run verify)", s.to_string());
+                continue;
+            };
+            let _ = writeln!(
+                out,
+                "  {:<14} {:>11} wins {:>11} draws {:>11} losses  ({} captures)",
+                s.to_string(),
+                c.wins,
+                c.draws,
+                c.losses,
+                c.captures
+            );
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -226,7 +298,7 @@ pub fn probe_line(db: &Egdb, fen: &str) -> String {
     if n == 0 {
         return "error no pieces on the board".into();
     }
-    if n > MAX_PIECES || !db.has_part(n) {
+    if !db.has_part(n) {
         return format!(
             "error {n} pieces: part {n} is not in {}",
             db.dir().display()

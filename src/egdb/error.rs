@@ -65,8 +65,8 @@ pub enum EgdbError {
         /// The missing part.
         pieces: usize,
     },
-    /// A piece count outside `1..=MAX_PIECES`.
-    #[error("unsupported piece count {0} (parts 1 to {max} exist)", max = crate::egdb::index::MAX_PIECES)]
+    /// A piece count the requested generation does not cover.
+    #[error("unsupported piece count {0} (first-generation parts: 1 to {max}; slices: 1 to {slices})", max = crate::egdb::index::MAX_PIECES, slices = crate::egdb::slice::MAX_SLICE_PIECES)]
     Pieces(usize),
     /// The build found an inconsistency (a bug, or a smaller part that is wrong).
     #[error("{}: build of part {pieces} failed: {what}", .dir.display())]

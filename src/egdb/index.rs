@@ -19,7 +19,7 @@ pub const MAX_PIECES: usize = 5;
 
 /// `BINOM[n][k] = C(n, k)` for `n, k ≤ 32` (all of them, so that ranking a placement
 /// with too many pieces cannot index out of bounds).
-const BINOM: [[u64; 33]; 33] = {
+pub(crate) const BINOM: [[u64; 33]; 33] = {
     let mut t = [[0u64; 33]; 33];
     let mut n = 0;
     while n <= 32 {

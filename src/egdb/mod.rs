@@ -9,11 +9,17 @@
 
 pub mod build;
 pub mod cli;
+pub mod codec;
+pub mod compact;
 pub mod error;
 pub mod file;
 pub mod index;
 pub mod location;
 pub mod probe;
+pub mod slice;
+pub mod slice_build;
+pub mod slice_check;
+pub mod slicedb;
 pub mod stats;
 pub mod unmove;
 pub mod value;

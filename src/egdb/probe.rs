@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use crate::egdb::error::EgdbError;
 use crate::egdb::file::{part_path, FileKind, MappedFile};
 use crate::egdb::index::{rank, rank_position, MAX_PIECES};
+use crate::egdb::slice::MAX_SLICE_PIECES;
+use crate::egdb::slicedb::SliceDb;
 use crate::egdb::value::{decode_best, decode_wdl, Wdl};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
@@ -62,13 +64,18 @@ impl Part {
     }
 }
 
-/// An opened endgame database: the memory-mapped parts of one directory.
-/// `Send + Sync`; probes take `&self`.
+/// An opened endgame database: the memory-mapped files of one directory, of either
+/// generation — first-generation parts (`part5.val`, with distances and best-move
+/// indices) and second-generation slices (`w21b10.wdl`, win/draw/loss only,
+/// [`SliceDb`]). A piece count is answered from its first-generation part when
+/// present, else from the slices. `Send + Sync`; probes take `&self`.
 #[derive(Debug)]
 pub struct Egdb {
     dir: PathBuf,
     /// `parts[i]` for `i` pieces (index 0 unused).
     parts: Vec<Option<Part>>,
+    /// The second-generation slices, when the directory has any.
+    slices: Option<SliceDb>,
 }
 
 impl Egdb {
@@ -76,12 +83,31 @@ impl Egdb {
     /// `.dist` files when present), checking headers, sizes and checksums. Missing
     /// parts are allowed; a directory without any part, or any file that is foreign,
     /// truncated or corrupt, is an error naming the file.
+    ///
+    /// Second-generation slice files (`w21b10.wdl`) are mapped too; their headers
+    /// and lengths are checked now and their checksums on first use.
     pub fn open(dir: impl AsRef<Path>) -> Result<Egdb, EgdbError> {
-        let db = Egdb::open_parts(dir.as_ref(), MAX_PIECES, true)?;
-        if db.parts.iter().all(Option::is_none) {
+        let mut db = Egdb::open_parts(dir.as_ref(), MAX_PIECES, true)?;
+        let slices = SliceDb::open_existing(dir.as_ref())?;
+        if !slices.is_empty() {
+            db.slices = Some(slices);
+        }
+        if db.parts.iter().all(Option::is_none) && db.slices.is_none() {
             return Err(EgdbError::NoParts { dir: db.dir });
         }
         Ok(db)
+    }
+
+    /// The second-generation slices, when present.
+    pub fn slices(&self) -> Option<&SliceDb> {
+        self.slices.as_ref()
+    }
+
+    /// Whether `pieces` is answered by the slices (no first-generation part).
+    #[inline(always)]
+    fn slices_for(&self, pieces: usize) -> Option<&SliceDb> {
+        let s = self.slices.as_ref()?;
+        (self.part(pieces).is_none() && (pieces == 1 || s.has_pieces(pieces))).then_some(s)
     }
 
     /// Map the parts up to `max` pieces (none need exist).
@@ -117,6 +143,7 @@ impl Egdb {
         Ok(Egdb {
             dir: dir.to_path_buf(),
             parts,
+            slices: None,
         })
     }
 
@@ -128,14 +155,20 @@ impl Egdb {
     /// The largest `n` such that parts 1 … `n` are all present: every position with
     /// at most this many pieces can be probed.
     pub fn max_pieces(&self) -> usize {
-        (1..self.parts.len())
-            .take_while(|&n| self.parts[n].is_some())
+        (1..=MAX_SLICE_PIECES)
+            .take_while(|&n| self.has_part(n))
             .last()
             .unwrap_or(0)
     }
 
-    /// Whether part `pieces` is present.
+    /// Whether positions of `pieces` pieces are answered (by a first-generation
+    /// part or by every slice of that many pieces).
     pub fn has_part(&self, pieces: usize) -> bool {
+        self.part(pieces).is_some() || self.slices_for(pieces).is_some()
+    }
+
+    /// Whether first-generation part `pieces` is present.
+    pub fn has_legacy_part(&self, pieces: usize) -> bool {
         self.part(pieces).is_some()
     }
 
@@ -161,6 +194,12 @@ impl Egdb {
     /// missing (or more than [`MAX_PIECES`] pieces, or an impossible placement).
     #[inline]
     pub fn probe_value(&self, pos: &Position) -> Option<Value> {
+        if let Some(s) = self.slices_for(pos.piece_count() as usize) {
+            return s.wdl(pos).map(|wdl| Value {
+                wdl,
+                distance: None,
+            });
+        }
         let (pieces, index, _) = rank_position(pos)?;
         let (byte, distance) = self.part(pieces)?.entry(index as usize);
         let wdl = decode_wdl(byte)?;
@@ -173,12 +212,25 @@ impl Egdb {
     /// Value of `pos` for the side to move (see [`Egdb::probe_value`]).
     #[inline]
     pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        if let Some(s) = self.slices_for(pos.piece_count() as usize) {
+            return s.wdl(pos);
+        }
         let (pieces, index, _) = rank_position(pos)?;
         decode_wdl(self.part(pieces)?.values.body()[index as usize])
     }
 
     /// Value, distance and best move of `pos`; `None` as for [`Egdb::probe_value`].
+    /// From the slices the best move is the least optimal move in [`Move`]'s order
+    /// (no distance: a winning move, not necessarily the fastest).
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
+        if let Some(s) = self.slices_for(pos.piece_count() as usize) {
+            let (wdl, best) = s.probe(pos)?;
+            return Some(Probe {
+                wdl,
+                distance: None,
+                best,
+            });
+        }
         let (pieces, index, flipped) = rank_position(pos)?;
         let (byte, distance) = self.part(pieces)?.entry(index as usize);
         let wdl = decode_wdl(byte)?;

@@ -39,7 +39,7 @@ pub struct VerifyReport {
 pub fn verify(db: &Egdb, keep: usize) -> VerifyReport {
     let mut report = VerifyReport::default();
     let first = Mutex::new(Vec::new());
-    for n in (1..=crate::egdb::MAX_PIECES).filter(|&n| db.has_part(n)) {
+    for n in (1..=crate::egdb::MAX_PIECES).filter(|&n| db.has_legacy_part(n)) {
         report.parts.push(n);
         let a = assignments(n) as usize;
         let bad: u64 = (0..combinations(n))

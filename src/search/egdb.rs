@@ -16,9 +16,13 @@ fn value(wdl: Wdl) -> OracleValue {
 impl Oracle for Egdb {
     fn probe(&self, pos: &Position) -> Option<OracleAnswer> {
         let p = Egdb::probe(self, pos)?;
+        // Without a distance a winning move may make no progress (the slices store
+        // win/draw/loss only): leave winning to the search, which scores the
+        // database's wins and drives towards them.
+        let best = p.best.filter(|_| p.wdl != Wdl::Win || p.distance.is_some());
         Some(OracleAnswer {
             value: value(p.wdl),
-            best: p.best,
+            best,
             plies: p.distance.map(u32::from),
         })
     }

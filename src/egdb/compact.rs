@@ -1,0 +1,264 @@
+//! Second-generation files: one compact win/draw/loss file per material slice.
+//!
+//! Layout (little-endian): a 64-byte header — magic `DAMASEGB`, format version 2
+//! (u16), index scheme 2 (u16, [`crate::egdb::slice`]), kind 3 (u8), a zero byte,
+//! the slice's white men, white kings, black men, black kings (4 × u8), 6 zero
+//! bytes, position count (u64), positions per block (u32), 4 zero bytes, length of
+//! the code area (u64), checksum of the body (u64), 8 zero bytes — then the body:
+//! `blocks + 1` u32 offsets of each block's codes in the code area (the last is
+//! its length), then the codes ([`crate::egdb::codec`]).
+//!
+//! Opening checks the header and the length (cheap); the checksum of a file is
+//! verified the first time it is probed (or by `verify`), not at every open.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use memmap2::Mmap;
+
+use crate::egdb::codec::decode_at;
+use crate::egdb::error::EgdbError;
+use crate::egdb::file::{checksum, HEADER_LEN, MAGIC};
+use crate::egdb::slice::{Slice, SliceIndex};
+
+/// Format version of the slice files.
+pub const SLICE_FORMAT_VERSION: u16 = 2;
+/// Index scheme 2: the material-slice numbering.
+pub const SCHEME_SLICE: u16 = 2;
+/// File kind 3: compact win/draw/loss.
+pub const KIND_WDL: u8 = 3;
+/// Positions per block.
+pub const BLOCK_POSITIONS: u32 = 1024;
+
+/// The path of a slice's file: `DIR/w21b10.wdl`.
+pub fn slice_path(dir: &Path, slice: Slice) -> PathBuf {
+    dir.join(format!("{}.wdl", slice.stem()))
+}
+
+fn header_bytes(slice: Slice, positions: u64, code_len: u64, sum: u64) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[..8].copy_from_slice(&MAGIC);
+    h[8..10].copy_from_slice(&SLICE_FORMAT_VERSION.to_le_bytes());
+    h[10..12].copy_from_slice(&SCHEME_SLICE.to_le_bytes());
+    h[12] = KIND_WDL;
+    h[14..18].copy_from_slice(&[
+        slice.white_men,
+        slice.white_kings,
+        slice.black_men,
+        slice.black_kings,
+    ]);
+    h[24..32].copy_from_slice(&positions.to_le_bytes());
+    h[32..36].copy_from_slice(&BLOCK_POSITIONS.to_le_bytes());
+    h[40..48].copy_from_slice(&code_len.to_le_bytes());
+    h[48..56].copy_from_slice(&sum.to_le_bytes());
+    h
+}
+
+/// Write the file of `slice` from its encoded blocks, through a temporary name
+/// renamed when complete (a file with the final name is always whole).
+pub fn write_slice_file(dir: &Path, slice: Slice, blocks: &[Vec<u8>]) -> Result<u64, EgdbError> {
+    let path = slice_path(dir, slice);
+    let positions = SliceIndex::new(slice).size();
+    let mut body = Vec::with_capacity(4 * (blocks.len() + 1));
+    let mut offset = 0u64;
+    for b in blocks {
+        body.extend_from_slice(&(offset as u32).to_le_bytes());
+        offset += b.len() as u64;
+    }
+    if offset > u64::from(u32::MAX) {
+        return Err(EgdbError::BadHeader {
+            path,
+            what: format!("code area of {offset} bytes does not fit 32-bit offsets"),
+        });
+    }
+    body.extend_from_slice(&(offset as u32).to_le_bytes());
+    for b in blocks {
+        body.extend_from_slice(b);
+    }
+    let header = header_bytes(slice, positions, offset, checksum(&body));
+    let tmp = path.with_extension("wdl.tmp");
+    let result = (|| {
+        let file = File::create(&tmp)?;
+        let mut w = BufWriter::with_capacity(1 << 20, file);
+        w.write_all(&header)?;
+        w.write_all(&body)?;
+        let file = w.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, &path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(EgdbError::io(&path, e));
+    }
+    Ok((HEADER_LEN + body.len()) as u64)
+}
+
+/// A memory-mapped slice file. Probes take `&self`; `Send + Sync`.
+#[derive(Debug)]
+pub struct SliceFile {
+    path: PathBuf,
+    map: Mmap,
+    index: SliceIndex,
+    blocks: usize,
+    stored_sum: u64,
+    /// The checksum computed on first use.
+    computed_sum: OnceLock<u64>,
+}
+
+impl SliceFile {
+    /// Map the file of `slice` in `dir`; `Ok(None)` when it does not exist. The
+    /// header and length are checked now, the checksum on first use.
+    pub fn open(dir: &Path, slice: Slice) -> Result<Option<SliceFile>, EgdbError> {
+        let path = slice_path(dir, slice);
+        let file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(EgdbError::io(&path, e)),
+        };
+        // SAFETY: read-only mapping of a file written once under a temporary name
+        // and renamed; it is never modified in place.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| EgdbError::io(&path, e))?;
+        let len = map.len() as u64;
+        let bad = |what: String| EgdbError::BadHeader {
+            path: path.clone(),
+            what,
+        };
+        if map.len() < HEADER_LEN {
+            return Err(EgdbError::BadLength {
+                path,
+                problem: "truncated",
+                expected: HEADER_LEN as u64,
+                found: len,
+            });
+        }
+        let h = &map[..HEADER_LEN];
+        if h[..8] != MAGIC {
+            return Err(EgdbError::BadMagic { path });
+        }
+        let u16_at = |o: usize| u16::from_le_bytes([h[o], h[o + 1]]);
+        let u32_at = |o: usize| u32::from_le_bytes([h[o], h[o + 1], h[o + 2], h[o + 3]]);
+        let u64_at = |o: usize| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&h[o..o + 8]);
+            u64::from_le_bytes(b)
+        };
+        let version = u16_at(8);
+        if version != SLICE_FORMAT_VERSION {
+            return Err(bad(format!(
+                "format version {version}, this program reads {SLICE_FORMAT_VERSION}; rebuild with `damas-egdb build`"
+            )));
+        }
+        if u16_at(10) != SCHEME_SLICE || h[12] != KIND_WDL {
+            return Err(bad(format!(
+                "index scheme {} kind {}, expected {SCHEME_SLICE} and {KIND_WDL}",
+                u16_at(10),
+                h[12]
+            )));
+        }
+        let found = Slice::new(h[14], h[15], h[16], h[17]);
+        if found != slice {
+            return Err(bad(format!("slice {found}, expected {slice}")));
+        }
+        let index = SliceIndex::new(slice);
+        if u64_at(24) != index.size() {
+            return Err(bad(format!(
+                "{} positions, the slice has {}",
+                u64_at(24),
+                index.size()
+            )));
+        }
+        if u32_at(32) != BLOCK_POSITIONS {
+            return Err(bad(format!("block of {} positions", u32_at(32))));
+        }
+        let reserved = [13..14, 18..24, 36..40, 56..64];
+        if reserved.into_iter().any(|r| h[r].iter().any(|&b| b != 0)) {
+            return Err(bad("reserved bytes are not zero".into()));
+        }
+        let blocks = index.size().div_ceil(u64::from(BLOCK_POSITIONS)) as usize;
+        let expected = HEADER_LEN as u64 + 4 * (blocks as u64 + 1) + u64_at(40);
+        if len != expected {
+            return Err(EgdbError::BadLength {
+                path,
+                problem: if len < expected {
+                    "truncated"
+                } else {
+                    "trailing bytes"
+                },
+                expected,
+                found: len,
+            });
+        }
+        let stored_sum = u64_at(48);
+        Ok(Some(SliceFile {
+            path,
+            map,
+            index,
+            blocks,
+            stored_sum,
+            computed_sum: OnceLock::new(),
+        }))
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The slice numbering.
+    #[inline(always)]
+    pub fn index(&self) -> &SliceIndex {
+        &self.index
+    }
+
+    /// Bytes on disk.
+    pub fn len(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// Whether the file is empty (never: the header is always there).
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Check the body against the header's checksum (computed once per file).
+    pub fn check(&self) -> Result<(), EgdbError> {
+        let computed = *self
+            .computed_sum
+            .get_or_init(|| checksum(&self.map[HEADER_LEN..]));
+        if computed == self.stored_sum {
+            Ok(())
+        } else {
+            Err(EgdbError::Checksum {
+                path: self.path.clone(),
+                stored: self.stored_sum,
+                computed,
+            })
+        }
+    }
+
+    #[inline(always)]
+    fn offset(&self, block: usize) -> usize {
+        let o = HEADER_LEN + 4 * block;
+        let b = &self.map[o..o + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
+    }
+
+    /// The stored value code of position `index` ([`crate::egdb::codec`]); `None`
+    /// when the file is corrupt (checksum, or codes that do not decode).
+    #[inline]
+    pub fn code(&self, index: u64) -> Option<u8> {
+        if self.computed_sum.get() != Some(&self.stored_sum) && self.check().is_err() {
+            return None;
+        }
+        let block = (index / u64::from(BLOCK_POSITIONS)) as usize;
+        if block >= self.blocks {
+            return None;
+        }
+        let codes = HEADER_LEN + 4 * (self.blocks + 1);
+        let (start, end) = (self.offset(block), self.offset(block + 1));
+        let area = self.map.get(codes + start..codes + end)?;
+        decode_at(area, (index % u64::from(BLOCK_POSITIONS)) as usize)
+    }
+}

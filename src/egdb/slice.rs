@@ -1,0 +1,422 @@
+//! The second-generation index: one hole-free numbering per material slice.
+//!
+//! A [`Slice`] fixes the white men, white kings, black men and black kings of a
+//! White-to-move position (Black to move is numbered after [`Position::flip`]). Its
+//! positions are numbered densely — every number is a real position — by placing,
+//! in order:
+//! 1. the white men: `r` of them on rank 1 (squares 0–3) and the rest on squares
+//!    4–27 (never on rank 8, where they would have promoted); the slice is split
+//!    into sub-ranges by `r`;
+//! 2. the black men on squares 4–31 not taken by white men (never on rank 1): there
+//!    are `28 − (white men − r)` such squares, which is why `r` splits the slice;
+//! 3. the white kings on the remaining empty squares;
+//! 4. the black kings on the squares still empty.
+//!
+//! Each step numbers its choice with the combinatorial number system over the free
+//! squares of that step, so the number of a slice position is a mixed-radix number
+//! and the slice size is exactly the count of its positions. Counts are 64-bit:
+//! the largest 7-piece slice has 1.42 G positions.
+
+use std::fmt;
+
+use crate::bitboard::Bitboard;
+use crate::egdb::index::BINOM;
+use crate::position::{Color, Position};
+
+/// The most pieces a slice may hold (the design covers seven-piece databases).
+pub const MAX_SLICE_PIECES: usize = 7;
+
+/// Squares where a white man may stand: all but rank 8.
+const WHITE_MAN_SQUARES: u32 = !Bitboard::RANK_8.0;
+/// Squares where a black man may stand: all but rank 1.
+const BLACK_MAN_SQUARES: u32 = !Bitboard::RANK_1.0;
+
+/// A material balance with White to move.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Slice {
+    /// Men of the side to move.
+    pub white_men: u8,
+    /// Kings of the side to move.
+    pub white_kings: u8,
+    /// Men of the opponent.
+    pub black_men: u8,
+    /// Kings of the opponent.
+    pub black_kings: u8,
+}
+
+impl Slice {
+    /// The slice with these piece counts.
+    pub const fn new(white_men: u8, white_kings: u8, black_men: u8, black_kings: u8) -> Slice {
+        Slice {
+            white_men,
+            white_kings,
+            black_men,
+            black_kings,
+        }
+    }
+
+    /// The slice of a White-to-move placement.
+    #[inline(always)]
+    pub fn of(white: u32, black: u32, kings: u32) -> Slice {
+        Slice {
+            white_men: (white & !kings).count_ones() as u8,
+            white_kings: (white & kings).count_ones() as u8,
+            black_men: (black & !kings).count_ones() as u8,
+            black_kings: (black & kings).count_ones() as u8,
+        }
+    }
+
+    /// Total pieces.
+    pub const fn pieces(&self) -> usize {
+        (self.white_men + self.white_kings + self.black_men + self.black_kings) as usize
+    }
+
+    /// Total men (promotions lead to slices with fewer).
+    pub const fn men(&self) -> usize {
+        (self.white_men + self.black_men) as usize
+    }
+
+    /// The same material with the colours exchanged: where quiet moves of this
+    /// slice lead (after the flip that puts the opponent to move as White).
+    pub const fn mirror(&self) -> Slice {
+        Slice::new(
+            self.black_men,
+            self.black_kings,
+            self.white_men,
+            self.white_kings,
+        )
+    }
+
+    /// Whether the slice can be numbered (each side has a piece, at most
+    /// [`MAX_SLICE_PIECES`], and the men fit on their squares).
+    pub const fn is_valid(&self) -> bool {
+        let wp = self.white_men + self.white_kings;
+        let bp = self.black_men + self.black_kings;
+        wp > 0 && bp > 0 && self.pieces() <= MAX_SLICE_PIECES
+    }
+
+    /// A small dense key (each count is at most 7): `wm + 8·wk + 64·bm + 512·bk`.
+    pub const fn key(&self) -> usize {
+        self.white_men as usize
+            + 8 * self.white_kings as usize
+            + 64 * self.black_men as usize
+            + 512 * self.black_kings as usize
+    }
+
+    /// Number of possible keys.
+    pub const KEYS: usize = 4096;
+
+    /// Every slice of `pieces` pieces with both sides present, men-poor first (the
+    /// order in which they can be built: promotions lead to fewer men), then by
+    /// counts.
+    pub fn all(pieces: usize) -> Vec<Slice> {
+        let mut out = Vec::new();
+        if !(2..=MAX_SLICE_PIECES).contains(&pieces) {
+            return out;
+        }
+        let n = pieces as u8;
+        for wm in 0..=n {
+            for wk in 0..=n - wm {
+                for bm in 0..=n - wm - wk {
+                    let s = Slice::new(wm, wk, bm, n - wm - wk - bm);
+                    if s.is_valid() {
+                        out.push(s);
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|s| (s.men(), *s));
+        out
+    }
+
+    /// The file stem of the slice: `w21b10` for 2 white men, 1 white king, 1 black
+    /// man and no black king.
+    pub fn stem(&self) -> String {
+        format!(
+            "w{}{}b{}{}",
+            self.white_men, self.white_kings, self.black_men, self.black_kings
+        )
+    }
+}
+
+impl fmt::Display for Slice {
+    /// `2M+1K v 1M`, side to move first.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = |f: &mut fmt::Formatter<'_>, men: u8, kings: u8| match (men, kings) {
+            (0, 0) => write!(f, "0"),
+            (m, 0) => write!(f, "{m}M"),
+            (0, k) => write!(f, "{k}K"),
+            (m, k) => write!(f, "{m}M+{k}K"),
+        };
+        side(f, self.white_men, self.white_kings)?;
+        write!(f, " v ")?;
+        side(f, self.black_men, self.black_kings)
+    }
+}
+
+/// A White-to-move placement as three masks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Placement {
+    /// White pieces.
+    pub white: u32,
+    /// Black pieces.
+    pub black: u32,
+    /// Kings of both colours.
+    pub kings: u32,
+}
+
+impl Placement {
+    /// The position with White to move.
+    pub fn position(&self) -> Position {
+        Position::from_parts_unchecked(
+            Bitboard(self.white),
+            Bitboard(self.black),
+            Bitboard(self.kings),
+            Color::White,
+        )
+    }
+}
+
+/// The number of the `x`-th lowest set bit of `free` below `sq` (the position of
+/// `sq` among the free squares).
+#[inline(always)]
+fn compressed(free: u32, sq: u32) -> u32 {
+    (free & ((1u32 << sq) - 1)).count_ones()
+}
+
+/// Combinatorial rank of the squares of `pieces` among the squares of `free`.
+#[inline(always)]
+fn rank_among(free: u32, mut pieces: u32) -> u64 {
+    let mut r = 0;
+    let mut x = 1;
+    while pieces != 0 {
+        let sq = pieces.trailing_zeros();
+        pieces &= pieces - 1;
+        r += BINOM[compressed(free, sq) as usize][x];
+        x += 1;
+    }
+    r
+}
+
+/// The `j`-th (0-based) set bit of `free`.
+#[inline(always)]
+fn select(mut free: u32, j: u32) -> u32 {
+    for _ in 0..j {
+        free &= free - 1;
+    }
+    free.trailing_zeros()
+}
+
+/// The mask of the `k`-combination numbered `index` among the squares of `free`.
+#[inline]
+fn unrank_among(free: u32, k: usize, mut index: u64) -> u32 {
+    let mut out = 0;
+    let mut top = free.count_ones() as usize;
+    for x in (1..=k).rev() {
+        let mut a = top - 1;
+        while BINOM[a][x] > index {
+            a -= 1;
+        }
+        index -= BINOM[a][x];
+        out |= 1 << select(free, a as u32);
+        top = a;
+    }
+    out
+}
+
+/// The constants of one slice's numbering, computed once per slice.
+#[derive(Clone, Copy, Debug)]
+pub struct SliceIndex {
+    slice: Slice,
+    /// First number of the sub-range with `r` white men on rank 1.
+    offset: [u64; 5],
+    /// Placements of the white men above rank 1, per `r`.
+    high: [u64; 5],
+    /// Placements of the black men, per `r`.
+    black_men: [u64; 5],
+    /// Placements of the white kings.
+    white_kings: u64,
+    /// Placements of the black kings.
+    black_kings: u64,
+    size: u64,
+}
+
+impl SliceIndex {
+    /// The numbering of `slice` (which should satisfy [`Slice::is_valid`]).
+    pub fn new(slice: Slice) -> SliceIndex {
+        let wm = slice.white_men as usize;
+        let bm = slice.black_men as usize;
+        let men = wm + bm;
+        let white_kings = BINOM[32 - men.min(32)][slice.white_kings as usize];
+        let black_kings = BINOM[32usize.saturating_sub(men + slice.white_kings as usize)]
+            [slice.black_kings as usize];
+        let mut offset = [0; 5];
+        let mut high = [0; 5];
+        let mut black = [0; 5];
+        let mut total = 0u64;
+        for r in 0..5 {
+            offset[r] = total;
+            if r > wm || wm - r > 24 {
+                continue;
+            }
+            high[r] = BINOM[24][wm - r];
+            black[r] = BINOM[28 - (wm - r)][bm];
+            total += BINOM[4][r] * high[r] * black[r] * white_kings * black_kings;
+        }
+        SliceIndex {
+            slice,
+            offset,
+            high,
+            black_men: black,
+            white_kings,
+            black_kings,
+            size: total,
+        }
+    }
+
+    /// The slice.
+    pub fn slice(&self) -> Slice {
+        self.slice
+    }
+
+    /// Number of positions.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The number of a White-to-move placement of this slice (men on their
+    /// promotion row give meaningless numbers; callers never pass them).
+    #[inline(always)]
+    pub fn rank(&self, white: u32, black: u32, kings: u32) -> u64 {
+        let wmen = white & !kings;
+        let bmen = black & !kings;
+        let wkings = white & kings;
+        let bkings = black & kings;
+        let low = wmen & Bitboard::RANK_1.0;
+        let r = low.count_ones() as usize;
+        let high_men = wmen & !Bitboard::RANK_1.0;
+        let low_idx = rank_among(Bitboard::RANK_1.0, low);
+        let high_idx = rank_among(WHITE_MAN_SQUARES & !Bitboard::RANK_1.0, high_men);
+        let bm_idx = rank_among(BLACK_MAN_SQUARES & !high_men, bmen);
+        let men = wmen | bmen;
+        let wk_idx = rank_among(!men, wkings);
+        let bk_idx = rank_among(!(men | wkings), bkings);
+        let men_idx = (low_idx * self.high[r] + high_idx) * self.black_men[r] + bm_idx;
+        self.offset[r] + (men_idx * self.white_kings + wk_idx) * self.black_kings + bk_idx
+    }
+
+    /// The placement numbered `index`, `None` past the end of the slice.
+    pub fn unrank(&self, index: u64) -> Option<Placement> {
+        if index >= self.size {
+            return None;
+        }
+        let r = (0..5)
+            .rev()
+            .find(|&r| self.offset[r] <= index && self.high[r] != 0)?;
+        let mut rest = index - self.offset[r];
+        let bk_idx = rest % self.black_kings;
+        rest /= self.black_kings;
+        let wk_idx = rest % self.white_kings;
+        rest /= self.white_kings;
+        let bm_idx = rest % self.black_men[r];
+        rest /= self.black_men[r];
+        let high_idx = rest % self.high[r];
+        let low_idx = rest / self.high[r];
+        let s = self.slice;
+        let wm = s.white_men as usize;
+        let low = unrank_among(Bitboard::RANK_1.0, r, low_idx);
+        let high = unrank_among(WHITE_MAN_SQUARES & !Bitboard::RANK_1.0, wm - r, high_idx);
+        let bmen = unrank_among(BLACK_MAN_SQUARES & !high, s.black_men as usize, bm_idx);
+        let men = low | high | bmen;
+        let wkings = unrank_among(!men, s.white_kings as usize, wk_idx);
+        let bkings = unrank_among(!(men | wkings), s.black_kings as usize, bk_idx);
+        Some(Placement {
+            white: low | high | wkings,
+            black: bmen | bkings,
+            kings: wkings | bkings,
+        })
+    }
+}
+
+/// Total positions of all slices with `pieces` pieces.
+pub fn positions_with(pieces: usize) -> u64 {
+    Slice::all(pieces)
+        .into_iter()
+        .map(|s| SliceIndex::new(s).size())
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_match_the_issue() {
+        let small: u64 = (2..=5).map(positions_with).sum();
+        assert_eq!(small, 145_859_644);
+        assert_eq!(positions_with(6), 2_426_085_676);
+        let largest6 = Slice::all(6)
+            .into_iter()
+            .map(|s| SliceIndex::new(s).size())
+            .max();
+        assert_eq!(largest6, Some(124_966_800));
+        assert_eq!(positions_with(7), 34_243_113_624);
+        let largest7 = Slice::all(7)
+            .into_iter()
+            .map(|s| SliceIndex::new(s).size())
+            .max();
+        assert_eq!(largest7, Some(1_415_939_616));
+    }
+
+    #[test]
+    fn slices_are_ordered_by_men() {
+        let all = Slice::all(4);
+        assert!(all.windows(2).all(|w| w[0].men() <= w[1].men()));
+        assert!(all.iter().all(|s| s.pieces() == 4 && s.is_valid()));
+        assert_eq!(Slice::new(2, 1, 1, 0).stem(), "w21b10");
+        assert_eq!(Slice::new(2, 1, 1, 0).to_string(), "2M+1K v 1M");
+    }
+
+    /// Unrank gives a real placement of the slice and rank inverts it.
+    fn check_slice(s: Slice, indices: impl Iterator<Item = u64>) {
+        let ix = SliceIndex::new(s);
+        for i in indices {
+            let p = ix
+                .unrank(i)
+                .unwrap_or_else(|| panic!("{s}: {i} does not decode"));
+            assert_eq!(p.white & p.black, 0);
+            assert_eq!(p.kings & !(p.white | p.black), 0);
+            assert_eq!(Slice::of(p.white, p.black, p.kings), s);
+            assert_eq!(p.white & !p.kings & Bitboard::RANK_8.0, 0);
+            assert_eq!(p.black & !p.kings & Bitboard::RANK_1.0, 0);
+            assert_eq!(ix.rank(p.white, p.black, p.kings), i, "{s}: {p:?}");
+        }
+        assert!(ix.unrank(ix.size()).is_none());
+    }
+
+    #[test]
+    fn rank_inverts_unrank_on_every_slice_up_to_four_pieces() {
+        for n in 2..=4 {
+            for s in Slice::all(n) {
+                check_slice(s, 0..SliceIndex::new(s).size());
+            }
+        }
+    }
+
+    #[test]
+    fn rank_inverts_unrank_on_samples_up_to_seven_pieces() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for n in 5..=MAX_SLICE_PIECES {
+            for s in Slice::all(n) {
+                let size = SliceIndex::new(s).size();
+                let sample = (0..200).map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x % size
+                });
+                check_slice(s, sample.chain([0, size - 1]));
+            }
+        }
+    }
+}

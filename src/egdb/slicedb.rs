@@ -1,0 +1,159 @@
+//! Probing the second-generation database: the memory-mapped slice files of a
+//! directory ([`SliceDb`]).
+//!
+//! A probe numbers the position in its slice and decodes one block; positions
+//! where the side to move must capture are not stored and are resolved by a search
+//! over the captures (each leads to fewer pieces, so the search is shallow). No
+//! probe allocates: slices are found through a dense table, move lists live on the
+//! stack.
+
+use std::path::{Path, PathBuf};
+
+use crate::egdb::codec::{DRAW, LOSS, WIN};
+use crate::egdb::compact::SliceFile;
+use crate::egdb::error::EgdbError;
+use crate::egdb::slice::{Slice, MAX_SLICE_PIECES};
+use crate::egdb::value::Wdl;
+use crate::movegen::{generate, generate_captures, has_capture};
+use crate::moves::{Move, MoveList};
+use crate::position::{Color, Position};
+
+/// The slice files of one directory. `Send + Sync`; probes take `&self`.
+#[derive(Debug)]
+pub struct SliceDb {
+    dir: PathBuf,
+    /// Indexed by [`Slice::key`].
+    files: Vec<Option<SliceFile>>,
+    /// `complete[n]`: every slice of `n` pieces is present (looked up per probe).
+    complete: [bool; MAX_SLICE_PIECES + 1],
+    max_pieces: usize,
+}
+
+impl SliceDb {
+    /// Map every slice file in `dir` (headers and lengths checked; checksums on
+    /// first use). A directory without slice files gives an empty database.
+    pub fn open_existing(dir: &Path) -> Result<SliceDb, EgdbError> {
+        if !dir.is_dir() {
+            let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
+            return Err(EgdbError::io(dir, e));
+        }
+        let mut files: Vec<Option<SliceFile>> = (0..Slice::KEYS).map(|_| None).collect();
+        let mut max_pieces = 0;
+        let mut complete = [false; MAX_SLICE_PIECES + 1];
+        for (n, whole) in complete.iter_mut().enumerate().skip(2) {
+            *whole = true;
+            for s in Slice::all(n) {
+                let f = SliceFile::open(dir, s)?;
+                *whole &= f.is_some();
+                files[s.key()] = f;
+            }
+            let previous = if n == 2 { 0 } else { n - 1 };
+            if *whole && max_pieces == previous {
+                max_pieces = n;
+            }
+        }
+        Ok(SliceDb {
+            dir: dir.to_path_buf(),
+            files,
+            complete,
+            max_pieces,
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The largest `n` such that every slice of 2 … `n` pieces is present.
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// Whether any slice file is present.
+    pub fn is_empty(&self) -> bool {
+        self.files.iter().all(Option::is_none)
+    }
+
+    /// The file of `slice`, when present.
+    pub fn file(&self, slice: Slice) -> Option<&SliceFile> {
+        if !slice.is_valid() {
+            return None;
+        }
+        self.files[slice.key()].as_ref()
+    }
+
+    /// Whether every slice of `pieces` pieces is present.
+    #[inline(always)]
+    pub fn has_pieces(&self, pieces: usize) -> bool {
+        self.complete.get(pieces).copied().unwrap_or(false)
+    }
+
+    /// Bytes on disk of all files.
+    pub fn bytes(&self) -> u64 {
+        self.files.iter().flatten().map(SliceFile::len).sum()
+    }
+
+    /// The value of `pos` for the side to move; `None` when a slice it needs is
+    /// missing or corrupt.
+    #[inline]
+    pub fn wdl(&self, pos: &Position) -> Option<Wdl> {
+        if pos.own().is_empty() {
+            return Some(Wdl::Loss);
+        }
+        if pos.opp().is_empty() {
+            return Some(Wdl::Win);
+        }
+        if pos.piece_count() as usize > MAX_SLICE_PIECES {
+            return None;
+        }
+        if has_capture(pos) {
+            let mut list = MoveList::new();
+            generate_captures(pos, &mut list);
+            let mut best = Wdl::Loss;
+            for &m in list.iter() {
+                match self.wdl(&pos.play(m))?.negate() {
+                    Wdl::Win => return Some(Wdl::Win),
+                    Wdl::Draw => best = Wdl::Draw,
+                    Wdl::Loss => {}
+                }
+            }
+            return Some(best);
+        }
+        self.stored(pos)
+    }
+
+    /// The stored value of a position without captures for the side to move.
+    #[inline(always)]
+    pub(crate) fn stored(&self, pos: &Position) -> Option<Wdl> {
+        let q = if pos.side_to_move() == Color::Black {
+            pos.flip()
+        } else {
+            *pos
+        };
+        let (w, b, k) = (q.white().0, q.black().0, q.kings().0);
+        let file = self.file(Slice::of(w, b, k))?;
+        match file.code(file.index().rank(w, b, k))? {
+            LOSS => Some(Wdl::Loss),
+            DRAW => Some(Wdl::Draw),
+            WIN => Some(Wdl::Win),
+            _ => None,
+        }
+    }
+
+    /// The value of `pos` and a move that keeps it: the least move (in [`Move`]'s
+    /// own order, not the generator's) among those leading to the best successor.
+    /// `None` as for [`SliceDb::wdl`]; the move is `None` when there is none.
+    pub fn probe(&self, pos: &Position) -> Option<(Wdl, Option<Move>)> {
+        let wdl = self.wdl(pos)?;
+        let mut list = MoveList::new();
+        generate(pos, &mut list);
+        let mut best: Option<Move> = None;
+        for &m in list.iter() {
+            if self.wdl(&pos.play(m))?.negate() == wdl && best.is_none_or(|b| m < b) {
+                best = Some(m);
+            }
+        }
+        Some((wdl, best))
+    }
+}

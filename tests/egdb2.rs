@@ -1,0 +1,166 @@
+//! Second-generation (slice) databases: built for 2–4 pieces, every position
+//! compared with the first generation (built independently, with distances and a
+//! forward check); damaged files refused with the file named; resumption; threads.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use damas::egdb::compact::{slice_path, SliceFile};
+use damas::egdb::slice::{Slice, SliceIndex};
+use damas::egdb::slice_build::build_slices;
+use damas::egdb::slicedb::SliceDb;
+use damas::egdb::{build, BuildOptions, Egdb, EgdbError};
+use damas::movegen::legal_moves;
+use damas::Position;
+
+/// First-generation parts 1–4 and second-generation slices 2–4, built once.
+fn dbs() -> &'static (tempfile::TempDir, Egdb, tempfile::TempDir, SliceDb) {
+    static DB: OnceLock<(tempfile::TempDir, Egdb, tempfile::TempDir, SliceDb)> = OnceLock::new();
+    DB.get_or_init(|| {
+        let d1 = tempfile::tempdir().unwrap();
+        build(d1.path(), 4, &BuildOptions::default(), |_| {}).unwrap();
+        let g1 = Egdb::open(d1.path()).unwrap();
+        let d2 = tempfile::tempdir().unwrap();
+        build_slices(d2.path(), 4, &BuildOptions::default(), |_| {}).unwrap();
+        let g2 = SliceDb::open_existing(d2.path()).unwrap();
+        (d1, g1, d2, g2)
+    })
+}
+
+#[test]
+fn every_position_up_to_4_pieces_matches_the_first_generation() {
+    let (_, g1, _, g2) = dbs();
+    assert_eq!(g2.max_pieces(), 4);
+    let mut checked = 0u64;
+    for n in 2..=4 {
+        for s in Slice::all(n) {
+            let ix = SliceIndex::new(s);
+            for i in 0..ix.size() {
+                let pos = ix.unrank(i).unwrap().position();
+                for p in [pos, pos.flip()] {
+                    let want = g1.probe_wdl(&p).unwrap();
+                    assert_eq!(g2.wdl(&p), Some(want), "{s} #{i}: {p:?}");
+                }
+                checked += 1;
+            }
+        }
+    }
+    let expected: u64 = (2..=4).map(damas::egdb::slice::positions_with).sum();
+    assert_eq!(checked, expected);
+}
+
+#[test]
+fn best_moves_keep_the_value_and_do_not_depend_on_generation_order() {
+    let (_, _, _, g2) = dbs();
+    for s in Slice::all(4) {
+        let ix = SliceIndex::new(s);
+        for i in (0..ix.size()).step_by(97) {
+            let pos = ix.unrank(i).unwrap().position();
+            let (wdl, best) = g2.probe(&pos).unwrap();
+            let moves = legal_moves(&pos);
+            match best {
+                None => assert!(moves.is_empty()),
+                Some(m) => {
+                    assert!(moves.contains(&m));
+                    assert_eq!(g2.wdl(&pos.play(m)).unwrap().negate(), wdl);
+                    // The least of the optimal moves: no smaller move keeps the value.
+                    for &o in moves.iter().filter(|&&o| o < m) {
+                        assert_ne!(g2.wdl(&pos.play(o)).unwrap().negate(), wdl);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn copy_slices(from: &Path, to: &Path) {
+    for n in 2..=3 {
+        for s in Slice::all(n) {
+            std::fs::copy(slice_path(from, s), slice_path(to, s)).unwrap();
+        }
+    }
+}
+
+#[test]
+fn damaged_files_are_refused_naming_the_file() {
+    let (_, _, d2, _) = dbs();
+    let s = Slice::new(1, 1, 1, 0);
+    let dir = tempfile::tempdir().unwrap();
+    copy_slices(d2.path(), dir.path());
+    let path = slice_path(dir.path(), s);
+    let named = |e: &EgdbError| e.to_string().contains("w11b10.wdl");
+
+    // Corrupt: a flipped byte in the codes is found on first use.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&path, &bytes).unwrap();
+    let f = SliceFile::open(dir.path(), s).unwrap().unwrap();
+    let e = f.check().unwrap_err();
+    assert!(matches!(e, EgdbError::Checksum { .. }) && named(&e), "{e}");
+    assert_eq!(f.code(0), None);
+
+    // Truncated.
+    std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+    let e = SliceFile::open(dir.path(), s).unwrap_err();
+    assert!(matches!(e, EgdbError::BadLength { .. }) && named(&e), "{e}");
+
+    // Wrong version.
+    bytes[last] ^= 0x55;
+    bytes[8] = 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let e = SliceDb::open_existing(dir.path()).unwrap_err();
+    assert!(
+        named(&e) && e.to_string().contains("format version 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn interrupted_build_resumes_at_the_missing_slice() {
+    let (_, _, d2, _) = dbs();
+    let dir = tempfile::tempdir().unwrap();
+    copy_slices(d2.path(), dir.path());
+    let gone = Slice::new(0, 2, 1, 0);
+    std::fs::remove_file(slice_path(dir.path(), gone)).unwrap();
+    // A leftover temporary file of an interrupted write is ignored and replaced.
+    std::fs::write(slice_path(dir.path(), gone).with_extension("wdl.tmp"), b"x").unwrap();
+    let summaries = build_slices(dir.path(), 3, &BuildOptions::default(), |_| {}).unwrap();
+    let mut rebuilt: Vec<Slice> = summaries
+        .iter()
+        .filter(|s| !s.reused)
+        .map(|s| s.slice)
+        .collect();
+    rebuilt.sort();
+    assert_eq!(rebuilt, [gone, gone.mirror()]);
+    assert_eq!(
+        std::fs::read(slice_path(dir.path(), gone)).unwrap(),
+        std::fs::read(slice_path(d2.path(), gone)).unwrap()
+    );
+}
+
+#[test]
+fn concurrent_probes_agree() {
+    let (_, g1, _, g2) = dbs();
+    let positions: Vec<Position> = Slice::all(4)
+        .into_iter()
+        .flat_map(|s| {
+            let ix = SliceIndex::new(s);
+            (0..ix.size())
+                .step_by(1013)
+                .map(move |i| ix.unrank(i).unwrap().position())
+        })
+        .collect();
+    std::thread::scope(|scope| {
+        for t in 0..4 {
+            let positions = &positions;
+            scope.spawn(move || {
+                for p in positions.iter().skip(t) {
+                    assert_eq!(g2.wdl(p), g1.probe_wdl(p));
+                }
+            });
+        }
+    });
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<SliceDb>();
+}
