@@ -158,89 +158,99 @@ impl FromStr for Strength {
     }
 }
 
-/// Choose a move in `pos` at `strength`. Full strength is `searcher.search`; lower
-/// levels score each root move with a small search (each within the caller's `limits`
-/// shared out between the moves), then draw one by softmax over the scores. `on_info`
-/// is called once per iteration (full strength) or once at the end.
-pub fn search(
-    searcher: &mut Searcher,
-    strength: Strength,
-    rng: &mut impl Rng,
-    pos: &Position,
-    history: &[Position],
-    limits: &Limits,
-    stop: &AtomicBool,
-    on_info: &mut dyn FnMut(&Info),
-) -> SearchResult {
-    let Some(profile) = strength.profile() else {
-        return searcher.search(pos, history, limits, stop, on_info);
-    };
-    let start = Instant::now();
-    let legal = legal_moves(pos);
-    let n = legal.len().max(1) as u32;
-    let mut line: Vec<Position> = history.to_vec();
-    line.push(*pos);
-    let mut stats = Stats::default();
-    let mut scored = Vec::with_capacity(legal.len());
-    for &mv in legal.iter() {
-        let child = pos.play(mv);
-        let glance = rng.gen_bool(profile.oversight);
-        let depth = if glance {
-            profile.glance_depth
-        } else {
-            profile.depth
+/// Chooses moves at one strength with a random source.
+pub struct Chooser<'r, R: Rng> {
+    /// The strength.
+    pub strength: Strength,
+    /// Where the level's randomness comes from.
+    pub rng: &'r mut R,
+}
+
+impl<R: Rng> Chooser<'_, R> {
+    /// Choose a move in `pos`. Full strength is `searcher.search`; lower levels score
+    /// each root move with a small search (each within the caller's `limits` shared out
+    /// between the moves), then draw one by softmax over the scores. `on_info` is
+    /// called once per iteration (full strength) or once at the end.
+    pub fn search(
+        &mut self,
+        searcher: &mut Searcher,
+        pos: &Position,
+        history: &[Position],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let (strength, rng) = (self.strength, &mut *self.rng);
+        let Some(profile) = strength.profile() else {
+            return searcher.search(pos, history, limits, stop, on_info);
         };
-        let (score, pv) = if depth == 0 {
-            (-searcher.options().evaluation.eval(&child), Vec::new())
-        } else {
-            let child_limits = Limits {
-                depth: Some(limits.depth.map_or(depth, |d| d.min(depth)).max(1)),
-                nodes: Some(limits.nodes.map_or(profile.nodes, |c| {
-                    (c / u64::from(n)).clamp(1, profile.nodes)
-                })),
-                time: limits.time.map(|t| t / n),
+        let start = Instant::now();
+        let legal = legal_moves(pos);
+        let n = legal.len().max(1) as u32;
+        let mut line: Vec<Position> = history.to_vec();
+        line.push(*pos);
+        let mut stats = Stats::default();
+        let mut scored = Vec::with_capacity(legal.len());
+        for &mv in legal.iter() {
+            let child = pos.play(mv);
+            let glance = rng.gen_bool(profile.oversight);
+            let depth = if glance {
+                profile.glance_depth
+            } else {
+                profile.depth
             };
-            let r = searcher.search(&child, &line, &child_limits, stop, &mut |_| {});
-            stats.nodes += r.stats.nodes;
-            stats.qs_nodes += r.stats.qs_nodes;
-            stats.leaves += r.stats.leaves;
-            stats.interior += r.stats.interior;
-            (-r.score, r.pv)
+            let (score, pv) = if depth == 0 {
+                (-searcher.options().evaluation.eval(&child), Vec::new())
+            } else {
+                let child_limits = Limits {
+                    depth: Some(limits.depth.map_or(depth, |d| d.min(depth)).max(1)),
+                    nodes: Some(limits.nodes.map_or(profile.nodes, |c| {
+                        (c / u64::from(n)).clamp(1, profile.nodes)
+                    })),
+                    time: limits.time.map(|t| t / n),
+                };
+                let r = searcher.search(&child, &line, &child_limits, stop, &mut |_| {});
+                stats.nodes += r.stats.nodes;
+                stats.qs_nodes += r.stats.qs_nodes;
+                stats.leaves += r.stats.leaves;
+                stats.interior += r.stats.interior;
+                (-r.score, r.pv)
+            };
+            scored.push((mv, score, pv));
+        }
+        stats.time = start.elapsed();
+        let Some(best_score) = scored.iter().map(|s| s.1).max() else {
+            return SearchResult {
+                best: None,
+                score: Score::loss_in(0),
+                depth: 0,
+                pv: Vec::new(),
+                stats,
+            };
         };
-        scored.push((mv, score, pv));
-    }
-    stats.time = start.elapsed();
-    let Some(best_score) = scored.iter().map(|s| s.1).max() else {
-        return SearchResult {
-            best: None,
-            score: Score::loss_in(0),
-            depth: 0,
-            pv: Vec::new(),
+        let weights: Vec<f64> = scored
+            .iter()
+            .map(|s| softmax_weight(s.1, best_score, profile.temperature))
+            .collect();
+        let pick = draw(&weights, rng);
+        let (mv, score, rest) = scored.swap_remove(pick);
+        let mut pv = vec![mv];
+        pv.extend(rest);
+        let result = SearchResult {
+            best: Some(mv),
+            score,
+            depth: profile.depth + 1,
+            pv,
             stats,
         };
-    };
-    let weights: Vec<f64> = scored
-        .iter()
-        .map(|s| softmax_weight(s.1, best_score, profile.temperature))
-        .collect();
-    let pick = draw(&weights, rng);
-    let (mv, score, rest) = scored.swap_remove(pick);
-    let mut pv = vec![mv];
-    pv.extend(rest);
-    let result = SearchResult {
-        best: Some(mv),
-        score,
-        depth: profile.depth + 1,
-        pv,
-        stats,
-    };
-    on_info(&Info {
-        depth: result.depth,
-        score: result.score,
-        stats,
-        pv: result.pv.clone(),
-    });
-    result
+        on_info(&Info {
+            depth: result.depth,
+            score: result.score,
+            stats,
+            pv: result.pv.clone(),
+        });
+        result
+    }
 }
 
 /// The unnormalised softmax weight of a move scoring `score` when the best scores
@@ -253,7 +263,7 @@ fn softmax_weight(score: Score, best: Score, temperature: f64) -> f64 {
 /// Index drawn with probability proportional to `weights` (the first when all are 0).
 fn draw(weights: &[f64], rng: &mut impl Rng) -> usize {
     let total: f64 = weights.iter().sum();
-    if !(total > 0.0) {
+    if total.is_nan() || total <= 0.0 {
         return 0;
     }
     let mut x = rng.gen_range(0.0..total);
@@ -321,18 +331,17 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut pick = |s: Strength, rng: &mut ChaCha8Rng| {
-            search(
-                &mut searcher,
-                s,
-                rng,
-                &pos,
-                &[],
-                &Limits::default(),
-                &stop,
-                &mut |_| {},
-            )
-            .best
-            .unwrap()
+            Chooser { strength: s, rng }
+                .search(
+                    &mut searcher,
+                    &pos,
+                    &[],
+                    &Limits::default(),
+                    &stop,
+                    &mut |_| {},
+                )
+                .best
+                .unwrap()
         };
         let blunder = crate::notation::parse_move(&pos, "c3-d4").unwrap();
         let beginner: Vec<_> = (0..200).map(|_| pick(Strength::MIN, &mut rng)).collect();

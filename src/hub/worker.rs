@@ -172,10 +172,12 @@ pub(super) fn spawn(
         };
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
             let mut rng = ChaCha8Rng::from_entropy();
-            level::search(
-                &mut searcher,
+            let mut chooser = level::Chooser {
                 strength,
-                &mut rng,
+                rng: &mut rng,
+            };
+            chooser.search(
+                &mut searcher,
                 &pos,
                 &history,
                 &budget.limits,

@@ -15,7 +15,7 @@ use crate::eval::EvalName;
 use crate::game::Game;
 use crate::hub::time::Budget;
 use crate::hub::{ClientError, HubClient, Level, MoveNumbering};
-use crate::level::{self, Strength};
+use crate::level::{Chooser, Strength};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::search::{Limits, SearchOptions, Searcher, Techniques};
@@ -273,10 +273,12 @@ impl Player for InternalPlayer {
                 stop.store(true, Ordering::Relaxed);
             }
         };
-        let result = level::search(
+        let mut chooser = Chooser {
+            strength: self.strength,
+            rng: &mut self.rng,
+        };
+        let result = chooser.search(
             &mut self.searcher,
-            self.strength,
-            &mut self.rng,
             &game.position(),
             game.history(),
             &limits,
