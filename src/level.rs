@@ -59,7 +59,7 @@ const PROFILES: [Profile; 9] = [
     profile(1, 300, 150.0, 0.35, 0),
     profile(1, 600, 90.0, 0.25, 0),
     profile(2, 1_500, 60.0, 0.20, 0),
-    profile(3, 4_000, 40.0, 0.15, 1),
+    profile(3, 4_000, 45.0, 0.18, 0),
     profile(4, 10_000, 25.0, 0.12, 1),
     profile(5, 25_000, 15.0, 0.10, 2),
     profile(6, 60_000, 10.0, 0.07, 2),
@@ -146,7 +146,12 @@ impl fmt::Display for Strength {
 impl FromStr for Strength {
     type Err = StrengthError;
     fn from_str(s: &str) -> Result<Strength, StrengthError> {
-        let t = s.trim().to_ascii_lowercase();
+        // The first word, so that the displayed form `3 (casual)` reads back.
+        let t = s
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
         if let Ok(n) = t.parse::<u8>() {
             return Strength::new(n).ok_or_else(|| StrengthError(s.to_string()));
         }
@@ -289,6 +294,10 @@ mod tests {
         assert_eq!("3".parse::<Strength>().unwrap().name(), "casual");
         assert_eq!("Beginner".parse::<Strength>().unwrap(), Strength::MIN);
         assert_eq!("full".parse::<Strength>().unwrap(), Strength::FULL);
+        assert_eq!(
+            Strength::FULL.to_string().parse::<Strength>().unwrap(),
+            Strength::FULL
+        );
         for bad in ["0", "11", "grandmaster", "", "-1"] {
             let e = bad.parse::<Strength>().unwrap_err().to_string();
             assert!(e.contains("1 to 10"), "{e}");
