@@ -27,6 +27,9 @@ pub enum EndReason {
     EqualMaterial30,
     /// Equal material with kings, 6–7 pieces each, for 60 moves.
     EqualMaterial60,
+    /// The side to move ran out of time on a game clock (flag fall; decided outside
+    /// [`Game`], which has no clock).
+    Time,
 }
 
 impl EndReason {
@@ -44,6 +47,7 @@ impl EndReason {
             }
             EndReason::EqualMaterial30 => "equal material (4-5 each) for 30 moves",
             EndReason::EqualMaterial60 => "equal material (6-7 each) for 60 moves",
+            EndReason::Time => "time ran out",
         }
     }
 }

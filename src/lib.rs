@@ -11,6 +11,7 @@ pub mod fen;
 pub mod fsutil;
 pub mod game;
 pub mod hub;
+pub mod level;
 pub mod matches;
 pub mod movegen;
 pub mod moves;

@@ -1,6 +1,7 @@
 //! End-to-end test of the terminal UI: the real `damas` binary runs in a tmux pane
 //! (a private tmux server), a move is typed (also in capitals), the engine's reply
-//! appears, discarding the game asks first, the game is quit (with `q` and a yes, and
+//! appears, discarding the game asks first, a named level is shown and changed, a
+//! flag falls on a game clock, the game is quit (with `q` and a yes, and
 //! with Ctrl-C: status 130), and the terminal is checked to be restored: no alternate
 //! screen, cursor visible, no mouse reporting, canonical mode and echo back.
 //!
@@ -233,5 +234,66 @@ fn ctrl_c_quits_while_the_engine_thinks_and_restores_the_terminal() {
         "quit took {:?}",
         t.elapsed()
     );
+    tmux.assert_restored();
+}
+
+#[test]
+fn a_named_level_is_shown_and_plus_and_minus_change_it() {
+    let Some(tmux) = start("level") else { return };
+    let bin = env!("CARGO_BIN_EXE_damas");
+    tmux.keys(&[
+        &format!("{bin} play --level beginner --depth 4; echo EXIT=$?"),
+        "Enter",
+    ]);
+    tmux.wait_for(
+        "the level in the engine panel",
+        Duration::from_secs(20),
+        |s| s.contains("level 1 (beginner)"),
+    );
+    tmux.literal("+");
+    tmux.wait_for("one level up", Duration::from_secs(10), |s| {
+        s.contains("Engine level: 2 (novice)") && s.contains("level 2 (novice), depth 4")
+    });
+    // Separately: tmux would read `--` as the end of its options.
+    tmux.literal("-");
+    tmux.literal("-");
+    tmux.wait_for("the lowest level", Duration::from_secs(10), |s| {
+        s.contains("Engine level: 1 (beginner)")
+    });
+    // The beginner still answers a move.
+    tmux.literal("c3-d4");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the engine's reply", Duration::from_secs(30), |s| {
+        first_reply_shown(s, "1. c3-d4 ")
+    });
+    tmux.literal("q");
+    tmux.wait_for("the question", Duration::from_secs(10), |s| {
+        s.contains("lose the unsaved game")
+    });
+    tmux.literal("y");
+    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
+    tmux.assert_restored();
+}
+
+#[test]
+fn on_a_clock_the_side_that_does_not_move_loses_on_time() {
+    let Some(tmux) = start("clock") else { return };
+    let bin = env!("CARGO_BIN_EXE_damas");
+    // 0.04 minutes (2.4 s) each: the engine (White) moves, the human does not.
+    tmux.keys(&[
+        &format!("{bin} play --white engine --black human --clock 0.04+0; echo EXIT=$?"),
+        "Enter",
+    ]);
+    let screen = tmux.wait_for("both clocks", Duration::from_secs(20), |s| {
+        s.matches(" left").count() >= 2 && s.contains("clock 0.04+0")
+    });
+    assert!(screen.contains("0:02 left"), "{screen}");
+    let screen = tmux.wait_for("the flag to fall", Duration::from_secs(30), |s| {
+        s.contains("Game over: White wins (time ran out)")
+    });
+    assert!(screen.contains("Black: human 0:00 left"), "{screen}");
+    // The game is over: quitting does not ask.
+    tmux.literal("q");
+    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
     tmux.assert_restored();
 }

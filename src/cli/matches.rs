@@ -16,7 +16,7 @@ use crate::pdn::{read_games, write_games, PdnGame};
 pub struct Args {
     /// First engine: `key=value,…` with name, techniques (pvs+tt…), tt-bits, depth,
     /// nodes, time (s/move), clock, eval (trained|material), weights (FILE),
-    /// numbering, and last `cmd=COMMAND ARGS` for a Hub engine.
+    /// level (1-10 or a name), numbering, and last `cmd=COMMAND ARGS` for a Hub engine.
     #[arg(long, default_value = "depth=6")]
     pub engine1: EngineSpec,
     /// Second engine, same form.

@@ -7,8 +7,10 @@ use crate::cli::{position_arg, CliError};
 use crate::egdb::location::{self, Env, BUILD_HINT};
 use crate::egdb::Egdb;
 use crate::eval::{EvalName, Evaluation};
+use crate::level::Strength;
 use crate::search::SearchOptions;
 use crate::search::{Oracle, Techniques};
+use crate::ui::clock::ClockSetting;
 use crate::ui::{self, Level, Player, Players};
 
 /// Arguments of `damas play`.
@@ -26,6 +28,14 @@ pub struct Args {
     /// Engine depth per move in plies, instead of a time.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Engine playing strength: 1 to 10 or a name (beginner, novice, casual, club,
+    /// intermediate, advanced, strong, expert, master, full); `+`/`-` change it.
+    #[arg(long, default_value_t = Strength::FULL)]
+    pub level: Strength,
+    /// Game clock for both sides: minutes + seconds added per move (e.g. `5+3`); the
+    /// side whose time runs out loses. The engine then manages its own time.
+    #[arg(long, value_name = "MIN+INC", conflicts_with_all = ["time", "depth"])]
+    pub clock: Option<ClockSetting>,
     /// Start position (algebraic or numeric FEN).
     #[arg(long)]
     pub fen: Option<String>,
@@ -59,6 +69,8 @@ impl Args {
             black: Player::Engine,
             time: None,
             depth: None,
+            level: Strength::FULL,
+            clock: None,
             fen: None,
             egdb: None,
             eval: EvalName::Trained,
@@ -132,6 +144,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             black: args.black,
         },
         level,
+        strength: args.level,
+        clock: args.clock,
         search,
         oracle,
         greeting: None,

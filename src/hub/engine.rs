@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::egdb::Egdb;
 use crate::eval::EvalName;
+use crate::level::Strength;
 use crate::movegen::legal_moves;
 use crate::notation::MoveError;
 use crate::position::Position;
@@ -46,6 +47,9 @@ pub struct Settings {
     pub numbering: MoveNumbering,
     /// Static evaluation (`trained` or `material`).
     pub eval: EvalName,
+    /// Playing strength 1–10 (`strength`; 10, full strength, by default). Not the
+    /// protocol's `level` command, which sets the thinking time.
+    pub strength: Strength,
 }
 
 impl Default for Settings {
@@ -61,6 +65,7 @@ impl Default for Settings {
             egdb: None,
             numbering: MoveNumbering::default(),
             eval: EvalName::default(),
+            strength: Strength::FULL,
         }
     }
 }
@@ -220,6 +225,10 @@ impl HubEngine {
                 s.eval,
                 EvalName::ALL.map(|e| e.as_str()).join(" ")
             ),
+            format!(
+                "param name=strength value={} type=int min=1 max=10",
+                s.strength.number()
+            ),
             "wait".to_string(),
         ];
         for l in lines {
@@ -286,6 +295,10 @@ impl HubEngine {
                     self.stale = true;
                 }
                 Err(e) => self.error(e),
+            },
+            "strength" => match value.parse::<Strength>() {
+                Ok(l) => self.settings.strength = l,
+                Err(e) => self.error(format!("strength: {e}")),
             },
             "move-numbering" => match value.parse() {
                 Ok(n) => self.settings.numbering = n,
@@ -383,6 +396,7 @@ impl HubEngine {
             history: self.history.clone(),
             budget,
             numbering,
+            strength: self.settings.strength,
         };
         let handle = worker::spawn(searcher, job, control.clone(), self.out.clone());
         self.running = Some(Running {
@@ -622,6 +636,30 @@ mod tests {
             engine.settings().search_options().evaluation.name(),
             "trained"
         );
+    }
+
+    #[test]
+    fn strength_parameter_is_advertised_checked_and_plays() {
+        let (engine, out) = session(&[
+            "hub",
+            "set-param name=strength value=beginner",
+            "set-param name=strength value=11",
+            "level depth=3",
+            "go think",
+        ]);
+        assert!(
+            out.iter()
+                .any(|l| l == "param name=strength value=10 type=int min=1 max=10"),
+            "{out:?}"
+        );
+        assert_eq!(engine.settings().strength, Strength::MIN);
+        let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("error")).collect();
+        assert!(
+            errors.len() == 1 && errors[0].contains("1 to 10"),
+            "{errors:?}"
+        );
+        // `run` waits for the search at end of input: a move was played.
+        assert!(out.iter().any(|l| l.starts_with("done move=")), "{out:?}");
     }
 
     #[test]

@@ -9,6 +9,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::level::{self, Strength};
 use crate::movegen::legal_moves;
 use crate::position::Position;
 use crate::score::Score;
@@ -136,6 +140,8 @@ pub(super) struct Job {
     pub budget: Budget,
     /// Move numbering for the output.
     pub numbering: MoveNumbering,
+    /// Playing strength.
+    pub strength: Strength,
 }
 
 /// Run `job` on a new thread; the thread prints `info` and `done` lines to `out` and
@@ -151,6 +157,7 @@ pub(super) fn spawn(
         history,
         budget,
         numbering,
+        strength,
     } = job;
     thread::spawn(move || {
         let timer = {
@@ -165,7 +172,19 @@ pub(super) fn spawn(
             }
         };
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-            searcher.search(&pos, &history, &budget.limits, &ctl.stop, &mut on_info)
+            let mut rng = ChaCha8Rng::from_entropy();
+            let mut chooser = level::Chooser {
+                strength,
+                rng: &mut rng,
+            };
+            chooser.search(
+                &mut searcher,
+                &pos,
+                &history,
+                &budget.limits,
+                &ctl.stop,
+                &mut on_info,
+            )
         }));
         let result = match searched {
             Ok(r) => r,

@@ -7,12 +7,15 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::eval::EvalName;
 use crate::game::Game;
 use crate::hub::time::Budget;
 use crate::hub::{ClientError, HubClient, Level, MoveNumbering};
+use crate::level::{Chooser, Strength};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::search::{Limits, SearchOptions, Searcher, Techniques};
@@ -72,8 +75,9 @@ fn seconds(text: &str) -> Option<Duration> {
 /// `techniques` (e.g. `pvs+tt`), `tt-bits` (the thesis' table of `2^bits` entries),
 /// `hash` (the replacing table's megabytes), `threads`, `depth`, `nodes`, `time` (seconds per
 /// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
-/// `material`), `weights` (a weight file for the trained evaluation), `numbering` (Hub move
-/// numbering) and `cmd`, which must come last and takes
+/// `material`), `weights` (a weight file for the trained evaluation), `level` (playing
+/// strength 1–10 or its name, see [`crate::level`]; the Hub parameter `strength` for Hub
+/// engines), `numbering` (Hub move numbering) and `cmd`, which must come last and takes
 /// the rest of the text: the command line of a Hub engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
@@ -99,6 +103,8 @@ pub struct EngineSpec {
     pub eval: EvalName,
     /// Weight file of the built-in engine's trained evaluation (`weights=FILE`).
     pub weights: Option<std::path::PathBuf>,
+    /// Playing strength (`level=1..10` or a name; full strength by default).
+    pub strength: Strength,
 }
 
 /// A malformed engine spec.
@@ -130,6 +136,7 @@ impl FromStr for EngineSpec {
             numbering: MoveNumbering::Standard,
             eval: EvalName::default(),
             weights: None,
+            strength: Strength::FULL,
         };
         let mut rest = text.trim();
         while !rest.is_empty() {
@@ -172,8 +179,9 @@ impl FromStr for EngineSpec {
                     crate::eval::Weights::load(&path).map_err(|e| bad(e.to_string()))?;
                     spec.weights = Some(path);
                 }
+                "level" => spec.strength = value.parse().map_err(|e: crate::level::StrengthError| bad(e.to_string()))?,
                 "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, depth, nodes, time, clock, eval, weights, numbering, cmd)"))),
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, depth, nodes, time, clock, eval, weights, level, numbering, cmd)"))),
             }
         }
         Ok(spec)
@@ -215,6 +223,8 @@ pub struct InternalPlayer {
     name: String,
     searcher: Searcher,
     limit: MoveLimit,
+    strength: Strength,
+    rng: ChaCha8Rng,
 }
 
 impl InternalPlayer {
@@ -247,6 +257,8 @@ impl InternalPlayer {
             name: spec.to_string(),
             searcher: Searcher::new(options),
             limit: spec.limit,
+            strength: spec.strength,
+            rng: ChaCha8Rng::from_entropy(),
         }
     }
 }
@@ -277,7 +289,12 @@ impl Player for InternalPlayer {
                 stop.store(true, Ordering::Relaxed);
             }
         };
-        let result = self.searcher.search(
+        let mut chooser = Chooser {
+            strength: self.strength,
+            rng: &mut self.rng,
+        };
+        let result = chooser.search(
+            &mut self.searcher,
             &game.position(),
             game.history(),
             &limits,
@@ -320,6 +337,9 @@ impl HubPlayer {
         }
         if let Some(n) = spec.threads {
             client.set_param("threads", &n.to_string())?;
+        }
+        if !spec.strength.is_full() {
+            client.set_param("strength", &spec.strength.number().to_string())?;
         }
         let name = spec.name.clone().unwrap_or_else(|| client.name());
         Ok(HubPlayer {
@@ -385,6 +405,10 @@ mod tests {
         assert_eq!(h.command.as_deref(), Some("/opt/scan hub -x=1,2"));
         assert_eq!(h.limit, MoveLimit::Time(Duration::from_millis(500)));
         assert_eq!(h.to_string(), "scan");
+        assert_eq!(h.strength, Strength::FULL);
+        let l: EngineSpec = "level=club,nodes=1000".parse().unwrap();
+        assert_eq!(l.strength.number(), 4);
+        assert_eq!(l.limit, MoveLimit::Nodes(1000));
         assert_eq!("".parse::<EngineSpec>().unwrap().limit, MoveLimit::Depth(6));
         let c: EngineSpec = "clock=60+0.5".parse().unwrap();
         assert_eq!(
@@ -406,6 +430,8 @@ mod tests {
             "depth",
             "clock=0+1",
             "clock=a+1",
+            "level=11",
+            "level=grandmaster",
             "eval=neural",
             "weights=/nonexistent/weights.bin",
         ] {

@@ -7,7 +7,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::level::Chooser;
 
 use crate::search::{Info, SearchOptions, SearchResult, Searcher};
 
@@ -56,19 +61,31 @@ impl Engine {
             .name("damas-engine".into())
             .spawn(move || {
                 let mut searcher = Searcher::new(options);
+                let mut rng = ChaCha8Rng::from_entropy();
                 for cmd in cmd_rx {
                     match cmd {
                         Command::NewGame => searcher.clear(),
                         Command::Search(req, stop) => {
                             let id = req.id;
                             let tx = ev_tx.clone();
+                            let started = Instant::now();
+                            let soft = req.soft;
                             let mut on_info = |info: &Info| {
                                 let _ = tx.send(EngineEvent::Info {
                                     id,
                                     info: info.clone(),
                                 });
+                                // The Hub's soft deadline: no iteration it cannot finish.
+                                if soft.is_some_and(|s| started.elapsed() >= s / 2) {
+                                    stop.store(true, Ordering::Relaxed);
+                                }
                             };
-                            let result = searcher.search(
+                            let mut chooser = Chooser {
+                                strength: req.strength,
+                                rng: &mut rng,
+                            };
+                            let result = chooser.search(
+                                &mut searcher,
                                 &req.position,
                                 &req.history,
                                 &req.limits,
@@ -143,6 +160,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::level::Strength;
     use crate::position::Position;
     use crate::search::Limits;
     use crate::ui::controller::Purpose;
@@ -154,6 +172,8 @@ mod tests {
             position: Position::start(),
             history: Vec::new(),
             limits,
+            soft: None,
+            strength: Strength::FULL,
         }
     }
 

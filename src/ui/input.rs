@@ -218,7 +218,10 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("t", "hint: the engine's best move, shown not played"),
     ("m", "engine: move now (or resume after undo)"),
     ("p", "players: human/engine for White and Black"),
-    ("+ / -", "engine level stronger / weaker"),
+    (
+        "+ / -",
+        "engine level (1 beginner … 10 full) stronger / weaker",
+    ),
     ("o", "flip the board"),
     ("s / l", "save / load the game as PDN"),
     ("i / y", "set up a position from FEN / copy (yank) the FEN"),

@@ -6,6 +6,7 @@
 //! restores the terminal. [`run`] ties them together.
 
 pub mod board;
+pub mod clock;
 pub mod controller;
 pub mod engine;
 pub mod input;
@@ -38,8 +39,12 @@ pub struct Config {
     pub start: Position,
     /// Who plays which side.
     pub players: Players,
-    /// Engine level.
+    /// Engine thinking time or depth per move (without a clock).
     pub level: Level,
+    /// Engine playing strength.
+    pub strength: crate::level::Strength,
+    /// Game clock for both sides, if any.
+    pub clock: Option<clock::ClockSetting>,
     /// Search options of the engine.
     pub search: SearchOptions,
     /// Endgame-database verdicts, when available.
@@ -62,6 +67,8 @@ pub enum Exit {
 /// Run the game in the terminal until the user quits.
 pub fn run(config: Config) -> io::Result<Exit> {
     let mut controller = Controller::new(config.start, config.players, config.level);
+    controller.set_strength(config.strength);
+    controller.set_clock(config.clock);
     if let Some(o) = config.oracle {
         controller.set_oracle(o);
     }

@@ -32,6 +32,14 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
+/// ` Engine: level 5 (intermediate), 1 s/move ` or `…, clock 5+3 `.
+fn engine_title(c: &Controller) -> String {
+    match c.clock_setting() {
+        Some(k) => format!(" Engine: level {}, clock {k} ", c.strength()),
+        None => format!(" Engine: level {}, {} ", c.strength(), c.level()),
+    }
+}
+
 fn clock_text(d: Duration) -> String {
     let s = d.as_secs();
     format!("{}:{:02}", s / 60, s % 60)
@@ -116,7 +124,11 @@ pub fn wrapped_lines(text: &str, width: usize) -> usize {
 
 fn player_label(c: &Controller, color: Color) -> Line<'static> {
     let player = c.players().of(color);
-    let clock = clock_text(c.clocks()[color as usize]);
+    // On a game clock the time left, else the time used.
+    let clock = match c.time_left(color) {
+        Some(left) => format!("{} left", clock_text(left)),
+        None => clock_text(c.clocks()[color as usize]),
+    };
     let mut spans = vec![
         Span::styled(
             format!("{}: ", side_name(color)),
@@ -238,7 +250,7 @@ fn draw_right(frame: &mut Frame, c: &Controller, area: Rect) {
             .block(
                 Block::default()
                     .borders(Borders::ALL)
-                    .title(format!(" Engine ({}) ", c.level())),
+                    .title(engine_title(c)),
             ),
         engine,
     );

@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 
 use crate::bitboard::Bitboard;
 use crate::fen::{parse_fen, to_fen};
-use crate::game::{Game, GameResult};
+use crate::game::{EndReason, Game, GameResult};
+use crate::level::Strength;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::notation::{capture_paths, move_to_string, parse_move, MoveError, Notation};
@@ -27,6 +28,7 @@ use crate::pdn::{read_games, write_game, PdnError, PdnGame};
 use crate::position::{Color, Position};
 use crate::search::{Info, SearchResult};
 use crate::square::Square;
+use crate::ui::clock::ClockSetting;
 
 use crate::search::Oracle;
 use crate::ui::input::{Action, InputMode};
@@ -54,6 +56,14 @@ pub struct Controller {
     effects: Vec<Effect>,
     clocks: [Duration; 2],
     turn_start: Instant,
+    /// Playing strength of the engine's moves (hints are always at full strength).
+    strength: Strength,
+    /// The game clock, when the game is played on one.
+    clock: Option<ClockSetting>,
+    /// Increments earned by each side (White, Black) on the game clock.
+    bonus: [Duration; 2],
+    /// The side whose time ran out.
+    flag: Option<Color>,
     oracle: Option<Arc<dyn Oracle>>,
     save_path: String,
     load_path: String,
@@ -109,6 +119,10 @@ impl Controller {
             effects: Vec::new(),
             clocks: [Duration::ZERO; 2],
             turn_start: Instant::now(),
+            strength: Strength::FULL,
+            clock: None,
+            bonus: [Duration::ZERO; 2],
+            flag: None,
             oracle: None,
             save_path: "game.pdn".to_string(),
             load_path: "game.pdn".to_string(),
@@ -124,6 +138,42 @@ impl Controller {
         c.info("Your move: arrows + Enter, a click, or type it (c3-d4). ? for help.");
         c.announce_end();
         c
+    }
+
+    /// Play the engine's moves at `strength`.
+    pub fn set_strength(&mut self, strength: Strength) {
+        self.strength = strength;
+    }
+
+    /// Play on a game clock (both sides), starting now.
+    pub fn set_clock(&mut self, clock: Option<ClockSetting>) {
+        self.clock = clock;
+        self.reset_clocks();
+    }
+
+    pub(super) fn reset_clocks(&mut self) {
+        self.clocks = [Duration::ZERO; 2];
+        self.bonus = [Duration::ZERO; 2];
+        self.flag = None;
+        self.turn_start = Instant::now();
+    }
+
+    /// The engine's playing strength.
+    pub fn strength(&self) -> Strength {
+        self.strength
+    }
+
+    /// The game clock, if the game is played on one.
+    pub fn clock_setting(&self) -> Option<ClockSetting> {
+        self.clock
+    }
+
+    /// Time left on `color`'s game clock (the running clock counted down), or `None`
+    /// without a clock.
+    pub fn time_left(&self, color: Color) -> Option<Duration> {
+        let c = self.clock?;
+        let i = color as usize;
+        Some((c.base + self.bonus[i]).saturating_sub(self.clocks()[i]))
     }
 
     /// Use an endgame-database oracle for the verdict line.
@@ -216,8 +266,14 @@ impl Controller {
     pub fn is_searching(&self) -> bool {
         self.searching.is_some()
     }
-    /// The game result, if the game is over.
+    /// The game result, if the game is over (on the board or on the clock).
     pub fn result(&self) -> Option<GameResult> {
+        if let Some(side) = self.flag {
+            return Some(GameResult {
+                winner: Some(side.opponent()),
+                reason: EndReason::Time,
+            });
+        }
         self.game.result()
     }
     /// The endgame database verdict for the current position, when an oracle knows it.
@@ -229,7 +285,7 @@ impl Controller {
     /// Time used by each side (White, Black), the side to move's running clock included.
     pub fn clocks(&self) -> [Duration; 2] {
         let mut c = self.clocks;
-        if self.result().is_none() {
+        if self.game.result().is_none() && self.flag.is_none() {
             c[self.position().side_to_move() as usize] += self.turn_start.elapsed();
         }
         c
@@ -419,12 +475,12 @@ impl Controller {
                 ));
             }
             Action::Stronger | Action::Weaker => {
-                self.level = if action == Action::Stronger {
-                    self.level.stronger()
+                self.strength = if action == Action::Stronger {
+                    self.strength.stronger()
                 } else {
-                    self.level.weaker()
+                    self.strength.weaker()
                 };
-                self.info(format!("Engine level: {}", self.level));
+                self.info(format!("Engine level: {}", self.strength));
             }
             Action::Quit => self.ask_or_do(Pending::Quit),
             Action::Interrupt => {

@@ -159,6 +159,9 @@ impl Controller {
             return;
         }
         self.clocks[side as usize] += self.turn_start.elapsed();
+        if let Some(c) = self.clock {
+            self.bonus[side as usize] += c.inc;
+        }
         self.turn_start = Instant::now();
         self.selected = None;
         self.choice = None;

@@ -17,7 +17,7 @@ impl Controller {
         self.game = Game::new(start);
         self.saved = None;
         self.reset_turn();
-        self.clocks = [Duration::ZERO; 2];
+        self.reset_clocks();
         self.paused = false;
         self.thinking = None;
         self.info("New game.");
@@ -161,7 +161,7 @@ impl Controller {
         let n = game.moves().len();
         self.saved = Some(game.moves().to_vec());
         self.game = game;
-        self.clocks = [Duration::ZERO; 2];
+        self.reset_clocks();
         self.thinking = None;
         self.after_navigation(&format!("{what} ({n} plies)."));
         Ok(())

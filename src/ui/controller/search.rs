@@ -2,10 +2,23 @@
 //! reports and results (the last report stays visible after the search).
 
 use super::*;
+use crate::hub::time::Budget;
+use crate::hub::Level as HubLevel;
+use crate::search::Limits;
 
 impl Controller {
     /// Start the engine when it is its turn. Call after every event.
     pub fn tick(&mut self) {
+        if let Some(side) = self.flag_fall() {
+            self.cancel_search();
+            // The clock stops at zero.
+            self.clocks[side as usize] += self.turn_start.elapsed();
+            self.turn_start = Instant::now();
+            self.flag = Some(side);
+            self.selected = None;
+            self.choice = None;
+            self.announce_end();
+        }
         if self.searching.is_some() || self.paused || self.result().is_some() {
             return;
         }
@@ -22,13 +35,48 @@ impl Controller {
         // The last report stays on screen until this search sends its first one.
         self.thinking_live = false;
         self.search_started = Instant::now();
+        let side = self.position().side_to_move();
+        // On a clock the engine manages its time as the Hub engine does.
+        let (limits, soft) = match (purpose, self.clock, self.time_left(side)) {
+            (Purpose::Move, Some(c), Some(left)) => {
+                let b = Budget::for_level(&HubLevel::Clock {
+                    moves: None,
+                    time: left,
+                    inc: c.inc,
+                });
+                (
+                    Limits {
+                        time: b.hard,
+                        ..b.limits
+                    },
+                    b.soft,
+                )
+            }
+            _ => (self.level.limits(), None),
+        };
         self.effects.push(Effect::Search(SearchRequest {
             id,
             purpose,
             position: self.position(),
             history: self.game.history().to_vec(),
-            limits: self.level.limits(),
+            limits,
+            soft,
+            strength: match purpose {
+                Purpose::Move => self.strength,
+                Purpose::Hint => Strength::FULL,
+            },
         }));
+    }
+
+    /// The side to move when its clock has just run out.
+    fn flag_fall(&self) -> Option<Color> {
+        if self.flag.is_some() || self.game.result().is_some() {
+            return None;
+        }
+        let side = self.position().side_to_move();
+        self.time_left(side)
+            .is_some_and(|t| t.is_zero())
+            .then_some(side)
     }
 
     pub(super) fn cancel_search(&mut self) {

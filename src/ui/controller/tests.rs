@@ -392,3 +392,43 @@ fn pdn_save_and_load_round_trip() {
 }
 
 mod questions;
+
+#[test]
+fn on_a_clock_the_engine_gets_a_hub_budget_and_moves_earn_the_increment() {
+    let mut c = Controller::new(
+        parse_fen(START).unwrap(),
+        Players {
+            white: Player::Human,
+            black: Player::Engine,
+        },
+        Level::Depth(2),
+    );
+    c.set_clock(Some("5+3".parse().unwrap()));
+    c.set_strength(crate::level::Strength::MIN);
+    c.handle(Action::Stronger);
+    assert_eq!(c.message().unwrap().0, "Engine level: 2 (novice)");
+    type_move(&mut c, "c3-d4");
+    // White's clock earned 3 s for the move (less the moment it took).
+    let left = c.time_left(Color::White).unwrap();
+    assert!(left > Duration::from_secs(301) && left <= Duration::from_secs(303));
+    c.tick();
+    let req = c
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Search(r) => Some(r),
+            _ => None,
+        })
+        .expect("the engine is asked to move");
+    assert_eq!(req.strength.number(), 2);
+    // The Hub's clock budget, not the depth level: a time, a soft and a hard deadline.
+    let (hard, soft) = (req.limits.time.unwrap(), req.soft.unwrap());
+    assert!(
+        soft <= hard && hard < Duration::from_secs(150),
+        "{soft:?} {hard:?}"
+    );
+    assert_eq!(req.limits.depth, None);
+    // The clock can be taken off.
+    c.set_clock(None);
+    assert_eq!(c.time_left(Color::Black), None);
+}

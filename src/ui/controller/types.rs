@@ -1,6 +1,9 @@
 //! The controller's vocabulary: search requests, effects, prompts, capture choices.
 
 use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::level::Strength;
 
 use crate::moves::Move;
 use crate::pdn::PdnGame;
@@ -29,6 +32,11 @@ pub struct SearchRequest {
     pub history: Vec<Position>,
     /// How long to search.
     pub limits: Limits,
+    /// On a game clock: do not start another iteration after half of this (the Hub's
+    /// soft deadline, [`crate::hub::time::Budget`]).
+    pub soft: Option<Duration>,
+    /// Playing strength.
+    pub strength: Strength,
 }
 
 /// Something the controller needs done outside.
