@@ -230,6 +230,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn info_lines_report_table_fullness() {
+        let pos = Position::start();
+        let mut info = Info {
+            depth: 3,
+            score: Score::centi(12),
+            pv: legal_moves(&pos).iter().take(1).copied().collect(),
+            stats: Default::default(),
+        };
+        info.stats.tt_permille = 417;
+        let line = info_line(&pos, &info, MoveNumbering::Standard);
+        assert!(line.contains(" hashfull=417 "), "{line}");
+        assert!(line.starts_with("info depth=3 score=0.12 "), "{line}");
+    }
+
+    #[test]
     fn scores_follow_the_hub_convention() {
         assert_eq!(hub_score(Score::centi(-150)), "-1.50");
         assert_eq!(hub_score(Score::win_in(5)), "99.95");
