@@ -373,7 +373,8 @@ fn tools_refuse_damaged_files_on_one_line() {
             "{err}"
         );
     }
-    let out = tool(&["build", "--pieces", "6", "--dir", d]);
+    // Beyond the largest supported size (7 pieces).
+    let out = tool(&["build", "--pieces", "8", "--dir", d]);
     assert!(!out.status.success());
 }
 
