@@ -4,7 +4,7 @@
 
 use crate::moves::Move;
 use crate::shared_tt::{SharedTable, StoredMove};
-use crate::tt::{Bound, Slot, Table};
+use crate::tt::{Bound, Entry, Slot, Table};
 
 /// What a probe found.
 #[derive(Clone, Copy, Debug)]
@@ -16,6 +16,19 @@ pub(crate) struct Found {
     pub on_path: bool,
     /// The best move as the table codes it.
     pub best: Option<u32>,
+}
+
+impl From<Entry> for Found {
+    #[inline(always)]
+    fn from(e: Entry) -> Found {
+        Found {
+            value: e.value(),
+            depth: e.depth(),
+            bound: e.bound(),
+            on_path: e.on_path(),
+            best: e.best().map(|i| i as u32),
+        }
+    }
 }
 
 /// Operations of the node search on a table.
@@ -58,28 +71,12 @@ impl TableAccess for Table {
     #[inline(always)]
     fn probe(&mut self, k: u64) -> Option<(Slot, Option<Found>)> {
         let s = Table::probe(self, k)?;
-        let e = self.entry(s);
-        Some((
-            s,
-            Some(Found {
-                value: e.value(),
-                depth: e.depth(),
-                bound: e.bound(),
-                on_path: e.on_path(),
-                best: e.best().map(|i| i as u32),
-            }),
-        ))
+        Some((s, Some(self.entry(s).into())))
     }
 
     #[inline(always)]
     fn find(&mut self, k: u64) -> Option<Found> {
-        Table::find(self, k).map(|e| Found {
-            value: e.value(),
-            depth: e.depth(),
-            bound: e.bound(),
-            on_path: e.on_path(),
-            best: e.best().map(|i| i as u32),
-        })
+        Table::find(self, k).map(Found::from)
     }
 
     #[inline(always)]
