@@ -215,10 +215,7 @@ impl<R: Rng> Chooser<'_, R> {
                     time: limits.time.map(|t| t / n),
                 };
                 let r = searcher.search(&child, &line, &child_limits, stop, &mut |_| {});
-                stats.nodes += r.stats.nodes;
-                stats.qs_nodes += r.stats.qs_nodes;
-                stats.leaves += r.stats.leaves;
-                stats.interior += r.stats.interior;
+                stats.absorb(&r.stats);
                 (-r.score, r.pv)
             };
             scored.push((mv, score, pv));
@@ -369,5 +366,33 @@ mod tests {
             "the beginner always plays the same"
         );
         assert!(!master.contains(&blunder), "the master blundered");
+    }
+
+    /// The statistics of a level's choice add up every root move's search, so the
+    /// node accounting of a single search holds for them too.
+    #[test]
+    fn choice_statistics_add_up() {
+        let pos = parse_fen("W:Wa1,c1,e1,g1,c3:Be5,f6,h8,b8").unwrap();
+        let mut searcher = Searcher::new(SearchOptions::default());
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let r = Chooser {
+            strength: Strength::new(6).unwrap(),
+            rng: &mut rng,
+        }
+        .search(
+            &mut searcher,
+            &pos,
+            &[],
+            &Limits::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        let s = r.stats;
+        assert!(s.nodes > 0 && s.tt_accesses > 0, "{s:?}");
+        assert_eq!(
+            s.nodes,
+            s.interior + s.leaves + s.tt_cutoffs + s.terminal + s.egdb_cutoffs,
+            "{s:?}"
+        );
     }
 }

@@ -358,6 +358,20 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Add the counts of `other` (another search's) to these. The table's fill and
+    /// the time are not counts and stay as they are.
+    pub fn absorb(&mut self, other: &Stats) {
+        self.nodes += other.nodes;
+        self.interior += other.interior;
+        self.leaves += other.leaves;
+        self.tt_cutoffs += other.tt_cutoffs;
+        self.terminal += other.terminal;
+        self.egdb_cutoffs += other.egdb_cutoffs;
+        self.qs_nodes += other.qs_nodes;
+        self.tt_accesses += other.tt_accesses;
+        self.tt_compares += other.tt_compares;
+    }
+
     /// Nodes per second counting every node, quiescence included.
     pub fn nps(&self) -> u64 {
         let s = self.time.as_secs_f64();
@@ -431,6 +445,25 @@ impl ThreadState {
             heur: Heuristics::new(),
             pv: PvTable::new(),
             lists: vec![MoveList::new(); MAX_PLY + 64],
+        }
+    }
+
+    /// Lend this thread's tables to one search started at `start`.
+    fn lend<'s>(
+        &'s mut self,
+        start: Instant,
+        opts: &'s SearchOptions,
+        depth_skip: u32,
+    ) -> Shared<'s> {
+        self.heur.new_search();
+        Shared {
+            start,
+            t: opts.techniques,
+            opts,
+            heur: &mut self.heur,
+            pv: &mut self.pv,
+            lists: &mut self.lists,
+            depth_skip,
         }
     }
 }
@@ -523,16 +556,7 @@ impl Searcher {
         }
         self.tt_dirty |= t.tt;
         tt.reset_counters();
-        self.main.heur.new_search();
-        let shared = Shared {
-            start,
-            t,
-            opts: &self.options,
-            heur: &mut self.main.heur,
-            pv: &mut self.main.pv,
-            lists: &mut self.main.lists,
-            depth_skip: 0,
-        };
+        let shared = self.main.lend(start, &self.options, 0);
         let evaluation = self.options.evaluation.clone();
         dispatch!(evaluation, |eval| run(
             eval, shared, tt, pos, history, limits, stop, on_info
@@ -641,9 +665,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
     if t.tt && T::TRACKS_PATH {
         let mut next = pos;
         for p in std::iter::once(pos).chain(history.iter().rev()) {
-            if p.occupied().count() != next.occupied().count()
-                || (p.occupied() & !p.kings()) != (next.occupied() & !next.kings())
-            {
+            if !crate::drawrules::reversible(p, next) {
                 break;
             }
             if let Some((s, found)) = engine.tt.probe(key(p)) {

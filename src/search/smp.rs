@@ -11,7 +11,7 @@ use crate::position::Position;
 use crate::shared_tt::SharedTable;
 
 use super::table::SharedHandle;
-use super::{run, Info, Limits, SearchOptions, SearchResult, Shared, ThreadState};
+use super::{run, Info, Limits, SearchOptions, SearchResult, ThreadState};
 
 /// Most search threads accepted.
 pub const MAX_THREADS: usize = 64;
@@ -36,21 +36,6 @@ pub(super) struct Job<'a> {
     pub limits: &'a Limits,
 }
 
-impl Job<'_> {
-    fn shared<'s>(&'s self, state: &'s mut ThreadState, depth_skip: u32) -> Shared<'s> {
-        state.heur.new_search();
-        Shared {
-            start: self.start,
-            t: self.opts.techniques,
-            opts: self.opts,
-            heur: &mut state.heur,
-            pv: &mut state.pv,
-            lists: &mut state.lists,
-            depth_skip,
-        }
-    }
-}
-
 /// Search `job` with the main thread's `main` state and one helper thread per
 /// element of `helpers`. The helpers stop when the main search returns.
 pub(super) fn search<E: Evaluator + ?Sized>(
@@ -61,22 +46,27 @@ pub(super) fn search<E: Evaluator + ?Sized>(
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    let main_search = |main: &mut ThreadState, on_info: &mut dyn FnMut(&Info)| {
+    // One thread's search: its own tables, the shared one, its depth offset.
+    let thread = |state: &mut ThreadState,
+                  depth_skip: u32,
+                  limits: &Limits,
+                  stop: &AtomicBool,
+                  on_info: &mut dyn FnMut(&Info)| {
         let mut tt = SharedHandle::new(job.table);
-        let shared = job.shared(main, 0);
+        let shared = state.lend(job.start, job.opts, depth_skip);
         run(
             eval,
             shared,
             &mut tt,
             job.pos,
             job.history,
-            job.limits,
+            limits,
             stop,
             on_info,
         )
     };
     if helpers.is_empty() {
-        return main_search(main, on_info);
+        return thread(main, 0, job.limits, stop, on_info);
     }
     let done = AtomicBool::new(false);
     // Helpers obey the depth limit only: nodes and time are the main thread's.
@@ -86,23 +76,12 @@ pub(super) fn search<E: Evaluator + ?Sized>(
     };
     std::thread::scope(|s| {
         for (i, state) in helpers.iter_mut().enumerate() {
-            let (done, helper_limits) = (&done, &helper_limits);
+            let (done, helper_limits, thread) = (&done, &helper_limits, &thread);
             s.spawn(move || {
-                let mut tt = SharedHandle::new(job.table);
-                let shared = job.shared(state, (i as u32 + 1) % 2);
-                run(
-                    eval,
-                    shared,
-                    &mut tt,
-                    job.pos,
-                    job.history,
-                    helper_limits,
-                    done,
-                    &mut |_| {},
-                );
+                thread(state, (i as u32 + 1) % 2, helper_limits, done, &mut |_| {});
             });
         }
-        let result = main_search(main, on_info);
+        let result = thread(main, 0, job.limits, stop, on_info);
         done.store(true, Ordering::Relaxed);
         result
     })
