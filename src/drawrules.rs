@@ -1,12 +1,13 @@
-//! The draw rules that count moves (SPEC §1, the Russian rules lidraughts applies to
-//! Brazilian): 15 moves each of kings only without capture; against a lone king,
-//! three or more kings for 15 moves, two pieces for 5 moves, three pieces with the
-//! lone king on the long diagonal for 5 moves; equal material with kings for 30 or 60
-//! moves. Repetition is not here: it compares positions, not counts.
+//! The draw rules a game's path decides (SPEC §1, the Russian rules lidraughts
+//! applies to Brazilian): repetition, and the rules that count moves — 15 moves each
+//! of kings only without capture; against a lone king, three or more kings for 15
+//! moves, two pieces for 5 moves, three pieces with the lone king on the long
+//! diagonal for 5 moves; equal material with kings for 30 or 60 moves.
 //!
 //! [`crate::game::Game`] ends games by these rules, and the search scores a line that
-//! reaches one as a draw, so it knows a winning ending must be won in time. Both look
-//! at the same sequence of positions (newest first) through [`count_draw`].
+//! reaches one as a draw, so it knows a winning ending must be won in time. Both read
+//! the positions newest first; the search walks its path once per node ([`trail`])
+//! for both repetition and the king-move count.
 
 use crate::bitboard::Bitboard;
 use crate::game::EndReason;
@@ -25,12 +26,42 @@ fn signature(p: &Position) -> [u32; 4] {
     ]
 }
 
-/// Whether going from `before` to `after` was a king's move without capture: no
-/// man moved or was promoted and nothing was taken.
+/// Whether `before` → `after` can be undone: no capture and no man moved, so a king
+/// moved. Only positions joined by such steps can repeat (men never move back and
+/// pieces never come back), and the king-move count runs over them.
+#[inline(always)]
+pub fn reversible(before: &Position, after: &Position) -> bool {
+    let men = |p: &Position| (p.white() & !p.kings(), p.black() & !p.kings());
+    before.occupied().count() == after.occupied().count() && men(before) == men(after)
+}
+
+/// What walking back from a position over reversible steps finds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Trail {
+    /// The position stood on the path before.
+    pub repeated: bool,
+    /// Reversible steps (king moves without capture) in a row up to the position.
+    pub reversible_plies: usize,
+}
+
+/// Walk back from `pos` over the earlier positions, newest first, as far as the
+/// steps are reversible.
 #[inline]
-fn king_move(before: &Position, after: &Position) -> bool {
-    before.occupied().count() == after.occupied().count()
-        && (before.occupied() & !before.kings()) == (after.occupied() & !after.kings())
+pub fn trail<'a>(pos: &Position, earlier: impl Iterator<Item = &'a Position>) -> Trail {
+    let mut t = Trail {
+        repeated: false,
+        reversible_plies: 0,
+    };
+    let mut after = pos;
+    for p in earlier {
+        if !reversible(p, after) {
+            break;
+        }
+        t.reversible_plies += 1;
+        t.repeated |= p == pos;
+        after = p;
+    }
+    t
 }
 
 /// Which counting rule, if any, needs how many plies of unchanged material (or of
@@ -68,22 +99,27 @@ fn material_rule(pos: &Position) -> Option<(EndReason, usize)> {
 
 /// The counting draw rule that has ended the game at `pos`, given the earlier
 /// positions newest first (`earlier.next()` is the position just before `pos`).
-/// Reads back only as far as the rule needs (at most 120 positions).
 pub fn count_draw<'a>(
     pos: &Position,
     earlier: impl Iterator<Item = &'a Position> + Clone,
 ) -> Option<EndReason> {
-    // Plies in a row made by kings without capture.
-    let mut king_plies = 0;
-    let mut after = pos;
-    for p in earlier.clone().take(30) {
-        if !king_move(p, after) {
-            break;
-        }
-        king_plies += 1;
-        after = p;
+    let plies = trail(pos, earlier.clone()).reversible_plies;
+    count_draw_after(pos, plies, earlier)
+}
+
+/// [`count_draw`] when the reversible plies up to `pos` are known (from [`trail`]).
+/// Reads back only as far as a material rule needs (at most 120 positions).
+#[inline]
+pub fn count_draw_after<'a>(
+    pos: &Position,
+    reversible_plies: usize,
+    earlier: impl Iterator<Item = &'a Position>,
+) -> Option<EndReason> {
+    // Every counting rule needs a king on the board: most positions stop here.
+    if pos.kings().is_empty() {
+        return None;
     }
-    if king_plies >= 30 {
+    if reversible_plies >= 30 {
         return Some(EndReason::KingMoves);
     }
     let (reason, needed) = material_rule(pos)?;
@@ -164,6 +200,40 @@ mod tests {
             .unwrap();
         seq.push(last.play(man));
         assert_eq!(at_end(&seq), None);
-        assert!(!king_move(&last, seq.last().unwrap()));
+        assert!(!reversible(&last, seq.last().unwrap()));
+    }
+
+    #[test]
+    fn the_trail_finds_repetitions_and_stops_at_a_man_move() {
+        let seq = shuffle("W:WKa1,Kc1,e1,h2,g3:BKf8,Kh8,a7,b8", 8);
+        let (pos, earlier) = seq.split_last().unwrap();
+        let t = trail(pos, earlier.iter().rev());
+        assert_eq!(t.reversible_plies, 8);
+        assert_eq!(t.repeated, earlier.contains(pos));
+        // Back to the position of ply 1 (every step between is a king's move).
+        let back = trail(&seq[1], seq[..5].iter().rev());
+        assert_eq!(
+            back,
+            Trail {
+                repeated: true,
+                reversible_plies: 5
+            }
+        );
+        let fresh = trail(&seq[2], seq[..2].iter().rev());
+        assert_eq!(
+            fresh,
+            Trail {
+                repeated: false,
+                reversible_plies: 2
+            }
+        );
+        let last = *pos;
+        let man = legal_moves(&last)
+            .iter()
+            .find(|m| !last.kings().contains(m.from()))
+            .copied()
+            .unwrap();
+        let after = last.play(man);
+        assert_eq!(trail(&after, seq.iter().rev()).reversible_plies, 0);
     }
 }

@@ -2,6 +2,7 @@
 //! transposition table, killers, history, enhanced transposition cutoffs, selective
 //! deepening, endgame-database cutoffs and repetition detection.
 
+use crate::drawrules;
 use crate::eval::Evaluator;
 use crate::movegen::{generate, has_capture};
 use crate::moves::{Move, MoveList, MAX_MOVES};
@@ -86,29 +87,11 @@ pub(crate) struct Engine<'a, E: Evaluator + ?Sized, T: TableAccess> {
     pub depth_skip: u32,
 }
 
-/// Whether `a` → `b` can be undone: no capture, no man moved. Only positions joined
-/// by such moves can repeat (men never move back and pieces never come back).
-#[inline(always)]
-fn reversible(a: &Position, b: &Position) -> bool {
-    let men = |p: &Position| (p.white() & !p.kings(), p.black() & !p.kings());
-    a.occupied().count() == b.occupied().count() && men(a) == men(b)
-}
-
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// Whether `pos` already stands on the path (search or game history).
     #[inline]
     pub fn repeated(&self, pos: &Position) -> bool {
-        let mut next = pos;
-        for p in self.path.iter().rev() {
-            if !reversible(p, next) {
-                return false;
-            }
-            if p == pos {
-                return true;
-            }
-            next = p;
-        }
-        false
+        drawrules::trail(pos, self.path.iter().rev()).repeated
     }
 
     /// Whether `child`, a child of `pos` (the current node, not yet on the path),
@@ -189,13 +172,18 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         // give the same answer wherever it has a slot; where it has none, or at a
         // horizon it does not probe, the path is scanned.
         let probe = t.tt && (depth > 0 || self.opts.tt_leaves);
-        if !(root || probe && T::TRACKS_PATH) && self.repeated(pos) {
-            self.stats.terminal += 1;
-            return Score::DRAW;
-        }
-        if t.rules && !root && crate::drawrules::count_draw(pos, self.path.iter().rev()).is_some() {
-            self.stats.terminal += 1;
-            return Score::DRAW;
+        // With `rules`, the counting draw rules too, from the same walk back.
+        let check_repetition = !(root || probe && T::TRACKS_PATH);
+        if !root && (check_repetition || t.rules) {
+            let path = self.path.iter().rev();
+            let trail = drawrules::trail(pos, path.clone());
+            if check_repetition && trail.repeated
+                || t.rules
+                    && drawrules::count_draw_after(pos, trail.reversible_plies, path).is_some()
+            {
+                self.stats.terminal += 1;
+                return Score::DRAW;
+            }
         }
         let mut depth = depth;
         if t.egdb && !root {
