@@ -49,6 +49,19 @@ pub struct BuildOptions {
     pub progress: bool,
 }
 
+impl BuildOptions {
+    /// The worker pool these options ask for.
+    pub(crate) fn pool(&self) -> Result<rayon::ThreadPool, EgdbError> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+            .map_err(|source| EgdbError::Threads {
+                threads: self.threads,
+                source,
+            })
+    }
+}
+
 /// Win/draw/loss counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -105,13 +118,7 @@ pub fn build(
         return Err(EgdbError::Pieces(pieces));
     }
     std::fs::create_dir_all(dir).map_err(|e| EgdbError::io(dir, e))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|source| EgdbError::Threads {
-            threads: opts.threads,
-            source,
-        })?;
+    let pool = opts.pool()?;
     let mut out = Vec::new();
     for n in 1..=pieces {
         let vpath = part_path(dir, n, FileKind::Values);
@@ -213,7 +220,9 @@ fn smaller_value(smaller: &Egdb, after: &Position) -> Option<(Wdl, u16)> {
     Some((decode_wdl(byte)?, d?))
 }
 
-fn bar(opts: &BuildOptions, len: Option<u64>, msg: String) -> ProgressBar {
+/// A progress bar on stderr (hidden unless `opts.progress`): with a known length a
+/// bar with ETA, without one a spinner.
+pub(crate) fn bar(opts: &BuildOptions, len: Option<u64>, msg: String) -> ProgressBar {
     if !opts.progress {
         return ProgressBar::hidden();
     }

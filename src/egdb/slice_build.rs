@@ -25,10 +25,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 
-use crate::egdb::build::BuildOptions;
+use crate::egdb::build::{bar, BuildOptions};
 use crate::egdb::codec::{encode_block, ANY, DRAW, LOSS, WIN};
 use crate::egdb::compact::{write_slice_file, SliceFile, BLOCK_POSITIONS};
 use crate::egdb::error::EgdbError;
@@ -97,16 +97,10 @@ pub fn build_slices(
         return Err(EgdbError::Pieces(pieces));
     }
     std::fs::create_dir_all(dir).map_err(|e| EgdbError::io(dir, e))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|source| EgdbError::Threads {
-            threads: opts.threads,
-            source,
-        })?;
+    let pool = opts.pool()?;
     let all: Vec<Slice> = (2..=pieces).flat_map(Slice::all).collect();
     let total: u64 = all.iter().map(|&s| SliceIndex::new(s).size()).sum();
-    let pb = progress_bar(opts, total);
+    let pb = bar(opts, Some(total), String::new());
     let mut out = Vec::new();
     let mut done = vec![false; Slice::KEYS];
     for &s in &all {
@@ -154,18 +148,6 @@ pub fn build_slices(
     }
     pb.finish_and_clear();
     Ok(out)
-}
-
-fn progress_bar(opts: &BuildOptions, total: u64) -> ProgressBar {
-    if !opts.progress {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    let template = "{msg:24} [{bar:40}] {percent:>3}% {elapsed_precise} left {eta_precise}";
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        pb.set_style(style.progress_chars("=> "));
-    }
-    pb
 }
 
 /// The slices of a pair, numbered one after the other.
