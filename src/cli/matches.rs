@@ -14,7 +14,7 @@ use crate::pdn::{read_games, write_games, PdnGame};
 /// Arguments of `damas match`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// First engine: `key=value,…` with name, techniques (pvs+tt…), tt-bits, depth,
+    /// First engine: `key=value,…` with name, techniques (pvs+tt…), tt-bits, hash, threads, aspiration, depth,
     /// nodes, time (s/move), clock, eval (trained|material), weights (FILE),
     /// level (1-10 or a name), numbering, and last `cmd=COMMAND ARGS` for a Hub engine.
     #[arg(long, default_value = "depth=6")]

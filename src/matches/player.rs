@@ -73,7 +73,8 @@ fn seconds(text: &str) -> Option<Duration> {
 
 /// A player description: `key=value` pairs separated by commas. Keys: `name`,
 /// `techniques` (e.g. `pvs+tt`), `tt-bits` (the thesis' table of `2^bits` entries),
-/// `hash` (the replacing table's megabytes), `threads`, `depth`, `nodes`, `time` (seconds per
+/// `hash` (the replacing table's megabytes), `threads`, `aspiration` (the aspiration
+/// window's half-width in hundredths of a man), `depth`, `nodes`, `time` (seconds per
 /// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
 /// `material`), `weights` (a weight file for the trained evaluation), `level` (playing
 /// strength 1–10 or its name, see [`crate::level`]; the Hub parameter `strength` for Hub
@@ -93,6 +94,8 @@ pub struct EngineSpec {
     pub hash_mb: Option<usize>,
     /// Search threads.
     pub threads: Option<usize>,
+    /// Aspiration window half-width in hundredths of a man (built-in engine only).
+    pub aspiration: Option<i32>,
     /// Thinking limit per move (default depth 6).
     pub limit: MoveLimit,
     /// Hub engine command line, or `None` for the built-in engine.
@@ -131,6 +134,7 @@ impl FromStr for EngineSpec {
             tt_bits: None,
             hash_mb: None,
             threads: None,
+            aspiration: None,
             limit: MoveLimit::Depth(6),
             command: None,
             numbering: MoveNumbering::Standard,
@@ -160,6 +164,7 @@ impl FromStr for EngineSpec {
                 "tt-bits" => spec.tt_bits = Some(value.parse().ok().filter(|b| (10..=30).contains(b)).ok_or_else(|| number("10 to 30"))?),
                 "hash" => spec.hash_mb = Some(crate::shared_tt::parse_hash(value).map_err(bad)?),
                 "threads" => spec.threads = Some(crate::search::parse_threads(value).map_err(bad)?),
+                "aspiration" => spec.aspiration = Some(value.parse().ok().filter(|d| (1..=10_000).contains(d)).ok_or_else(|| number("a half-width of 1 to 10000 hundredths of a man"))?),
                 "depth" => spec.limit = MoveLimit::Depth(value.parse().ok().filter(|&d| d > 0).ok_or_else(|| number("a depth ≥ 1"))?),
                 "nodes" => spec.limit = MoveLimit::Nodes(value.parse().ok().filter(|&n| n > 0).ok_or_else(|| number("a node count ≥ 1"))?),
                 "time" => {
@@ -181,7 +186,7 @@ impl FromStr for EngineSpec {
                 }
                 "level" => spec.strength = value.parse().map_err(|e: crate::level::StrengthError| bad(e.to_string()))?,
                 "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, depth, nodes, time, clock, eval, weights, level, numbering, cmd)"))),
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, depth, nodes, time, clock, eval, weights, level, numbering, cmd)"))),
             }
         }
         Ok(spec)
@@ -252,6 +257,9 @@ impl InternalPlayer {
         }
         if let Some(n) = spec.threads {
             options.threads = n;
+        }
+        if let Some(d) = spec.aspiration {
+            options.aspiration_delta = d;
         }
         InternalPlayer {
             name: spec.to_string(),
@@ -410,6 +418,12 @@ mod tests {
         assert_eq!(l.strength.number(), 4);
         assert_eq!(l.limit, MoveLimit::Nodes(1000));
         assert_eq!("".parse::<EngineSpec>().unwrap().limit, MoveLimit::Depth(6));
+        let a: EngineSpec = "aspiration=20,nodes=100".parse().unwrap();
+        assert_eq!(a.aspiration, Some(20));
+        assert_eq!(
+            InternalPlayer::new(&a).searcher.options().aspiration_delta,
+            20
+        );
         let c: EngineSpec = "clock=60+0.5".parse().unwrap();
         assert_eq!(
             c.limit.clock(),
@@ -431,6 +445,8 @@ mod tests {
             "clock=0+1",
             "clock=a+1",
             "level=11",
+            "aspiration=0",
+            "aspiration=wide",
             "level=grandmaster",
             "eval=neural",
             "weights=/nonexistent/weights.bin",
