@@ -77,6 +77,35 @@ fn minimax(pos: &Position, depth: u32, ply: u32, qs: bool, path: &mut Vec<Positi
     best
 }
 
+/// [`minimax`] with single-reply extensions as `ext` defines them: below the root, a
+/// node with one legal move searches it at its own depth (until ply 60).
+fn minimax_ext(pos: &Position, depth: u32, ply: u32, qs: bool, path: &mut Vec<Position>) -> Score {
+    if ply > 0 && path.contains(pos) {
+        return Score::DRAW;
+    }
+    let moves = legal_moves(pos);
+    if moves.is_empty() {
+        return Score::loss_in(ply);
+    }
+    if depth == 0 {
+        return if qs {
+            qs_ref(pos, ply)
+        } else {
+            Material.eval(pos)
+        };
+    }
+    let forced = moves.len() == 1 && ply > 0 && ply < 60;
+    let child_depth = depth - 1 + u32::from(forced);
+    path.push(*pos);
+    let best = moves
+        .iter()
+        .map(|&m| -minimax_ext(&pos.play(m), child_depth, ply + 1, qs, path))
+        .max()
+        .expect("moves");
+    path.pop();
+    best
+}
+
 fn reference(pos: &Position, history: &[Position], depth: u32, qs: bool) -> Score {
     minimax(pos, depth, 0, qs, &mut history.to_vec())
 }
@@ -156,6 +185,7 @@ fn merge(a: Techniques, b: Techniques) -> Techniques {
         egdb: a.egdb || b.egdb,
         lmr: a.lmr || b.lmr,
         rules: a.rules || b.rules,
+        ext: a.ext || b.ext,
         sel: a.sel.or(b.sel),
     }
 }
@@ -170,6 +200,30 @@ fn check_stats(r: &SearchResult) {
 }
 
 // ---------------------------------------------------------------- equivalence
+
+#[test]
+fn single_reply_extensions_match_the_extended_minimax() {
+    let positions = random_positions(120, 7);
+    let combos = combinations("ext".parse().expect("ext"), &["pvs", "id", "asp", "qs"]);
+    let mut differs = 0;
+    for (i, (pos, history)) in positions.iter().enumerate() {
+        let depth = 2 + (i as u32 % 4);
+        let want = [false, true].map(|qs| minimax_ext(pos, depth, 0, qs, &mut history.to_vec()));
+        differs += usize::from(want[1] != reference(pos, history, depth, true));
+        for &t in &combos {
+            let r = search_with(options(t), pos, history, Limits::depth(depth));
+            assert_eq!(
+                r.score,
+                want[t.qs as usize],
+                "{t} depth {depth} {}",
+                damas::to_fen(pos)
+            );
+            assert!(legal_moves(pos).contains(&r.best.expect("a move")));
+        }
+    }
+    // The extension changes values, or this test would prove nothing.
+    assert!(differs > 5, "only {differs} positions change value");
+}
 
 #[test]
 fn every_combination_without_tt_matches_minimax() {

@@ -59,6 +59,11 @@ pub struct Techniques {
     /// draw, so a won ending is pursued before the count runs out. Not one of the
     /// thesis' techniques.
     pub rules: bool,
+    /// Single-reply extensions: a node where the side to move has one legal move
+    /// searches it one ply deeper (forced captures are common in draughts, and a
+    /// forced move costs the opponent nothing to answer). Not one of the thesis'
+    /// techniques.
+    pub ext: bool,
     /// Selective deepening: at every non-capture, non-root node keep only this
     /// percentage of the moves (best by a cheap move score, in their original order).
     /// `sel35` / `sel50` on the command line; `None` searches every move.
@@ -67,7 +72,7 @@ pub struct Techniques {
 
 /// Error for an unknown technique name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, sel35, sel50, sel<1-99>)")]
+#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, sel35, sel50, sel<1-99>)")]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
@@ -89,6 +94,7 @@ impl FromStr for Techniques {
                 "egdb" => t.egdb = true,
                 "lmr" => t.lmr = true,
                 "rules" => t.rules = true,
+                "ext" => t.ext = true,
                 other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
                     Some(p) if (1..=99).contains(&p) => t.sel = Some(p),
                     _ => return Err(TechniqueError(other.to_string())),
@@ -114,6 +120,7 @@ impl fmt::Display for Techniques {
             (self.egdb, "egdb"),
             (self.lmr, "lmr"),
             (self.rules, "rules"),
+            (self.ext, "ext"),
         ];
         let mut on: Vec<String> = names
             .iter()

@@ -22,6 +22,9 @@ const ETC_MIN_DEPTH: u32 = 6;
 const LMR_MIN_DEPTH: u32 = 3;
 /// … and from this move (0-based) in the ordered list on.
 const LMR_MIN_MOVE: usize = 3;
+/// Single-reply extensions stop this many plies below the root, so a long run of
+/// forced moves cannot deepen the search without bound.
+const EXT_MAX_PLY: u32 = 60;
 /// Distance given to an oracle win or loss whose length is unknown.
 pub(crate) const UNKNOWN_DISTANCE: u32 = 400;
 
@@ -292,6 +295,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 self.tt.set_path(s, true);
             }
         }
+        // A forced move is searched one ply deeper (`ext`).
+        let child_depth = depth - 1 + u32::from(t.ext && n == 1 && !root && ply < EXT_MAX_PLY);
         self.path.push(*pos);
         let alpha0 = alpha;
         let mut best = -Score::INFINITE;
@@ -306,7 +311,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 self.tt.prefetch(key(&next));
             }
             let s = if j == 0 || !t.pvs {
-                -self.node(&child, depth - 1, ply + 1, -beta, -alpha)
+                -self.node(&child, child_depth, ply + 1, -beta, -alpha)
             } else if t.lmr
                 && depth >= LMR_MIN_DEPTH
                 && j >= LMR_MIN_MOVE
