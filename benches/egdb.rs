@@ -3,6 +3,8 @@
 //! database is built (`damas-egdb build`). Positions are answered by whichever
 //! generation the directory holds; `slices_wdl` probes the second-generation
 //! slices directly when present.
+// criterion_group! makes a public function without documentation.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 

@@ -1,5 +1,7 @@
 //! Move-generator benchmarks: perft from the start position and from a king-heavy
 //! middle game, and legal-move generation over the fixture positions in `data/`.
+// criterion_group! makes a public function without documentation.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 

@@ -20,6 +20,7 @@ pub mod padded;
 pub mod pdn;
 pub mod perft;
 pub mod position;
+pub mod progress;
 pub mod score;
 pub mod search;
 pub mod shared_tt;
@@ -27,6 +28,7 @@ pub mod square;
 pub mod study;
 pub mod train;
 pub mod tt;
+#[cfg(feature = "tui")]
 pub mod ui;
 
 pub use bitboard::{Bitboard, Dir};
@@ -34,6 +36,7 @@ pub use fen::{parse_fen, to_fen, FenError};
 pub use moves::{Move, MoveList};
 pub use position::{Color, Kind, Piece, Position};
 pub use square::Square;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod egdb;
 pub use score::Score;

@@ -13,7 +13,8 @@ use crate::position::Position;
 use crate::square::Square;
 
 /// A move notation.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Notation {
     /// `c3-d4`, `c3xe5`, `a1xd4xg7` when two captures share start and end.
     #[default]

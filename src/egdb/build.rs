@@ -23,7 +23,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use crate::progress::Bar;
 use rayon::prelude::*;
 
 use crate::bitboard::Bitboard;
@@ -222,19 +222,13 @@ fn smaller_value(smaller: &Egdb, after: &Position) -> Option<(Wdl, u16)> {
 
 /// A progress bar on stderr (hidden unless `opts.progress`): with a known length a
 /// bar with ETA, without one a spinner.
-pub(crate) fn bar(opts: &BuildOptions, len: Option<u64>, msg: String) -> ProgressBar {
-    if !opts.progress {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr());
+pub(crate) fn bar(opts: &BuildOptions, len: Option<u64>, msg: String) -> Bar {
     let template = if len.is_some() {
         "{msg:28} [{bar:40}] {percent:>3}% {elapsed_precise} left {eta_precise}"
     } else {
         "{msg:28} {spinner} {elapsed_precise}"
     };
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        pb.set_style(style.progress_chars("=> "));
-    }
+    let pb = Bar::new(opts.progress, len, template);
     pb.set_message(msg);
     pb
 }

@@ -8,6 +8,7 @@
 //! rules ([`verify`]) and summarised ([`stats`]). The `damas-egdb` tool is [`cli`].
 
 pub mod build;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod codec;
 pub mod compact;

@@ -25,7 +25,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
-use indicatif::ProgressBar;
+use crate::progress::Bar;
 use rayon::prelude::*;
 
 use crate::egdb::build::{bar, BuildOptions};
@@ -184,7 +184,7 @@ fn build_pair(
     dir: &Path,
     pair: &[Slice],
     db: &SliceDb,
-    pb: &ProgressBar,
+    pb: &Bar,
 ) -> Result<Vec<SliceSummary>, EgdbError> {
     let start = Instant::now();
     let fail = |what: String| EgdbError::Build {

@@ -214,7 +214,7 @@ pub(super) const RUNAWAY_ROWS: u32 = 0x0FFF_F000;
 
 /// Call `f(index, count)` for every feature of `v` with a non-zero count. The
 /// evaluator and the trainer both go through here (the evaluator through the
-/// tables [`super::folded`] builds from [`visit_men`] and [`visit_kings`]).
+/// tables `folded` builds from [`visit_men`] and [`visit_kings`]).
 #[inline(always)]
 pub fn visit(v: &View, mut f: impl FnMut(usize, i32)) {
     visit_men(v, &mut f);

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::progress::Bar;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -134,16 +134,10 @@ fn play_chunk(seed: u64, chunk: u64, games: u64, max_plies: u32) -> BranchingSta
 /// Play the games (in parallel) and count.
 pub fn measure(spec: &BranchingSpec, progress: bool) -> BranchingStats {
     let chunks = spec.games.div_ceil(CHUNK);
-    let bar = if progress {
-        ProgressBar::new(spec.games)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} games, {eta} left",
-        )
-        .expect("valid template"),
+    let bar = Bar::new(
+        progress,
+        Some(spec.games),
+        "{elapsed_precise} [{wide_bar}] {pos}/{len} games, {eta} left",
     );
     let parts: Vec<BranchingStats> = (0..chunks)
         .into_par_iter()

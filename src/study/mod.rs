@@ -6,9 +6,11 @@
 
 pub mod branching;
 mod checks;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod config;
 pub mod csv;
+#[cfg(feature = "plot")]
 pub mod plot;
 pub mod positions;
 pub mod report;

@@ -20,7 +20,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::progress::Bar;
 use rayon::prelude::*;
 use thiserror::Error;
 
@@ -321,16 +321,10 @@ pub fn run(spec: &RunSpec) -> Result<RunSummary, RunError> {
     };
     let file = open_results(&spec.out).map_err(write_err)?;
     let writer = Mutex::new((BufWriter::new(file), 0usize));
-    let bar = if spec.progress {
-        ProgressBar::new(units.len() as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} searches, {eta} left ({msg})",
-        )
-        .expect("valid template"),
+    let bar = Bar::new(
+        spec.progress,
+        Some(units.len() as u64),
+        "{elapsed_precise} [{wide_bar}] {pos}/{len} searches, {eta} left ({msg})",
     );
     let work = || {
         units.par_iter().try_for_each(|u| {

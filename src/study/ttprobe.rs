@@ -7,7 +7,7 @@
 use std::fmt::Write;
 use std::sync::atomic::AtomicBool;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::progress::Bar;
 use rayon::prelude::*;
 
 use super::positions::{generate, sample_even, GenerateSpec};
@@ -69,16 +69,10 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
         .map(|i| set[i].position)
         .collect();
     let ds = depths(spec.top_depth);
-    let bar = if progress {
-        ProgressBar::new((chosen.len() * spec.bits.len()) as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} positions, {eta} left",
-        )
-        .expect("valid template"),
+    let bar = Bar::new(
+        progress,
+        Some((chosen.len() * spec.bits.len()) as u64),
+        "{elapsed_precise} [{wide_bar}] {pos}/{len} positions, {eta} left",
     );
     let techniques = Techniques {
         qs: true,

@@ -4,7 +4,9 @@
 //! `damas-train` (`tools/train.rs`); `docs/evaluation.md` tells how the shipped
 //! weights were made.
 
+#[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "plot")]
 pub mod curve;
 pub mod data;
 pub mod fit;

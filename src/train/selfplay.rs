@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use crate::progress::Bar;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -183,17 +183,10 @@ pub fn run(cfg: &SelfPlayConfig, path: &Path) -> Result<Summary, DataError> {
         summary.add(g);
     }
     let mut next = old.last().map_or(0, |g| g.index + 1);
-    let bar = if cfg.progress {
-        ProgressBar::with_draw_target(Some(cfg.games as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta} {msg}",
-        )
-        .expect("static template")
-        .progress_chars("=> "),
+    let bar = Bar::new(
+        cfg.progress,
+        Some(cfg.games as u64),
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta} {msg}",
     );
     bar.set_position(summary.games as u64);
     let batch = (rayon::current_num_threads() * 4) as u32;

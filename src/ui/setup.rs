@@ -7,7 +7,8 @@ use crate::position::Color;
 use crate::search::Limits;
 
 /// Who makes the moves of one side.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Player {
     /// A person at the keyboard.
     Human,

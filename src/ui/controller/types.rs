@@ -55,7 +55,7 @@ pub enum Effect {
         /// The PDN text.
         text: String,
     },
-    /// Read `path` and hand it to [`Controller::load_pdn`].
+    /// Read `path` and hand it to [`super::Controller::load_pdn`].
     Load(PathBuf),
     /// Leave the program.
     Quit,
