@@ -236,4 +236,82 @@ mod tests {
         let after = last.play(man);
         assert_eq!(trail(&after, seq.iter().rev()).reversible_plies, 0);
     }
+
+    /// `plies` moves from `fen` (oldest first) that never capture, never allow a
+    /// capture and never promote, so the material stays; every `man_every`-th ply
+    /// moves a man when one can, which resets the king-move count.
+    fn walk(fen: &str, plies: usize, man_every: usize) -> Vec<Position> {
+        let mut pos = parse_fen(fen).unwrap();
+        let mut out = vec![pos];
+        for i in 0..plies {
+            let safe: Vec<(bool, Position)> = legal_moves(&pos)
+                .iter()
+                .filter(|m| !m.is_capture())
+                .map(|&m| (pos.kings().contains(m.from()), pos.play(m)))
+                .filter(|(_, next)| next.kings().count() == pos.kings().count())
+                .filter(|(_, next)| !legal_moves(next).iter().any(|m| m.is_capture()))
+                .collect();
+            // Prefer the kind of move asked for, then a position not seen yet.
+            let want_man = (i + 1) % man_every == 0;
+            let pick = safe
+                .iter()
+                .min_by_key(|(king, next)| (*king == want_man, out.contains(next)))
+                .unwrap_or_else(|| panic!("no safe move in {}", crate::fen::to_fen(&pos)));
+            pos = pick.1;
+            out.push(pos);
+        }
+        out
+    }
+
+    /// The rule ends the game after exactly `needed` plies of stable material, not one
+    /// ply earlier.
+    fn ends_after(seq: &[Position], needed: usize, rule: EndReason) {
+        let n = seq.len();
+        assert_eq!(at_end(&seq[n - needed..]), None, "{rule:?} one ply early");
+        assert_eq!(at_end(&seq[n - needed - 1..]), Some(rule));
+    }
+
+    #[test]
+    fn three_kings_against_a_lone_king_after_fifteen_moves() {
+        let seq = walk("W:WKa1,Kc1,Ke1:BKh6", 30, usize::MAX);
+        assert_eq!(
+            material_rule(seq.last().unwrap()),
+            Some((EndReason::ThreeKingsVsKing, 30))
+        );
+        // With kings only, stable material and king moves count the same plies, and
+        // the king-move rule is named first.
+        ends_after(&seq, 30, EndReason::KingMoves);
+    }
+
+    #[test]
+    fn three_pieces_against_a_king_on_the_long_diagonal_after_five_moves() {
+        let seq = walk("W:WKc1,a3,e3:BKg7", 24, usize::MAX);
+        let on_diagonal = |p: &Position| (p.kings_of(Color::Black) & LONG_DIAGONAL).any();
+        let end = (10..seq.len())
+            .find(|&i| on_diagonal(&seq[i]))
+            .expect("the lone king comes back to the long diagonal");
+        ends_after(&seq[..=end], 10, EndReason::ThreeVsKingOnDiagonal);
+        // Off the diagonal the rule does not apply.
+        let off = (10..seq.len()).find(|&i| !on_diagonal(&seq[i])).unwrap();
+        assert_eq!(at_end(&seq[..=off]), None);
+    }
+
+    #[test]
+    fn four_or_five_pieces_each_with_kings_after_thirty_moves() {
+        let seq = walk("W:WKh2,a1,c1,e1:BKa7,b8,d8,f8", 60, 28);
+        ends_after(&seq, 60, EndReason::EqualMaterial30);
+    }
+
+    #[test]
+    fn six_or_seven_pieces_each_with_kings_after_sixty_moves() {
+        let seq = walk("W:WKh2,a1,c1,e1,g1,d2:BKa7,b8,d8,f8,h8,e7", 120, 28);
+        ends_after(&seq, 120, EndReason::EqualMaterial60);
+    }
+
+    #[test]
+    fn unequal_material_or_no_kings_has_no_counting_rule() {
+        for fen in ["W:WKa1,c1,e1,g1:BKh8,b8,d8", "W:Wa1,c1,e1,g1:Bh8,b8,d8,f8"] {
+            assert!(material_rule(&parse_fen(fen).unwrap()).is_none(), "{fen}");
+        }
+    }
 }

@@ -247,8 +247,26 @@ mod tests {
                 play(&mut g, m);
             }
         }
-        // Start position seen three times after 8 plies; two kings v one also at 10.
+        // Start position seen three times after 8 plies, before two v one's 10.
         assert_eq!(g.result().map(|r| r.reason), Some(EndReason::Repetition));
         assert_eq!(g.result().unwrap().pdn(), "1-1");
+
+        // The same ending without a third repetition: two kings v one ends it at 10.
+        let mut g = Game::new(parse_fen("W:WKe1,Kg1:BKa7").unwrap());
+        let moves = [
+            "g1-h2", "a7-b8", "e1-f2", "b8-a7", "h2-g1", "a7-b8", "f2-e1", "b8-a7", "g1-h2",
+            "a7-b8",
+        ];
+        for m in moves {
+            assert_eq!(g.result(), None, "before {m}");
+            play(&mut g, m);
+        }
+        assert_eq!(
+            g.result(),
+            Some(GameResult {
+                winner: None,
+                reason: EndReason::TwoVsKing,
+            })
+        );
     }
 }

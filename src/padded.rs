@@ -284,11 +284,9 @@ impl MoveSink for PaddedMoves {
 
     #[inline(always)]
     fn push(&mut self, from: Padded, to: Padded, captured: Padded) {
-        debug_assert!(self.len < MAX_MOVES, "see crate::moves::MAX_MOVES");
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = MaybeUninit::new(PaddedMove { from, to, captured });
-            self.len += 1;
-        }
+        assert!(self.len < MAX_MOVES, "see crate::moves::MAX_MOVES");
+        self.moves[self.len] = MaybeUninit::new(PaddedMove { from, to, captured });
+        self.len += 1;
     }
 
     fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool {

@@ -206,7 +206,12 @@ fn split_word(word: &str) -> (Option<&str>, &str) {
 
 /// 1-based line and character column of byte offset `at`.
 fn line_column(text: &str, at: usize) -> (usize, usize) {
-    let before = &text[..at.min(text.len())];
+    // Error offsets can point inside a multi-byte character (found by fuzzing).
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     (line, before[line_start..].chars().count() + 1)

@@ -297,3 +297,12 @@ fn written_games_carry_the_seven_tag_roster() {
         assert!(text.contains(&format!("[{tag} ")), "{tag} in {text}");
     }
 }
+
+/// Found by the `pdn` fuzz target: an error inside a tag whose value holds a
+/// multi-byte character cut the text off inside that character.
+#[test]
+fn errors_after_multibyte_characters_do_not_panic() {
+    let text = "[Event \u{78a}\"]ent \"t\"]\n[[Result1-0\"]\n[FEN \"W:W10-32:B-32\"]\n1. c3-d4\n";
+    let err = read_games(text).expect_err("malformed tags");
+    assert!(err.to_string().contains("line"), "{err}");
+}

@@ -137,6 +137,14 @@ pub fn parse_rows(text: &str) -> Result<Vec<Row>, CsvError> {
             });
         }
         let ms: f64 = number(n, names[15], f[15])?;
+        // `inf` and huge values parse as f64 but are no duration.
+        let time = std::time::Duration::try_from_secs_f64(ms.max(0.0) / 1000.0).map_err(|_| {
+            CsvError::Number {
+                line: n,
+                field: names[15],
+                text: f[15].to_string(),
+            }
+        })?;
         let stats = Stats {
             nodes: number(n, names[4], f[4])?,
             interior: number(n, names[5], f[5])?,
@@ -147,7 +155,7 @@ pub fn parse_rows(text: &str) -> Result<Vec<Row>, CsvError> {
             qs_nodes: number(n, names[10], f[10])?,
             tt_accesses: number(n, names[11], f[11])?,
             tt_compares: number(n, names[12], f[12])?,
-            time: std::time::Duration::from_secs_f64(ms.max(0.0) / 1000.0),
+            time,
             ..Stats::default()
         };
         out.push(Row {
@@ -227,5 +235,31 @@ mod tests {
             "{:?}",
             parse_rows(&bad)
         );
+    }
+
+    #[test]
+    fn infinite_or_huge_time_is_an_error_not_a_panic() {
+        for t in ["inf", "-inf", "1e300", "NaN"] {
+            let line = row().to_line();
+            let cut = line.rfind(',').unwrap();
+            let text = format!("{HEADER}\n{},{t}\n", &line[..cut]);
+            let got = parse_rows(&text);
+            if t == "NaN" || t == "-inf" {
+                // Clamped to zero like any negative time.
+                assert_eq!(got.unwrap()[0].stats.time, std::time::Duration::ZERO);
+            } else {
+                assert!(
+                    matches!(
+                        got,
+                        Err(CsvError::Number {
+                            line: 2,
+                            field: "time_ms",
+                            ..
+                        })
+                    ),
+                    "{t}: {got:?}"
+                );
+            }
+        }
     }
 }

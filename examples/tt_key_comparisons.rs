@@ -1,5 +1,5 @@
-//! Measurements for the search report (not assertions): run with
-//! `cargo test --release --test search_report -- --ignored --nocapture`.
+//! A measurement for the search report (it asserts nothing, so it is an example,
+//! not a test): `cargo run --release --example tt_key_comparisons`.
 
 use std::sync::atomic::AtomicBool;
 
@@ -14,12 +14,8 @@ use rand_chacha::ChaCha8Rng;
 /// depths 3, 5, …, 15 without clearing the table between depths (cleared between
 /// positions), probing at every node as the thesis does. `DAMAS_TT_POSITIONS`,
 /// `DAMAS_TT_TECHNIQUES` (default `pvs,id,asp,tt,qs`, the thesis' engine) and
-/// `DAMAS_TT_LEAVES=0` (no probes at the horizon) vary the protocol. `DAMAS_TT_POSITIONS`,
-/// `DAMAS_TT_TECHNIQUES` (default `pvs,id,asp,tt,qs`, the thesis' engine) and
 /// `DAMAS_TT_LEAVES=0` (no probes at the horizon) vary the protocol.
-#[test]
-#[ignore]
-fn tt_key_comparisons_per_access() {
+fn main() {
     let count: usize = std::env::var("DAMAS_TT_POSITIONS")
         .ok()
         .and_then(|v| v.parse().ok())

@@ -1,0 +1,24 @@
+//! FEN text: parsing never panics; a parsed position prints and parses back to
+//! itself, and its legal moves print and parse back to themselves.
+#![no_main]
+
+use damas::fen::{parse_fen, to_fen, to_fen_numeric};
+use damas::movegen::legal_moves;
+use damas::notation::{move_to_string, parse_move, Notation};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(pos) = parse_fen(text) else {
+        return;
+    };
+    assert_eq!(parse_fen(&to_fen(&pos)), Ok(pos));
+    assert_eq!(parse_fen(&to_fen_numeric(&pos)), Ok(pos));
+    for &mv in legal_moves(&pos).iter() {
+        let s = move_to_string(&pos, mv, Notation::Algebraic);
+        assert_eq!(parse_move(&pos, &s), Ok(mv), "{s} in {text}");
+        let _ = pos.play(mv);
+    }
+});
