@@ -20,6 +20,7 @@ pub mod padded;
 pub mod pdn;
 pub mod perft;
 pub mod position;
+pub mod review;
 pub mod score;
 pub mod search;
 pub mod shared_tt;
