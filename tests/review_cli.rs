@@ -35,8 +35,14 @@ fn review_marks_the_blunder_and_sums_up_each_player() {
         moves[0].starts_with("1.") && moves[0].contains("e3-f4??") && moves[0].contains("blunder"),
         "{out}"
     );
-    assert!(moves[0].contains("for Black"), "the score is labelled: {out}");
-    assert!(moves[0].contains("best "), "the engine's move is given: {out}");
+    assert!(
+        moves[0].contains("for Black"),
+        "the score is labelled: {out}"
+    );
+    assert!(
+        moves[0].contains("best "),
+        "the engine's move is given: {out}"
+    );
     for m in &moves[1..] {
         assert!(!m.contains("??") && !m.contains("blunder"), "{out}");
     }
@@ -60,7 +66,10 @@ fn bad_files_and_game_numbers_fail_with_a_message() {
     let o = damas(&["review", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("illegal move") && err.contains("line 1"), "{err}");
+    assert!(
+        err.contains("illegal move") && err.contains("line 1"),
+        "{err}"
+    );
     let empty = dir.path().join("empty.pdn");
     std::fs::write(&empty, "").unwrap();
     let o = damas(&["review", empty.to_str().unwrap()]);

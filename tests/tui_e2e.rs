@@ -326,7 +326,10 @@ fn looking_back_reviewing_and_continuing_from_an_earlier_position() {
         s.contains("VIEWING ply 2 of 3")
     });
     assert!(screen.contains("Viewing move 1... g5xe3"), "{screen}");
-    assert!(screen.contains("2. a1-b2"), "the game is untouched:\n{screen}");
+    assert!(
+        screen.contains("2. a1-b2"),
+        "the game is untouched:\n{screen}"
+    );
     tmux.keys(&["End"]);
     tmux.wait_for("the game again", Duration::from_secs(10), |s| {
         s.contains("Back to the game") && !s.contains("VIEWING")

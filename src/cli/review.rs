@@ -44,10 +44,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let bytes = std::fs::read(&args.file)
         .map_err(|e| CliError::input(format!("{}: {e}", args.file.display())))?;
     let text = String::from_utf8_lossy(&bytes);
-    let mut games = read_games(&text)
-        .map_err(|e| CliError::input(format!("{}: {e}", args.file.display())))?;
+    let mut games =
+        read_games(&text).map_err(|e| CliError::input(format!("{}: {e}", args.file.display())))?;
     if games.is_empty() {
-        return Err(CliError::input(format!("{}: {NO_GAME}", args.file.display())));
+        return Err(CliError::input(format!(
+            "{}: {NO_GAME}",
+            args.file.display()
+        )));
     }
     let n = games.len();
     let index = args.game as usize - 1;

@@ -14,9 +14,8 @@ pub fn score_label(mover: Color, score: Score) -> String {
     match white.plies() {
         Some(p) => {
             let moves = p.div_ceil(2);
-            let unit = |n: u32, one: &str, many: &str| {
-                format!("{n} {}", if n == 1 { one } else { many })
-            };
+            let unit =
+                |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
             format!(
                 "{leader} wins in {} ({})",
                 unit(moves, "move", "moves"),

@@ -32,7 +32,8 @@ pub fn move_line(m: &MoveReview) -> String {
 /// One player's totals: `White (Ana): 20 moves, 1 inaccuracy, 0 mistakes, 1 blunder,
 /// average loss 0.12 men per move`.
 pub fn summary_line(side: Color, name: Option<&str>, s: &PlayerSummary) -> String {
-    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let who = match side {
         Color::White => "White",
         Color::Black => "Black",

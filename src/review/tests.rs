@@ -53,12 +53,19 @@ fn the_blunder_is_marked_and_the_quiet_moves_are_not() {
 
 #[test]
 fn the_same_review_twice_is_the_same() {
-    assert_eq!(review_text(BLUNDER_GAME, 5_000), review_text(BLUNDER_GAME, 5_000));
+    assert_eq!(
+        review_text(BLUNDER_GAME, 5_000),
+        review_text(BLUNDER_GAME, 5_000)
+    );
 }
 
 #[test]
 fn a_stopped_review_keeps_the_moves_judged_so_far() {
-    let game = read_games(BLUNDER_GAME).unwrap().remove(0).to_game().unwrap();
+    let game = read_games(BLUNDER_GAME)
+        .unwrap()
+        .remove(0)
+        .to_game()
+        .unwrap();
     let mut searcher = Searcher::new(SearchOptions::default());
     let stop = AtomicBool::new(false);
     let r = review_game(

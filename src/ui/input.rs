@@ -246,7 +246,10 @@ pub const KEY_HELP: &[(&str, &str)] = &[
         "engine level (1 beginner … 10 full) stronger / weaker",
     ),
     ("o", "flip the board"),
-    (", . Home End", "look back / forward / at the start / back to the game"),
+    (
+        ", . Home End",
+        "look back / forward / at the start / back to the game",
+    ),
     ("x", "continue play from the position looked at (asks)"),
     ("v", "review the game: every move judged, arrows step"),
     ("s / l", "save / load the game as PDN"),

@@ -6,9 +6,9 @@ use std::time::Duration;
 use crate::level::Strength;
 
 use crate::moves::Move;
-use crate::review::Review;
 use crate::pdn::PdnGame;
 use crate::position::Position;
+use crate::review::Review;
 use crate::search::Limits;
 
 /// Why a search was asked for.

@@ -30,7 +30,8 @@ impl Controller {
         let i = self.view?;
         let what = match self.shown_last_move() {
             Some((pos, mv)) => {
-                let number = crate::pdn::MoveNumber::of_ply(self.game.start().side_to_move(), i - 1);
+                let number =
+                    crate::pdn::MoveNumber::of_ply(self.game.start().side_to_move(), i - 1);
                 let dots = if number.black { "..." } else { "." };
                 format!(
                     "move {}{dots} {}",
@@ -158,7 +159,7 @@ impl Controller {
         let Some(panel) = &self.review else { return };
         let m = &panel.review.moves[panel.index];
         let (ply, line) = (m.ply, move_line(m));
-        if ply + 1 <= self.game.moves().len() {
+        if ply < self.game.moves().len() {
             self.view = (ply + 1 < self.game.moves().len()).then_some(ply + 1);
         }
         self.info(format!(

@@ -70,7 +70,11 @@ fn continuing_from_an_earlier_position_asks_and_can_be_replayed() {
     let mut c = human_vs_human(crate::fen::START_FEN);
     played(&mut c, &["c3-d4", "f6-e5", "d4xf6"]);
     c.handle(Action::ContinueHere);
-    assert_eq!(c.message().unwrap().1, MessageKind::Error, "not looking back");
+    assert_eq!(
+        c.message().unwrap().1,
+        MessageKind::Error,
+        "not looking back"
+    );
     c.handle(Action::ViewBack);
     c.handle(Action::ViewBack);
     c.handle(Action::ContinueHere);
