@@ -59,8 +59,12 @@ const PROFILES: [Profile; 9] = [
     profile(1, 300, 150.0, 0.35, 0),
     profile(1, 600, 90.0, 0.25, 0),
     profile(2, 1_500, 60.0, 0.20, 0),
-    profile(3, 4_000, 45.0, 0.18, 0),
-    profile(4, 10_000, 25.0, 0.12, 1),
+    // Level 4's glances still miss captures, but it glances at a fifth as many moves
+    // as level 3; level 5's glances resolve captures. With 0.18 here the step from 4
+    // to 5 measured +564 Elo and the step from 3 to 4 only +84; with 0.10, +483 and
+    // +183.
+    profile(3, 4_000, 40.0, 0.04, 0),
+    profile(4, 10_000, 25.0, 0.09, 1),
     profile(5, 25_000, 15.0, 0.10, 2),
     profile(6, 60_000, 10.0, 0.07, 2),
     profile(8, 150_000, 5.0, 0.04, 3),
@@ -306,10 +310,16 @@ mod tests {
             "5 (intermediate)"
         );
         assert!(Strength::FULL.profile().is_none());
-        // Every step up searches at least as deep and errs no more.
+        // Every step up searches at least as deep and errs no more: its glances are
+        // deeper, or as deep and rarer.
         for w in PROFILES.windows(2) {
             assert!(w[1].depth >= w[0].depth && w[1].nodes > w[0].nodes);
-            assert!(w[1].temperature < w[0].temperature && w[1].oversight < w[0].oversight);
+            assert!(w[1].temperature < w[0].temperature);
+            assert!(
+                w[1].glance_depth > w[0].glance_depth
+                    || (w[1].glance_depth == w[0].glance_depth && w[1].oversight < w[0].oversight),
+                "{w:?}"
+            );
         }
     }
 

@@ -21,6 +21,7 @@ pub mod pdn;
 pub mod perft;
 pub mod position;
 pub mod progress;
+pub mod review;
 pub mod score;
 pub mod search;
 pub mod shared_tt;

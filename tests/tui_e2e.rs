@@ -1,7 +1,8 @@
 //! End-to-end test of the terminal UI: the real `damas` binary runs in a tmux pane
 //! (a private tmux server), a move is typed (also in capitals), the engine's reply
 //! appears, discarding the game asks first, a named level is shown and changed, a
-//! flag falls on a game clock, the game is quit (with `q` and a yes, and
+//! flag falls on a game clock, the move list is looked back through, the game is
+//! reviewed and continued from an earlier position, the game is quit (with `q` and a yes, and
 //! with Ctrl-C: status 130), and the terminal is checked to be restored: no alternate
 //! screen, cursor visible, no mouse reporting, canonical mode and echo back.
 //!
@@ -295,5 +296,67 @@ fn on_a_clock_the_side_that_does_not_move_loses_on_time() {
     // The game is over: quitting does not ask.
     tmux.literal("q");
     tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
+    tmux.assert_restored();
+}
+
+#[test]
+fn looking_back_reviewing_and_continuing_from_an_earlier_position() {
+    let Some(tmux) = start("review") else { return };
+    let bin = env!("CARGO_BIN_EXE_damas");
+    // Two humans; White's e3-f4 drops a man (g5xe3 is forced).
+    tmux.keys(&[
+        &format!(
+            "{bin} play --white human --black human --fen 'W:Wa1,c1,e1,g1,e3:Bb8,d8,f8,h8,g5'; echo EXIT=$?"
+        ),
+        "Enter",
+    ]);
+    tmux.wait_for("the game screen", Duration::from_secs(20), |s| {
+        s.contains("Moves (White to move)")
+    });
+    for m in ["e3-f4", "g5xe3", "a1-b2"] {
+        tmux.literal(m);
+        tmux.keys(&["Enter"]);
+    }
+    tmux.wait_for("three moves", Duration::from_secs(10), |s| {
+        s.contains("2. a1-b2")
+    });
+    // Look back one ply: the game stays, the board shows the earlier position.
+    tmux.literal(",");
+    let screen = tmux.wait_for("the view", Duration::from_secs(10), |s| {
+        s.contains("VIEWING ply 2 of 3")
+    });
+    assert!(screen.contains("Viewing move 1... g5xe3"), "{screen}");
+    assert!(
+        screen.contains("2. a1-b2"),
+        "the game is untouched:\n{screen}"
+    );
+    tmux.keys(&["End"]);
+    tmux.wait_for("the game again", Duration::from_secs(10), |s| {
+        s.contains("Back to the game") && !s.contains("VIEWING")
+    });
+    // The review marks the blunder.
+    tmux.literal("v");
+    let screen = tmux.wait_for("the review", Duration::from_secs(60), |s| {
+        s.contains("Review (arrows")
+    });
+    assert!(screen.contains("e3-f4??"), "{screen}");
+    assert!(screen.contains("1 blunder"), "{screen}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the review closed", Duration::from_secs(10), |s| {
+        s.contains("Review closed")
+    });
+    // Continue from one ply back: asks, then the last move is gone.
+    tmux.literal(",");
+    tmux.literal("x");
+    tmux.wait_for("the question", Duration::from_secs(10), |s| {
+        s.contains("Continue from here, taking back the last 1 plies")
+    });
+    tmux.literal("y");
+    let screen = tmux.wait_for("the shorter game", Duration::from_secs(10), |s| {
+        s.contains("Continuing from the viewed position")
+    });
+    assert!(!screen.contains("a1-b2"), "{screen}");
+    tmux.keys(&["C-c"]);
+    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=130"));
     tmux.assert_restored();
 }

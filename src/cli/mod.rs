@@ -15,6 +15,7 @@ mod moves;
 mod pdn;
 mod perft;
 mod play;
+mod review;
 
 /// Brazilian checkers: play, analyse, count.
 #[derive(Parser, Debug)]
@@ -42,6 +43,9 @@ pub enum Command {
     Match(Box<matches::Args>),
     /// Play in the terminal (the default).
     Play(play::Args),
+    /// Review a game: the engine's evaluation of every move, its preferred move, and
+    /// inaccuracies, mistakes and blunders marked, with a summary per player.
+    Review(review::Args),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -103,6 +107,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Pdn(a)) => pdn::run(&a),
         Some(Command::Match(a)) => matches::run(&a),
         Some(Command::Play(a)) => play::run(&a),
+        Some(Command::Review(a)) => review::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -80,6 +80,18 @@ pub enum Action {
     No,
     /// The terminal was resized (redraw).
     Redraw,
+    /// Look at the start position of the game (Home).
+    ViewStart,
+    /// Back to the game's own position (End).
+    ViewEnd,
+    /// Look one ply further back (`,`, PageUp).
+    ViewBack,
+    /// Look one ply further on (`.`, PageDown).
+    ViewForward,
+    /// Continue play from the position looked at (`x`, asks first).
+    ContinueHere,
+    /// Review the game (`v`), or close the review.
+    Review,
 }
 
 /// How keys are read at the moment.
@@ -97,6 +109,8 @@ pub enum InputMode {
     Confirm,
     /// Choosing a game of a PDN file.
     List,
+    /// The review panel is open.
+    Review,
 }
 
 /// The action for a terminal event, if any. `board` locates the board for clicks.
@@ -148,7 +162,8 @@ pub fn map_key(key: &KeyEvent, mode: InputMode) -> Option<Action> {
             KeyCode::Char('n' | 'N') | KeyCode::Esc => Some(Action::No),
             _ => None,
         },
-        InputMode::Choice | InputMode::List => match key.code {
+        InputMode::Review if key.code == KeyCode::Char('v') => Some(Action::Review),
+        InputMode::Choice | InputMode::List | InputMode::Review => match key.code {
             KeyCode::Right | KeyCode::Down | KeyCode::Tab => Some(Action::NextChoice),
             KeyCode::Left | KeyCode::Up | KeyCode::BackTab => Some(Action::PrevChoice),
             KeyCode::Enter | KeyCode::Char(' ') => Some(Action::Submit),
@@ -164,6 +179,10 @@ pub fn map_key(key: &KeyEvent, mode: InputMode) -> Option<Action> {
             KeyCode::Right => Some(Action::Right),
             KeyCode::Enter | KeyCode::Char(' ') => Some(Action::Select),
             KeyCode::Esc => Some(Action::Cancel),
+            KeyCode::Home => Some(Action::ViewStart),
+            KeyCode::End => Some(Action::ViewEnd),
+            KeyCode::PageUp => Some(Action::ViewBack),
+            KeyCode::PageDown => Some(Action::ViewForward),
             // A move starts with a file letter (either case) or a square number.
             KeyCode::Char(c @ ('a'..='h' | 'A'..='H' | '0'..='9')) => Some(Action::OpenPrompt(c)),
             KeyCode::Char(c) => command_key(c),
@@ -190,6 +209,10 @@ fn command_key(c: char) -> Option<Action> {
         '+' | '=' => Action::Stronger,
         '-' => Action::Weaker,
         'q' => Action::Quit,
+        ',' | '<' => Action::ViewBack,
+        '.' | '>' => Action::ViewForward,
+        'x' => Action::ContinueHere,
+        'v' => Action::Review,
         _ => return None,
     })
 }
@@ -223,6 +246,12 @@ pub const KEY_HELP: &[(&str, &str)] = &[
         "engine level (1 beginner … 10 full) stronger / weaker",
     ),
     ("o", "flip the board"),
+    (
+        ", . Home End",
+        "look back / forward / at the start / back to the game",
+    ),
+    ("x", "continue play from the position looked at (asks)"),
+    ("v", "review the game: every move judged, arrows step"),
     ("s / l", "save / load the game as PDN"),
     ("i / y", "set up a position from FEN / copy (yank) the FEN"),
     ("y / n", "answer a question (discard the game? overwrite?)"),

@@ -14,6 +14,7 @@ pub mod keys;
 pub mod oracle;
 pub mod overlay;
 pub mod render;
+pub mod review_job;
 pub mod setup;
 pub mod terminal;
 pub mod thinking;
@@ -75,9 +76,17 @@ pub fn run(config: Config) -> io::Result<Exit> {
     if let Some(g) = config.greeting {
         controller.notify(g);
     }
+    let options = config.search.clone();
     let mut engine = Engine::spawn(config.search);
-    let outcome = terminal::setup()
-        .and_then(|mut guard| event_loop(&mut guard, &mut controller, &mut engine, config.colour));
+    let outcome = terminal::setup().and_then(|mut guard| {
+        event_loop(
+            &mut guard,
+            &mut controller,
+            &mut engine,
+            &options,
+            config.colour,
+        )
+    });
     // The guard is dropped (terminal restored) before waiting for the engine.
     engine.shutdown(Duration::from_secs(2));
     outcome
@@ -87,13 +96,19 @@ fn event_loop(
     guard: &mut terminal::TerminalGuard,
     controller: &mut Controller,
     engine: &mut Engine,
+    options: &SearchOptions,
     colour: bool,
 ) -> io::Result<Exit> {
     let mut geometry = None;
+    let mut review: Option<review_job::ReviewJob> = None;
     let mut repair = keys::KeyRepair::new();
     loop {
         controller.tick();
         for effect in controller.take_effects() {
+            if let Effect::Review { start, moves } = effect {
+                review = Some(review_job::ReviewJob::spawn(options.clone(), start, moves));
+                continue;
+            }
             if let Some(exit) = apply(effect, controller, engine) {
                 return Ok(exit);
             }
@@ -131,6 +146,17 @@ fn event_loop(
                 EngineEvent::Done { id, result } => controller.on_engine_done(id, &result),
             }
         }
+        while let Some(ev) = review.as_ref().and_then(|r| r.try_event()) {
+            match ev {
+                review_job::ReviewEvent::Progress(done, total) => {
+                    controller.on_review_progress(done, total)
+                }
+                review_job::ReviewEvent::Done(r) => {
+                    controller.on_review_done(r);
+                    review = None;
+                }
+            }
+        }
     }
 }
 
@@ -141,6 +167,8 @@ fn apply(effect: Effect, controller: &mut Controller, engine: &mut Engine) -> Op
         Effect::Stop => engine.stop(),
         Effect::Quit => return Some(Exit::Quit),
         Effect::Interrupt => return Some(Exit::Interrupted),
+        // Started by the event loop, which owns the review thread.
+        Effect::Review { .. } => {}
         Effect::Copy(text) => {
             // The FEN is also on the message line, for terminals without OSC 52.
             let _ = terminal::copy_to_clipboard(&text);

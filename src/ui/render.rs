@@ -14,13 +14,13 @@ use crate::bitboard::Bitboard;
 use crate::position::Color;
 
 use super::board::{BoardGeometry, BoardWidget, Marks};
-use super::controller::{Controller, MessageKind, Purpose};
+use super::controller::{Controller, MessageKind, Purpose, ReviewPanel};
 use super::overlay::{draw_game_list, draw_help};
 use super::setup::Player;
 use super::thinking::short_count;
 
 /// The key line at the bottom on wide terminals.
-pub const KEY_LINE: &str = "n new  u/r undo/redo  t hint  m move now  p players  +/- level  o flip  s/l save/load  i/y FEN  ? help  q quit";
+pub const KEY_LINE: &str = "n new  u/r undo/redo  t hint  m move now  p players  +/- level  o flip  s/l save/load  i/y FEN  , . look back  v review  ? help  q quit";
 /// The key line on 80 columns (`?` lists the rest).
 pub const KEY_LINE_SHORT: &str =
     "n new  u undo  r redo  t hint  m move  o flip  s save  l load  ? keys  q quit";
@@ -170,27 +170,33 @@ fn draw_left(
     frame.render_widget(Paragraph::new(player_label(c, top_color)), top);
     frame.render_widget(Paragraph::new(player_label(c, bottom_color)), bottom);
 
-    let pos = c.position();
+    let pos = c.shown_position();
     let taken = c
         .choice()
         .map(|ch| ch.candidates[ch.index].captured())
         .unwrap_or_default();
     let last: Bitboard = c
-        .last_move()
+        .shown_last_move()
         .map(|(_, m)| m.from().bit() | m.to().bit())
         .unwrap_or_default();
     let hint: Bitboard = c
         .hint()
         .map(|m| m.from().bit() | m.to().bit())
         .unwrap_or_default();
+    // An earlier position is only looked at: no picking marks on it.
+    let live = c.viewing().is_none();
     let marks = Marks {
         cursor: Some(c.cursor()),
         selected: c.selected(),
         destinations: c.destinations(),
         last,
-        hint,
+        hint: if live { hint } else { Bitboard::default() },
         taken,
-        must_capture: c.must_capture(),
+        must_capture: if live {
+            c.must_capture()
+        } else {
+            Bitboard::default()
+        },
     };
     let widget = BoardWidget {
         position: &pos,
@@ -203,6 +209,18 @@ fn draw_left(
     frame.render_widget(widget, board);
 
     let mut lines = Vec::new();
+    if let Some(i) = c.viewing() {
+        lines.push(Line::styled(
+            format!(
+                "VIEWING ply {i} of {}: End returns, x plays on",
+                c.game().moves().len()
+            ),
+            Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED),
+        ));
+    }
+    if let Some((done, total)) = c.review_progress() {
+        lines.push(Line::raw(format!("Reviewing… {done}/{total} positions")));
+    }
     if let Some(r) = c.result() {
         let who = match r.winner {
             Some(w) => format!("{} wins", side_name(w)),
@@ -229,7 +247,7 @@ fn draw_left(
         count(Color::White),
         count(Color::Black)
     )));
-    if let Some((before, m)) = c.last_move() {
+    if let Some((before, m)) = c.shown_last_move() {
         lines.push(Line::raw(format!(
             "Last move: {}",
             crate::notation::move_to_string(&before, m, crate::notation::Notation::Algebraic)
@@ -255,6 +273,10 @@ fn draw_right(frame: &mut Frame, c: &Controller, area: Rect) {
         engine,
     );
 
+    if let Some(panel) = c.review() {
+        draw_review(frame, panel, moves);
+        return;
+    }
     let rows = c.move_rows();
     let inner_h = moves.height.saturating_sub(2) as usize;
     let inner_w = moves.width.saturating_sub(2) as usize;
@@ -281,6 +303,55 @@ fn draw_right(frame: &mut Frame, c: &Controller, area: Rect) {
     frame.render_widget(
         Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(title)),
         moves,
+    );
+}
+
+/// The review beside the board: a compact line per move (the highlighted one reversed,
+/// scrolled into view), then each player's summary.
+fn draw_review(frame: &mut Frame, panel: &ReviewPanel, area: Rect) {
+    use crate::review::report::summary_line;
+    let inner_h = usize::from(area.height.saturating_sub(2));
+    let summary: Vec<String> = [Color::White, Color::Black]
+        .into_iter()
+        .map(|side| summary_line(side, None, &panel.review.summary(side)))
+        .collect();
+    let rows = inner_h.saturating_sub(4).max(1);
+    let first = panel.index.saturating_sub(rows - 1);
+    let mut lines: Vec<Line> = panel
+        .review
+        .moves
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(rows)
+        .map(|(i, m)| {
+            let number = if m.number.black {
+                format!("{}...", m.number.number)
+            } else {
+                format!("{}.", m.number.number)
+            };
+            let mark = m.judgement.mark.map_or("", |k| k.symbol());
+            let text = format!(
+                "{number:<5}{:<10} {}",
+                format!("{}{mark}", m.played_text),
+                m.after_label()
+            );
+            let style = if i == panel.index {
+                Style::default().add_modifier(Modifier::REVERSED)
+            } else {
+                Style::default()
+            };
+            Line::styled(text, style)
+        })
+        .collect();
+    lines.extend(summary.into_iter().map(Line::raw));
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" Review (arrows, Enter keeps, Esc closes) "),
+        ),
+        area,
     );
 }
 

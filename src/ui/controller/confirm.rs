@@ -20,7 +20,7 @@ impl Controller {
                 Pending::Load => "Load a game",
                 Pending::SetFen => "Set up a position",
                 Pending::Quit => "Quit",
-                Pending::Overwrite { .. } => "Overwrite",
+                Pending::Overwrite { .. } | Pending::ContinueFrom(_) => "Go on",
             };
             self.prompt = None;
             self.choice = None;
@@ -53,6 +53,7 @@ impl Controller {
                 self.cancel_search();
                 self.effects.push(Effect::Quit);
             }
+            Pending::ContinueFrom(i) => self.continue_from(i),
             Pending::Overwrite { path, text } => {
                 self.written = Some(path.clone());
                 self.effects.push(Effect::Save { path, text });

@@ -8,9 +8,11 @@ mod moves;
 mod record;
 mod search;
 mod types;
+mod view;
 
 pub use types::{
-    Choice, Effect, GameList, MessageKind, Pending, Prompt, PromptKind, Purpose, SearchRequest,
+    Choice, Effect, GameList, MessageKind, Pending, Prompt, PromptKind, Purpose, ReviewPanel,
+    SearchRequest,
 };
 
 use std::path::PathBuf;
@@ -83,6 +85,12 @@ pub struct Controller {
     thinking_live: bool,
     /// When the running search started.
     search_started: Instant,
+    /// The ply looked at while navigating the move list (`None`: the game's position).
+    view: Option<usize>,
+    /// The review panel, when open.
+    review: Option<ReviewPanel>,
+    /// Progress of the review being made: (positions done, in all).
+    reviewing: Option<(usize, usize)>,
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -134,6 +142,9 @@ impl Controller {
             previous: None,
             thinking_live: false,
             search_started: Instant::now(),
+            view: None,
+            review: None,
+            reviewing: None,
         };
         c.info("Your move: arrows + Enter, a click, or type it (c3-d4). ? for help.");
         c.announce_end();
@@ -301,6 +312,8 @@ impl Controller {
             InputMode::Confirm
         } else if self.game_list.is_some() {
             InputMode::List
+        } else if self.review.is_some() {
+            InputMode::Review
         } else if self.prompt.is_some() {
             InputMode::Prompt
         } else if self.help {
@@ -408,6 +421,20 @@ impl Controller {
             self.choose_game(action);
             return;
         }
+        if self.review.is_some() {
+            self.review_key(action);
+            return;
+        }
+        // Looking back: the board is not the game's, so no moves are made on it.
+        if self.view.is_some()
+            && matches!(
+                action,
+                Action::Select | Action::Click(..) | Action::OpenPrompt(_) | Action::Hint
+            )
+        {
+            self.error("You are looking at an earlier position: End returns to the game, x continues from here.");
+            return;
+        }
         match action {
             Action::Up => self.move_cursor(0, if self.flipped { -1 } else { 1 }),
             Action::Down => self.move_cursor(0, if self.flipped { 1 } else { -1 }),
@@ -487,6 +514,11 @@ impl Controller {
                 self.cancel_search();
                 self.effects.push(Effect::Interrupt);
             }
+            Action::ViewStart | Action::ViewEnd | Action::ViewBack | Action::ViewForward => {
+                self.navigate(action)
+            }
+            Action::ContinueHere => self.ask_continue_here(),
+            Action::Review => self.ask_review(),
             Action::Yes | Action::No | Action::Redraw => {}
         }
     }
@@ -494,3 +526,5 @@ impl Controller {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod view_tests;

@@ -176,7 +176,7 @@ impl Controller {
                 None => "Draw".to_string(),
             };
             self.info(format!(
-                "Game over: {who} ({}), {}. n: new game, u: undo.",
+                "Game over: {who} ({}), {}. n: new game, u: undo, v: review.",
                 r.reason.describe(),
                 r.pdn()
             ));

@@ -7,6 +7,7 @@ impl Controller {
         self.selected = None;
         self.choice = None;
         self.hint = None;
+        self.view = None;
         self.turn_start = Instant::now();
     }
 

@@ -8,6 +8,7 @@ use crate::level::Strength;
 use crate::moves::Move;
 use crate::pdn::PdnGame;
 use crate::position::Position;
+use crate::review::Review;
 use crate::search::Limits;
 
 /// Why a search was asked for.
@@ -61,6 +62,23 @@ pub enum Effect {
     Quit,
     /// Leave the program at once after Ctrl-C (exit status 130).
     Interrupt,
+    /// Review this game in the background and hand the result to
+    /// [`Controller::on_review_done`] (progress to [`Controller::on_review_progress`]).
+    Review {
+        /// The start position.
+        start: Position,
+        /// The moves.
+        moves: Vec<Move>,
+    },
+}
+
+/// The review of the game shown beside the board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewPanel {
+    /// The review.
+    pub review: Review,
+    /// The highlighted move.
+    pub index: usize,
 }
 
 /// Something that waits for a yes to the question on the message line.
@@ -74,6 +92,8 @@ pub enum Pending {
     SetFen,
     /// Leave, discarding the game in progress.
     Quit,
+    /// Take the game back to this ply and play on from there.
+    ContinueFrom(usize),
     /// Replace an existing file with the game.
     Overwrite {
         /// The file.

@@ -1,0 +1,120 @@
+//! `damas review GAME.pdn`: the engine's verdict on every move of a game.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::cli::CliError;
+use crate::pdn::{read_games, NO_GAME};
+use crate::review::{report::report, review_game, DEFAULT_NODES};
+use crate::search::{Limits, Oracle, SearchOptions, Searcher, DEFAULT_HASH_MB};
+use crate::shared_tt::parse_hash;
+
+/// Arguments of `damas review`.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").args(["depth", "time", "nodes"])))]
+pub struct Args {
+    /// The PDN file.
+    pub file: PathBuf,
+    /// Which game of the file (from 1).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub game: u32,
+    /// Nodes searched per position (the default, 200000: reproducible).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Seconds per position instead (results then vary from run to run).
+    #[arg(long, value_parser = crate::cli::parse_seconds)]
+    pub time: Option<f64>,
+    /// Depth per position (plies) instead.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Size of the transposition table in megabytes.
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash)]
+    pub hash: usize,
+    /// Endgame database directory (default: the standard place, when built).
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<PathBuf>,
+}
+
+/// Read the game, review it with a progress bar on stderr, print the review.
+pub fn run(args: &Args) -> Result<(), CliError> {
+    let bytes = std::fs::read(&args.file)
+        .map_err(|e| CliError::input(format!("{}: {e}", args.file.display())))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut games =
+        read_games(&text).map_err(|e| CliError::input(format!("{}: {e}", args.file.display())))?;
+    if games.is_empty() {
+        return Err(CliError::input(format!(
+            "{}: {NO_GAME}",
+            args.file.display()
+        )));
+    }
+    let n = games.len();
+    let index = args.game as usize - 1;
+    if index >= n {
+        return Err(CliError::input(format!(
+            "{}: no game {} (the file holds {n})",
+            args.file.display(),
+            args.game
+        )));
+    }
+    let record = games.swap_remove(index);
+    let game = record.to_game().map_err(CliError::input)?;
+    let limits = match (args.depth, args.time, args.nodes) {
+        (Some(d), _, _) => Limits::depth(d),
+        (_, Some(s), _) => Limits::time(Duration::from_secs_f64(s)),
+        (_, _, n) => Limits::nodes(n.unwrap_or(DEFAULT_NODES)),
+    };
+    let mut options = SearchOptions {
+        hash_mb: args.hash,
+        ..SearchOptions::default()
+    };
+    let oracle: Option<Arc<dyn Oracle>> = match &args.egdb {
+        Some(dir) => Some(Arc::new(
+            crate::egdb::Egdb::open(dir).map_err(CliError::input)?,
+        )),
+        None => crate::egdb::location::find(None, &crate::egdb::location::Env::from_process())
+            .and_then(|dir| crate::egdb::Egdb::open(dir).ok())
+            .map(|db| Arc::new(db) as Arc<dyn Oracle>),
+    };
+    options.techniques.egdb = oracle.is_some();
+    options.oracle = oracle;
+    let mut searcher = Searcher::new(options);
+    let bar = ProgressBar::new(game.positions().len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("reviewing {bar:30} {pos}/{len} positions, ETA {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let review = review_game(
+        &mut searcher,
+        &game,
+        &limits,
+        &AtomicBool::new(false),
+        &mut |done, _| bar.set_position(done as u64),
+    );
+    bar.finish_and_clear();
+    let names = [record.tag("White"), record.tag("Black")];
+    let result = record
+        .result
+        .clone()
+        .or_else(|| record.tag("Result").map(str::to_string))
+        .unwrap_or_else(|| "*".to_string());
+    let limit = match (args.depth, args.time) {
+        (Some(d), _) => format!("depth {d}"),
+        (_, Some(s)) => format!("{s} s"),
+        _ => format!("{} nodes", limits.nodes.unwrap_or(DEFAULT_NODES)),
+    };
+    println!(
+        "Review of game {} of {}: White {}, Black {}, result {result}, {} plies; {limit} per position",
+        args.game,
+        args.file.display(),
+        names[0].unwrap_or("?"),
+        names[1].unwrap_or("?"),
+        game.moves().len()
+    );
+    print!("{}", report(&review, names));
+    Ok(())
+}

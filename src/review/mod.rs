@@ -1,0 +1,179 @@
+//! Game review: the engine searches every position of a game (node-limited by default,
+//! so the review is reproducible), and each move gets the evaluation after it, the
+//! engine's preferred move where it differs, and a mark when it lowered the mover's
+//! evaluation enough ([`judge`]), with a summary per player — as online boards do
+//! after a game. `damas review` prints it ([`report`]); the terminal UI shows it in a
+//! panel.
+
+pub mod judge;
+pub mod label;
+pub mod report;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use judge::{judge, Centi, Judgement, Mark};
+pub use label::score_label;
+
+use crate::game::Game;
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+use crate::notation::{move_to_string, Notation};
+use crate::pdn::MoveNumber;
+use crate::position::Color;
+use crate::score::Score;
+use crate::search::{Limits, Searcher};
+
+/// Nodes per position searched by default: enough to see the usual tactics, and a
+/// game of 80 plies takes seconds.
+pub const DEFAULT_NODES: u64 = 200_000;
+
+/// The review of one move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveReview {
+    /// Index of the move in the game (0 for the first).
+    pub ply: usize,
+    /// Its number as PDN writes it (`12`, `12...`).
+    pub number: MoveNumber,
+    /// Who played it.
+    pub mover: Color,
+    /// The move played.
+    pub played: Move,
+    /// The move played, algebraic.
+    pub played_text: String,
+    /// The engine's move where it differs from the one played, algebraic.
+    pub best_text: Option<String>,
+    /// What the engine expected for the mover with its own move.
+    pub best_score: Score,
+    /// What the engine expects for the mover after the move played.
+    pub played_score: Score,
+    /// Whether it was the only legal move.
+    pub forced: bool,
+    /// Its loss and mark.
+    pub judgement: Judgement,
+}
+
+impl MoveReview {
+    /// The evaluation after the move, from White's side (`+0.35 for White`).
+    pub fn after_label(&self) -> String {
+        score_label(self.mover, self.played_score)
+    }
+    /// The evaluation with the engine's move, from White's side.
+    pub fn best_label(&self) -> String {
+        score_label(self.mover, self.best_score)
+    }
+}
+
+/// One player's totals.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct PlayerSummary {
+    /// Moves reviewed.
+    pub moves: usize,
+    /// Moves marked as inaccuracies.
+    pub inaccuracies: usize,
+    /// Moves marked as mistakes.
+    pub mistakes: usize,
+    /// Moves marked as blunders.
+    pub blunders: usize,
+    /// Sum of the losses.
+    pub total_loss: Centi,
+}
+
+impl PlayerSummary {
+    /// Average loss per move, in men.
+    pub fn average_loss(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.total_loss.men() / self.moves as f64
+        }
+    }
+
+    fn add(&mut self, j: &Judgement) {
+        self.moves += 1;
+        self.total_loss.0 += j.loss.0;
+        match j.mark {
+            Some(Mark::Inaccuracy) => self.inaccuracies += 1,
+            Some(Mark::Mistake) => self.mistakes += 1,
+            Some(Mark::Blunder) => self.blunders += 1,
+            None => {}
+        }
+    }
+}
+
+/// A reviewed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    /// The moves reviewed, in order (all of them unless the review was stopped).
+    pub moves: Vec<MoveReview>,
+    /// Whether the review was stopped before the end of the game.
+    pub stopped: bool,
+}
+
+impl Review {
+    /// The totals of `side`.
+    pub fn summary(&self, side: Color) -> PlayerSummary {
+        let mut s = PlayerSummary::default();
+        for m in self.moves.iter().filter(|m| m.mover == side) {
+            s.add(&m.judgement);
+        }
+        s
+    }
+}
+
+/// Review `game`: search each of its positions within `limits` (one search per
+/// position, the table kept from one to the next) and judge each move. `progress` is
+/// told (positions searched, positions in all) after each search; when `stop` is set
+/// the review ends early with the moves judged so far.
+pub fn review_game(
+    searcher: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Review {
+    let positions = game.positions();
+    let total = positions.len();
+    // Each position's score for its side to move, and the engine's move there.
+    let mut searched: Vec<(Score, Option<Move>)> = Vec::with_capacity(total);
+    for (i, pos) in positions.iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let r = searcher.search(pos, &positions[..i], limits, stop, &mut |_| {});
+        searched.push((r.score, r.best));
+        progress(i + 1, total);
+    }
+    let first = game.start().side_to_move();
+    let mut moves = Vec::new();
+    for (i, &played) in game.moves().iter().enumerate() {
+        let (Some(&(before, best)), Some(&(after, _))) = (searched.get(i), searched.get(i + 1))
+        else {
+            break;
+        };
+        let pos = positions[i];
+        let forced = legal_moves(&pos).len() == 1;
+        let same = best == Some(played);
+        let played_score = -after;
+        moves.push(MoveReview {
+            ply: i,
+            number: MoveNumber::of_ply(first, i),
+            mover: pos.side_to_move(),
+            played,
+            played_text: move_to_string(&pos, played, Notation::Algebraic),
+            best_text: best
+                .filter(|&b| b != played)
+                .map(|b| move_to_string(&pos, b, Notation::Algebraic)),
+            best_score: before,
+            played_score,
+            forced,
+            judgement: judge(before, played_score, forced, same),
+        });
+    }
+    Review {
+        stopped: moves.len() < game.moves().len(),
+        moves,
+    }
+}
+
+#[cfg(test)]
+mod tests;

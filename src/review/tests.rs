@@ -1,0 +1,84 @@
+//! Reviewing a short game with one known blunder.
+
+use super::*;
+use crate::pdn::read_games;
+use crate::search::SearchOptions;
+
+/// White's first move e3-f4 drops a man for nothing (g5xe3 is forced); the other moves
+/// are quiet.
+pub const BLUNDER_GAME: &str = r#"[Event "review test"]
+[White "Ana"]
+[Black "Bia"]
+[FEN "W:Wa1,c1,e1,g1,e3:Bb8,d8,f8,h8,g5"]
+1. e3-f4 g5xe3 2. a1-b2 b8-a7 3. b2-c3 *
+"#;
+
+fn review_text(text: &str, nodes: u64) -> Review {
+    let game = read_games(text).unwrap().remove(0).to_game().unwrap();
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let mut calls = 0;
+    let r = review_game(
+        &mut searcher,
+        &game,
+        &Limits::nodes(nodes),
+        &AtomicBool::new(false),
+        &mut |done, total| {
+            calls += 1;
+            assert!(done <= total);
+        },
+    );
+    assert_eq!(calls, game.positions().len());
+    r
+}
+
+#[test]
+fn the_blunder_is_marked_and_the_quiet_moves_are_not() {
+    let r = review_text(BLUNDER_GAME, 20_000);
+    assert!(!r.stopped);
+    let marks: Vec<_> = r.moves.iter().map(|m| m.judgement.mark).collect();
+    assert_eq!(marks.len(), 5);
+    assert_eq!(marks[0], Some(Mark::Blunder), "{:#?}", r.moves[0]);
+    assert!(r.moves[0].best_text.is_some());
+    assert!(r.moves[1].forced, "g5xe3 is the only move");
+    for m in &r.moves[1..] {
+        assert_ne!(m.judgement.mark, Some(Mark::Blunder), "{m:#?}");
+    }
+    let white = r.summary(Color::White);
+    assert_eq!((white.moves, white.blunders), (3, 1));
+    assert!(white.average_loss() > r.summary(Color::Black).average_loss());
+    let text = report::report(&r, [Some("Ana"), Some("Bia")]);
+    assert!(text.contains("1.     e3-f4??"), "{text}");
+    assert!(text.contains("White (Ana): 3 moves"), "{text}");
+}
+
+#[test]
+fn the_same_review_twice_is_the_same() {
+    assert_eq!(
+        review_text(BLUNDER_GAME, 5_000),
+        review_text(BLUNDER_GAME, 5_000)
+    );
+}
+
+#[test]
+fn a_stopped_review_keeps_the_moves_judged_so_far() {
+    let game = read_games(BLUNDER_GAME)
+        .unwrap()
+        .remove(0)
+        .to_game()
+        .unwrap();
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let stop = AtomicBool::new(false);
+    let r = review_game(
+        &mut searcher,
+        &game,
+        &Limits::nodes(2_000),
+        &stop,
+        &mut |done, _| {
+            if done == 3 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+    );
+    assert!(r.stopped);
+    assert_eq!(r.moves.len(), 2);
+}
