@@ -9,6 +9,7 @@ use crate::fen::parse_fen;
 use crate::position::Position;
 
 pub mod analyze;
+mod book;
 mod hub;
 mod matches;
 mod moves;
@@ -42,6 +43,8 @@ pub enum Command {
     Match(Box<matches::Args>),
     /// Play in the terminal (the default).
     Play(play::Args),
+    /// Opening book: `damas book build`, `damas book show [FILE]`.
+    Book(book::Args),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -103,6 +106,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Pdn(a)) => pdn::run(&a),
         Some(Command::Match(a)) => matches::run(&a),
         Some(Command::Play(a)) => play::run(&a),
+        Some(Command::Book(a)) => book::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
