@@ -55,7 +55,7 @@ def think_raw(engine: HubEngine, board: draughts.Board, level: str) -> str:
             return m.group(1)
 
 
-def play_game(engines, board_start, args, log):
+def play_game(engines, args):
     """One game; engines[0] plays White. Returns (result, loser_on_time, min_left)."""
     board = draughts.Board(variant="brazilian")
     for e in engines:
@@ -110,7 +110,7 @@ def main() -> int:
         # Engine A plays White in even games.
         order = engines if g % 2 == 0 else engines[::-1]
         names = ("A", "B") if g % 2 == 0 else ("B", "A")
-        result, loser, left = play_game(order, None, args, None)
+        result, loser, left = play_game(order, args)
         counts[result] = counts.get(result, 0) + 1
         if result == "time":
             losses += 1
@@ -130,6 +130,8 @@ def main() -> int:
     for e in engines:
         e.quit()
         e.p.wait(timeout=5)
+        e.p.stdin.close()
+        e.p.stdout.close()
     clock = f"{args.time:g}+{args.inc:g}" if args.inc > 0 else f"time={args.time:g} moves={args.moves}"
     print(f"summary: {args.games} games at {clock}: {losses} time losses; "
           f"results {dict(sorted(counts.items()))}; score A {results['A']:g} B {results['B']:g}; "
