@@ -5,6 +5,7 @@
 //! [`perft`] to count move-tree leaves.
 
 pub mod bitboard;
+pub mod book;
 pub mod drawrules;
 pub mod eval;
 pub mod fen;

@@ -118,6 +118,8 @@ fn handshake_position_search_garbage_and_stdin_closing() {
         "{hello:?}"
     );
     s.send("set-param name=tt-bits value=16");
+    // These positions are in the opening book: search them.
+    s.send("set-param name=book value=false");
     s.send("init");
     assert_eq!(
         s.until("ready", Duration::from_secs(5)).last().unwrap(),
@@ -195,6 +197,33 @@ fn handshake_position_search_garbage_and_stdin_closing() {
 }
 
 #[test]
+fn book_parameter_decides_whether_the_start_is_played_from_the_book() {
+    for book in [true, false] {
+        let mut s = Session::start();
+        s.send("hub");
+        let hello = s.until("wait", Duration::from_secs(5));
+        assert!(
+            hello.contains(&"param name=book value=true type=bool".to_string()),
+            "{hello:?}"
+        );
+        s.send(&format!("set-param name=book value={book}"));
+        s.send("init");
+        s.until("ready", Duration::from_secs(5));
+        s.send(&format!("pos pos={START}"));
+        s.send("level depth=6");
+        s.send("go think");
+        let out = s.until("done", Duration::from_secs(30));
+        let searched = out.iter().any(|l| l.starts_with("info "));
+        // A book move comes without a search; without the book the engine searches.
+        assert_eq!(searched, !book, "book={book}: {out:?}");
+        let best = value(out.last().unwrap(), "move").unwrap();
+        assert!(parse_hub_move(&Position::start(), best).is_ok(), "{out:?}");
+        s.send("quit");
+        assert!(s.close().0.success());
+    }
+}
+
+#[test]
 fn time_control_answers_in_time_and_single_moves_at_once() {
     let mut s = Session::start();
     s.send("init");
@@ -236,6 +265,7 @@ fn ponder_then_ponder_hit_and_client_round_trip() {
     assert_eq!(client.name(), "damas");
     assert!(client.params.iter().any(|p| p == "variant"));
     client.ping().unwrap();
+    client.set_param("book", "false").unwrap();
     let start = parse_position(START).unwrap();
     let reply = client
         .think(&start, &[], &Level::Depth(3), Duration::from_secs(30))

@@ -9,6 +9,7 @@ use crate::fen::parse_fen;
 use crate::position::Position;
 
 pub mod analyze;
+mod book;
 mod hub;
 mod matches;
 mod moves;
@@ -46,6 +47,8 @@ pub enum Command {
     /// Review a game: the engine's evaluation of every move, its preferred move, and
     /// inaccuracies, mistakes and blunders marked, with a summary per player.
     Review(review::Args),
+    /// Opening book: `damas book build`, `damas book show [FILE]`.
+    Book(book::Args),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -108,6 +111,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Match(a)) => matches::run(&a),
         Some(Command::Play(a)) => play::run(&a),
         Some(Command::Review(a)) => review::run(&a),
+        Some(Command::Book(a)) => book::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

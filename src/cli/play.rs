@@ -59,6 +59,10 @@ pub struct Args {
     /// Engine search threads.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::search::parse_threads)]
     pub threads: usize,
+    /// Let the engine search its opening moves too, instead of playing them from
+    /// the opening book.
+    #[arg(long)]
+    pub no_book: bool,
 }
 
 impl Args {
@@ -78,6 +82,7 @@ impl Args {
             variety: 3,
             hash: crate::search::DEFAULT_HASH_MB,
             threads: 1,
+            no_book: false,
         }
     }
 }
@@ -151,6 +156,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         greeting: None,
         // https://no-color.org: a set, non-empty NO_COLOR turns colours off.
         colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        book: !args.no_book,
     };
     match ui::run(config) {
         Ok(ui::Exit::Quit) => Ok(()),

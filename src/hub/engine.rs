@@ -8,6 +8,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::book::{self, Book};
 use crate::egdb::Egdb;
 use crate::eval::EvalName;
 use crate::level::Strength;
@@ -50,6 +54,9 @@ pub struct Settings {
     /// Playing strength 1–10 (`strength`; 10, full strength, by default). Not the
     /// protocol's `level` command, which sets the thinking time.
     pub strength: Strength,
+    /// Play from the opening book while the position is in it (`book`, on by
+    /// default).
+    pub book: bool,
 }
 
 impl Default for Settings {
@@ -66,6 +73,7 @@ impl Default for Settings {
             numbering: MoveNumbering::default(),
             eval: EvalName::default(),
             strength: Strength::FULL,
+            book: true,
         }
     }
 }
@@ -111,6 +119,10 @@ pub struct HubEngine {
     pos: Position,
     history: Vec<Position>,
     level: Level,
+    /// The opening book (the embedded one).
+    book: Book,
+    /// Chooses among book moves.
+    rng: ChaCha8Rng,
 }
 
 /// What the loop should do after a line.
@@ -135,7 +147,14 @@ impl HubEngine {
             pos: Position::start(),
             history: Vec::new(),
             level: Level::MoveTime(Duration::from_secs(1)),
+            book: Book::embedded(),
+            rng: ChaCha8Rng::from_entropy(),
         }
+    }
+
+    /// Seed the choice among book moves (tests use it to repeat a game).
+    pub fn seed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
     /// Use the databases in `dir` (as `set-param name=egdb-dir` does, but silently:
@@ -229,6 +248,7 @@ impl HubEngine {
                 "param name=strength value={} type=int min=1 max=10",
                 s.strength.number()
             ),
+            format!("param name=book value={} type=bool", s.book),
             "wait".to_string(),
         ];
         for l in lines {
@@ -300,6 +320,11 @@ impl HubEngine {
                 Ok(l) => self.settings.strength = l,
                 Err(e) => self.error(format!("strength: {e}")),
             },
+            "book" => match value {
+                "true" | "on" | "1" => self.settings.book = true,
+                "false" | "off" | "0" => self.settings.book = false,
+                _ => self.error(format!("book must be true or false, not {value:?}")),
+            },
             "move-numbering" => match value.parse() {
                 Ok(n) => self.settings.numbering = n,
                 Err(e) => self.error(e),
@@ -370,6 +395,13 @@ impl HubEngine {
                 None => self.out.line("done"),
             }
             return;
+        }
+        if mode == GoMode::Think && self.settings.book {
+            if let Some(m) = book::choose(&self.book, &self.pos, &mut self.rng) {
+                self.out
+                    .line(&format!("done move={}", numbering.format(&self.pos, m)));
+                return;
+            }
         }
         let budget = match mode {
             GoMode::Think => {
@@ -532,6 +564,8 @@ mod tests {
             "set-param name=hash value=0",
             "set-param name=threads value=2",
             "set-param name=threads value=many",
+            // The start position is in the book: search it.
+            "set-param name=book value=false",
             &format!("pos pos={start}"),
             "level depth=4",
             "go think",
@@ -643,6 +677,7 @@ mod tests {
             "hub",
             "set-param name=strength value=beginner",
             "set-param name=strength value=11",
+            "set-param name=book value=false",
             "level depth=3",
             "go think",
         ]);
@@ -659,6 +694,50 @@ mod tests {
         );
         // `run` waits for the search at end of input: a move was played.
         assert!(out.iter().any(|l| l.starts_with("done move=")), "{out:?}");
+    }
+
+    #[test]
+    fn book_parameter_switches_the_opening_book() {
+        let start = super::super::protocol::position_string(&Position::start());
+        let think = [
+            &format!("pos pos={start}") as &str,
+            "level depth=3",
+            "go think",
+        ];
+        let (engine, on) = session(&[&["hub"][..], &think[..]].concat());
+        assert!(engine.settings().book);
+        assert!(
+            on.iter()
+                .any(|l| l == "param name=book value=true type=bool"),
+            "{on:?}"
+        );
+        // From the book: no search, a move the book holds for the start position.
+        assert!(!on.iter().any(|l| l.starts_with("info ")), "{on:?}");
+        let done = on.last().unwrap();
+        let book = Book::embedded();
+        let numbering = MoveNumbering::default();
+        let in_book: Vec<String> = book
+            .moves(&Position::start())
+            .unwrap()
+            .iter()
+            .map(|m| format!("done move={}", numbering.format(&Position::start(), m.mv)))
+            .collect();
+        assert!(in_book.contains(done), "{done} not in {in_book:?}");
+
+        let (engine, off) =
+            session(&[&["set-param name=book value=false"][..], &think[..]].concat());
+        assert!(!engine.settings().book);
+        assert!(
+            off.iter().any(|l| l.starts_with("info depth=3 ")),
+            "{off:?}"
+        );
+        assert!(off.last().unwrap().starts_with("done move="), "{off:?}");
+
+        let (_, bad) = session(&["set-param name=book value=maybe"]);
+        assert!(
+            bad[0].starts_with("error message=\"book must be"),
+            "{bad:?}"
+        );
     }
 
     #[test]
@@ -696,6 +775,7 @@ mod tests {
             "init",
             &format!("set-param name=egdb-dir value=\"{}\"", db.path().display()),
             "set-param name=tt-bits value=12",
+            "set-param name=book value=false",
             &format!("pos pos={start}"),
             "level depth=1",
             "go think",
@@ -712,6 +792,7 @@ mod tests {
             "go analyze",
             "set-param name=tt-bits value=11",
             "stop",
+            "set-param name=book value=false",
             "level depth=1",
             "go think",
             "stop",

@@ -11,6 +11,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
+use crate::book::Book;
 use crate::eval::EvalName;
 use crate::game::Game;
 use crate::hub::time::Budget;
@@ -108,6 +109,9 @@ pub struct EngineSpec {
     pub weights: Option<std::path::PathBuf>,
     /// Playing strength (`level=1..10` or a name; full strength by default).
     pub strength: Strength,
+    /// Play from the opening book (`book=true`; off by default, since a match plays
+    /// its own openings). Sent to Hub engines that offer a `book` parameter.
+    pub book: bool,
 }
 
 /// A malformed engine spec.
@@ -141,6 +145,7 @@ impl FromStr for EngineSpec {
             eval: EvalName::default(),
             weights: None,
             strength: Strength::FULL,
+            book: false,
         };
         let mut rest = text.trim();
         while !rest.is_empty() {
@@ -184,9 +189,14 @@ impl FromStr for EngineSpec {
                     crate::eval::Weights::load(&path).map_err(|e| bad(e.to_string()))?;
                     spec.weights = Some(path);
                 }
+                "book" => spec.book = match value {
+                    "true" | "on" | "1" => true,
+                    "false" | "off" | "0" => false,
+                    _ => return Err(number("true or false")),
+                },
                 "level" => spec.strength = value.parse().map_err(|e: crate::level::StrengthError| bad(e.to_string()))?,
                 "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, depth, nodes, time, clock, eval, weights, level, numbering, cmd)"))),
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, depth, nodes, time, clock, eval, weights, level, book, numbering, cmd)"))),
             }
         }
         Ok(spec)
@@ -230,6 +240,8 @@ pub struct InternalPlayer {
     limit: MoveLimit,
     strength: Strength,
     rng: ChaCha8Rng,
+    /// The opening book, when the spec asks for it.
+    book: Option<Book>,
 }
 
 impl InternalPlayer {
@@ -267,6 +279,7 @@ impl InternalPlayer {
             limit: spec.limit,
             strength: spec.strength,
             rng: ChaCha8Rng::from_entropy(),
+            book: spec.book.then(Book::embedded),
         }
     }
 }
@@ -283,6 +296,13 @@ impl Player for InternalPlayer {
         let legal = legal_moves(&game.position());
         if legal.len() == 1 {
             return Ok(legal[0]);
+        }
+        if let Some(m) = self
+            .book
+            .as_ref()
+            .and_then(|b| crate::book::choose(b, &game.position(), &mut self.rng))
+        {
+            return Ok(m);
         }
         // The same time management as `damas hub`.
         let budget = Budget::for_level(&self.limit.level(clock));
@@ -345,6 +365,10 @@ impl HubPlayer {
         }
         if let Some(n) = spec.threads {
             client.set_param("threads", &n.to_string())?;
+        }
+        // The engine's default may differ from the match's (off).
+        if client.params.iter().any(|p| p == "book") {
+            client.set_param("book", &spec.book.to_string())?;
         }
         if !spec.strength.is_full() {
             client.set_param("strength", &spec.strength.number().to_string())?;
@@ -414,6 +438,8 @@ mod tests {
         assert_eq!(h.limit, MoveLimit::Time(Duration::from_millis(500)));
         assert_eq!(h.to_string(), "scan");
         assert_eq!(h.strength, Strength::FULL);
+        assert!(!h.book, "match engines play without the book by default");
+        assert!("book=true,depth=2".parse::<EngineSpec>().unwrap().book);
         let l: EngineSpec = "level=club,nodes=1000".parse().unwrap();
         assert_eq!(l.strength.number(), 4);
         assert_eq!(l.limit, MoveLimit::Nodes(1000));
@@ -448,11 +474,31 @@ mod tests {
             "aspiration=0",
             "aspiration=wide",
             "level=grandmaster",
+            "book=sometimes",
             "eval=neural",
             "weights=/nonexistent/weights.bin",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn book_key_plays_from_the_book() {
+        let start = crate::position::Position::start();
+        let book = Book::embedded();
+        let in_book: Vec<Move> = book.moves(&start).unwrap().iter().map(|m| m.mv).collect();
+        let game = Game::new(start);
+        let spec: EngineSpec = "book=true,depth=1".parse().unwrap();
+        let mut player = InternalPlayer::new(&spec);
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..32 {
+            player.rng = ChaCha8Rng::seed_from_u64(seed);
+            let m = player.choose(&game, None).unwrap();
+            assert!(in_book.contains(&m), "{m:?} not in {in_book:?}");
+            seen.insert(m);
+        }
+        // Games vary: several first moves across seeds.
+        assert!(seen.len() >= 2.min(in_book.len()), "{seen:?}");
     }
 
     #[test]

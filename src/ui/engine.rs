@@ -12,11 +12,13 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::book::{self, Book};
 use crate::level::Chooser;
+use crate::score::Score;
 
 use crate::search::{Info, SearchOptions, SearchResult, Searcher};
 
-use super::controller::SearchRequest;
+use super::controller::{Purpose, SearchRequest};
 
 /// A report from the engine thread.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,8 +54,14 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Start the engine thread with these search options.
+    /// Start the engine thread with these search options, without an opening book.
     pub fn spawn(options: SearchOptions) -> Engine {
+        Engine::with_book(options, None)
+    }
+
+    /// Start the engine thread; with a `book`, the engine's own moves (not hints)
+    /// come from it while the position is in it.
+    pub fn with_book(options: SearchOptions, book: Option<Book>) -> Engine {
         let (cmd_tx, cmd_rx) = mpsc::channel::<Command>();
         let (ev_tx, ev_rx) = mpsc::channel();
         let (fin_tx, fin_rx) = mpsc::channel();
@@ -67,6 +75,23 @@ impl Engine {
                         Command::NewGame => searcher.clear(),
                         Command::Search(req, stop) => {
                             let id = req.id;
+                            let from_book = book
+                                .as_ref()
+                                .filter(|_| req.purpose == Purpose::Move)
+                                .and_then(|b| book::choose(b, &req.position, &mut rng));
+                            if let Some(m) = from_book {
+                                let result = SearchResult {
+                                    best: Some(m),
+                                    score: Score::DRAW,
+                                    depth: 0,
+                                    pv: vec![m],
+                                    stats: Default::default(),
+                                };
+                                if ev_tx.send(EngineEvent::Done { id, result }).is_err() {
+                                    break;
+                                }
+                                continue;
+                            }
                             let tx = ev_tx.clone();
                             let started = Instant::now();
                             let soft = req.soft;
@@ -187,6 +212,33 @@ mod tests {
                 EngineEvent::Info { .. } => {}
             }
         }
+    }
+
+    #[test]
+    fn the_book_answers_engine_moves_but_not_hints() {
+        let book = Book::embedded();
+        let in_book: Vec<_> = book
+            .moves(&Position::start())
+            .unwrap()
+            .iter()
+            .map(|m| m.mv)
+            .collect();
+        let mut e = Engine::with_book(SearchOptions::default(), Some(book));
+        e.search(request(1, Limits::depth(3)));
+        let first = e
+            .wait_event(Duration::from_secs(30))
+            .expect("engine answers");
+        let EngineEvent::Done { id: 1, result } = first else {
+            panic!("a book move needs no search: {first:?}");
+        };
+        assert!(in_book.contains(&result.best.unwrap()));
+        e.search(SearchRequest {
+            purpose: Purpose::Hint,
+            ..request(2, Limits::depth(3))
+        });
+        let (_, hint) = wait_done(&e);
+        assert_eq!(hint.depth, 3, "hints are searched");
+        e.shutdown(Duration::from_secs(2));
     }
 
     #[test]

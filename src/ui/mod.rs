@@ -54,6 +54,8 @@ pub struct Config {
     pub greeting: Option<String>,
     /// Draw with colours (`false` when `NO_COLOR` is set).
     pub colour: bool,
+    /// The engine plays its opening moves from the embedded book.
+    pub book: bool,
 }
 
 /// How a UI session ended.
@@ -77,7 +79,8 @@ pub fn run(config: Config) -> io::Result<Exit> {
         controller.notify(g);
     }
     let options = config.search.clone();
-    let mut engine = Engine::spawn(config.search);
+    let book = config.book.then(crate::book::Book::embedded);
+    let mut engine = Engine::with_book(config.search, book);
     let outcome = terminal::setup().and_then(|mut guard| {
         event_loop(
             &mut guard,

@@ -1,0 +1,145 @@
+//! `damas book`: build the opening book (`build`) or describe a book file (`show`).
+
+use std::path::PathBuf;
+
+use clap::Subcommand;
+
+use crate::book::{self, Book, BuildConfig};
+use crate::cli::CliError;
+use crate::notation::{move_to_string, Notation};
+use crate::position::Position;
+use crate::score::Score;
+
+/// Arguments of `damas book`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+/// The `book` actions.
+#[derive(Subcommand, Debug)]
+pub enum Action {
+    /// Expand the opening tree with node-limited searches and write a book file
+    /// (resumable: the analyses are kept in the state file).
+    Build(BuildArgs),
+    /// Print a book's size, depth and the moves of the start position.
+    Show {
+        /// The book file (default: the embedded book).
+        file: Option<PathBuf>,
+    },
+}
+
+/// Arguments of `damas book build`.
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    /// Where to write the book.
+    #[arg(long, default_value = "data/book/opening.book")]
+    pub out: PathBuf,
+    /// Analyses so far (read to resume, written after every few positions); default:
+    /// the book's name with `.state`.
+    #[arg(long)]
+    pub state: Option<PathBuf>,
+    /// Plies along the best line.
+    #[arg(long, default_value_t = 20)]
+    pub depth: u32,
+    /// Plies fewer for a move other than the best.
+    #[arg(long, default_value_t = 2)]
+    pub alt_penalty: u32,
+    /// Keep moves at most this many men below the best.
+    #[arg(long, default_value_t = 0.15)]
+    pub margin: f64,
+    /// Keep at most this many moves per position.
+    #[arg(long, default_value_t = 3)]
+    pub max_moves: usize,
+    /// Nodes per search (each legal move is searched).
+    #[arg(long, default_value_t = 200_000)]
+    pub nodes: u64,
+    /// Table size per searcher, megabytes.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+/// Run `damas book`.
+pub fn run(args: &Args) -> Result<(), CliError> {
+    match &args.action {
+        Action::Build(a) => build(a),
+        Action::Show { file } => show(file.as_deref()),
+    }
+}
+
+fn build(a: &BuildArgs) -> Result<(), CliError> {
+    if !(a.margin.is_finite() && (0.0..=10.0).contains(&a.margin)) {
+        return Err(CliError::input("--margin must be from 0 to 10 men"));
+    }
+    if a.nodes == 0 || a.depth == 0 || !(crate::shared_tt::MIN_MB..=4096).contains(&a.hash) {
+        return Err(CliError::input(
+            "--nodes and --depth must be above 0 and --hash from 1 to 4096",
+        ));
+    }
+    let config = BuildConfig {
+        depth: a.depth,
+        alt_penalty: a.alt_penalty,
+        margin: Score::centi((a.margin * 100.0).round() as i32),
+        max_moves: a.max_moves.max(1),
+        nodes: a.nodes,
+        hash_mb: a.hash,
+        progress: true,
+    };
+    let state = a
+        .state
+        .clone()
+        .unwrap_or_else(|| a.out.with_extension("state"));
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(j) = a.jobs {
+        pool = pool.num_threads(j.max(1));
+    }
+    let pool = pool.build().map_err(CliError::input)?;
+    let report = pool
+        .install(|| book::build(&config, &a.out, &state))
+        .map_err(CliError::input)?;
+    println!(
+        "book {}: {} positions, depth {} plies, {} bytes; searched {} positions, {} from {}, {:.1} s",
+        a.out.display(),
+        report.positions,
+        report.depth,
+        report.bytes,
+        report.searched,
+        report.resumed,
+        state.display(),
+        report.time.as_secs_f64()
+    );
+    Ok(())
+}
+
+fn show(file: Option<&std::path::Path>) -> Result<(), CliError> {
+    let (name, book) = match file {
+        Some(f) => (
+            f.display().to_string(),
+            Book::load(f).map_err(CliError::input)?,
+        ),
+        None => (
+            "embedded".to_string(),
+            Book::from_bytes(book::EMBEDDED).map_err(CliError::input)?,
+        ),
+    };
+    println!(
+        "book {name}: {} positions, depth {} plies, {} bytes",
+        book.len(),
+        book.depth(),
+        book.to_bytes().len()
+    );
+    let start = Position::start();
+    for m in book.moves(&start).unwrap_or_default() {
+        println!(
+            "start {} weight {}",
+            move_to_string(&start, m.mv, Notation::Numeric),
+            m.weight.0
+        );
+    }
+    Ok(())
+}
