@@ -1,31 +1,30 @@
-//! Probe speed on the memory-mapped database in `data/egdb` (or `$DAMAS_EGDB`):
-//! random positions of the largest part, warm cache, one thread. Skipped when no
-//! database is built (`damas-egdb build`). Positions are answered by whichever
-//! generation the directory holds; `slices_wdl` probes the second-generation
-//! slices directly when present.
+//! Probe speed on the memory-mapped database in `data/egdb` (or `$DAMAS_EGDB`): warm
+//! cache, one thread, 65,536 uniform random positions of the largest complete piece
+//! count ([`PositionSampler`]: every position of every slice equally likely, either
+//! side to move). About half of them have a capture for the side to move, which a
+//! slice probe resolves by a search over the captures; `quiet` and `captures` time
+//! the two kinds apart. Skipped when no database is built (`damas-egdb build`).
+//! Instruction counts: `examples/egdb_probe.rs` under callgrind.
 // criterion_group! makes a public function without documentation.
 #![allow(missing_docs)]
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use damas::egdb::index::{is_valid_slot, part_size, unrank};
+use damas::egdb::slice::PositionSampler;
 use damas::egdb::Egdb;
+use damas::movegen::has_capture;
 use damas::Position;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-fn positions(pieces: usize, count: usize) -> Vec<Position> {
+fn positions(pieces: usize, count: usize, keep: impl Fn(&Position) -> bool) -> Vec<Position> {
+    let sampler = PositionSampler::new(pieces);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let i = rng.gen_range(0..part_size(pieces));
-        if is_valid_slot(pieces, i) {
-            let p = unrank(pieces, i).unwrap();
-            out.push(if rng.gen() { p.flip() } else { p });
-        }
-    }
-    out
+    std::iter::from_fn(|| sampler.sample(&mut rng))
+        .filter(keep)
+        .take(count)
+        .collect()
 }
 
 fn bench(c: &mut Criterion) {
@@ -38,27 +37,26 @@ fn bench(c: &mut Criterion) {
         }
     };
     let n = db.max_pieces();
-    let batch = positions(n, 1 << 16);
-    // Warm the page cache and the mapping.
-    for p in &batch {
+    let all = positions(n, 1 << 16, |_| true);
+    let quiet = positions(n, 1 << 16, |p| !has_capture(p));
+    let captures = positions(n, 1 << 16, has_capture);
+    // Warm the page cache and the mapping (and verify the checksums once).
+    for p in all.iter().chain(&quiet).chain(&captures) {
         black_box(db.probe_value(p));
     }
     let mut g = c.benchmark_group(format!("egdb_{n}_pieces"));
-    g.throughput(Throughput::Elements(batch.len() as u64));
-    g.bench_function("probe_wdl", |b| {
-        b.iter(|| batch.iter().filter(|p| db.probe_wdl(p).is_some()).count())
-    });
-    g.bench_function("probe_value", |b| {
-        b.iter(|| batch.iter().filter(|p| db.probe_value(p).is_some()).count())
-    });
-    g.bench_function("probe_with_best_move", |b| {
-        b.iter(|| batch.iter().filter(|p| db.probe(p).is_some()).count())
-    });
-    if let Some(slices) = db.slices() {
-        g.bench_function("slices_wdl", |b| {
-            b.iter(|| batch.iter().filter(|p| slices.wdl(p).is_some()).count())
+    g.throughput(Throughput::Elements(all.len() as u64));
+    for (name, batch) in [("all", &all), ("quiet", &quiet), ("captures", &captures)] {
+        g.bench_function(format!("probe_wdl_{name}"), |b| {
+            b.iter(|| batch.iter().filter(|p| db.probe_wdl(p).is_some()).count())
         });
     }
+    g.bench_function("probe_value_all", |b| {
+        b.iter(|| all.iter().filter(|p| db.probe_value(p).is_some()).count())
+    });
+    g.bench_function("probe_with_best_move_all", |b| {
+        b.iter(|| all.iter().filter(|p| db.probe(p).is_some()).count())
+    });
     g.finish();
 }
 

@@ -17,6 +17,7 @@ pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod oracle;
 pub mod padded;
 pub mod pdn;
 pub mod perft;

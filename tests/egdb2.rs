@@ -164,3 +164,91 @@ fn concurrent_probes_agree() {
     fn send_sync<T: Send + Sync>() {}
     send_sync::<SliceDb>();
 }
+
+/// First-generation parts 1–5 and slices 2–5 for the five-piece comparisons: the
+/// directories named by `DAMAS_EGDB_LEGACY` and `DAMAS_EGDB_SLICES` when set, else
+/// built here (about four minutes of CPU and 0.8 GB, hence `#[ignore]`).
+fn five_piece_dbs() -> (Vec<tempfile::TempDir>, Egdb, SliceDb) {
+    let mut temps = Vec::new();
+    let mut dir = |var: &str, make: &dyn Fn(&Path)| match std::env::var_os(var) {
+        Some(d) => std::path::PathBuf::from(d),
+        None => {
+            let t = tempfile::tempdir().unwrap();
+            make(t.path());
+            let p = t.path().to_path_buf();
+            temps.push(t);
+            p
+        }
+    };
+    let legacy = dir("DAMAS_EGDB_LEGACY", &|d| {
+        build(d, 5, &BuildOptions::default(), |_| {}).unwrap();
+    });
+    let slices = dir("DAMAS_EGDB_SLICES", &|d| {
+        build_slices(d, 5, &BuildOptions::default(), |_| {}).unwrap();
+    });
+    let g1 = Egdb::open(&legacy).unwrap();
+    assert!(g1.has_legacy_part(5), "{}: no part 5", legacy.display());
+    let g2 = SliceDb::open_existing(&slices).unwrap();
+    assert!(
+        g2.max_pieces() >= 5,
+        "{}: slices incomplete",
+        slices.display()
+    );
+    (temps, g1, g2)
+}
+
+/// The values of `positions` (and of their colour-flipped twins) in both generations.
+fn compare(
+    g1: &Egdb,
+    g2: &SliceDb,
+    positions: impl rayon::iter::ParallelIterator<Item = Position>,
+) -> u64 {
+    use rayon::iter::ParallelIterator;
+    positions
+        .map(|pos| {
+            for p in [pos, pos.flip()] {
+                let want = g1.probe_wdl(&p).unwrap();
+                assert_eq!(g2.wdl(&p), Some(want), "{p:?}");
+            }
+            1u64
+        })
+        .sum()
+}
+
+#[test]
+#[ignore = "builds parts 1-5 of both generations unless DAMAS_EGDB_LEGACY/DAMAS_EGDB_SLICES are set"]
+fn a_large_sample_of_five_piece_positions_matches_the_first_generation() {
+    use rand::SeedableRng;
+    use rayon::iter::{IntoParallelIterator, ParallelIterator};
+    let (_temps, g1, g2) = five_piece_dbs();
+    let sampler = damas::egdb::slice::PositionSampler::new(5);
+    let checked = compare(
+        &g1,
+        &g2,
+        (0..64u64).into_par_iter().flat_map_iter(|seed| {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let sampler = sampler.clone();
+            (0..50_000).map(move |_| sampler.sample(&mut rng).unwrap())
+        }),
+    );
+    assert_eq!(checked, 64 * 50_000);
+}
+
+#[test]
+#[ignore = "every five-piece position: minutes of CPU on top of the builds"]
+fn every_five_piece_position_matches_the_first_generation() {
+    use rayon::iter::{IntoParallelIterator, ParallelIterator};
+    let (_temps, g1, g2) = five_piece_dbs();
+    let mut checked = 0;
+    for s in Slice::all(5) {
+        let ix = SliceIndex::new(s);
+        checked += compare(
+            &g1,
+            &g2,
+            (0..ix.size())
+                .into_par_iter()
+                .map(move |i| ix.unrank(i).unwrap().position()),
+        );
+    }
+    assert_eq!(checked, damas::egdb::slice::positions_with(5));
+}

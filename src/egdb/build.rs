@@ -26,19 +26,16 @@ use std::time::Instant;
 use crate::progress::Bar;
 use rayon::prelude::*;
 
-use crate::bitboard::Bitboard;
 use crate::egdb::error::EgdbError;
 use crate::egdb::file::{part_path, write_part_file, FileKind, Header, MappedFile};
-use crate::egdb::index::{
-    assignments, combinations, is_valid_assignment, part_size, placement, rank, squares_in,
-    unrank_squares, MAX_PIECES,
-};
+use crate::egdb::index::{assignments, combinations, part_size, rank, SlotBlock, MAX_PIECES};
+use crate::egdb::lock::BuildLock;
 use crate::egdb::probe::Egdb;
 use crate::egdb::unmove::for_each_unmove;
 use crate::egdb::value::{decode_wdl, encode, evaluate, Outcome, Wdl, MAX_MOVE_INDEX};
 use crate::movegen::{count_moves, generate, generate_captures, has_capture};
 use crate::moves::MoveList;
-use crate::position::{Color, Position};
+use crate::position::Position;
 
 /// How to build.
 #[derive(Clone, Debug, Default)]
@@ -114,10 +111,7 @@ pub fn build(
     opts: &BuildOptions,
     mut on_part: impl FnMut(&PartSummary),
 ) -> Result<Vec<PartSummary>, EgdbError> {
-    if !(1..=MAX_PIECES).contains(&pieces) {
-        return Err(EgdbError::Pieces(pieces));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| EgdbError::io(dir, e))?;
+    let _lock = BuildLock::acquire(dir, pieces, MAX_PIECES)?;
     let pool = opts.pool()?;
     let mut out = Vec::new();
     for n in 1..=pieces {
@@ -178,40 +172,6 @@ const fn state_value(s: u16) -> (Wdl, u16) {
     (wdl, s & MAX_DISTANCE)
 }
 
-/// The slots of one combination of occupied squares, decoded.
-struct Block {
-    squares: [u8; MAX_PIECES],
-    on_rank8: u32,
-    on_rank1: u32,
-}
-
-impl Block {
-    fn new(n: usize, p: u64) -> Block {
-        let squares = unrank_squares(n, p);
-        Block {
-            squares,
-            on_rank8: squares_in(&squares, n, Bitboard::RANK_8.0),
-            on_rank1: squares_in(&squares, n, Bitboard::RANK_1.0),
-        }
-    }
-
-    /// The White-to-move position of assignment `kw`, or `None` if impossible.
-    #[inline(always)]
-    fn position(&self, n: usize, kw: usize) -> Option<Position> {
-        let (k, w) = ((kw >> n) as u32, (kw & ((1 << n) - 1)) as u32);
-        if !is_valid_assignment(k, w, self.on_rank8, self.on_rank1) {
-            return None;
-        }
-        let (white, black, kings) = placement(&self.squares, n, k, w);
-        Some(Position::from_parts_unchecked(
-            Bitboard(white),
-            Bitboard(black),
-            Bitboard(kings),
-            Color::White,
-        ))
-    }
-}
-
 /// Value of the position after a capture, looked up in the smaller parts.
 #[inline]
 fn smaller_value(smaller: &Egdb, after: &Position) -> Option<(Wdl, u16)> {
@@ -256,11 +216,11 @@ fn build_part(
     let max_init = (0..combos)
         .into_par_iter()
         .map_init(MoveList::new, |list, p| {
-            let block = Block::new(n, p);
+            let block = SlotBlock::new(n, p);
             let base = p as usize * a;
             let mut max_d = 0u16;
             for kw in 0..a {
-                let s = match block.position(n, kw) {
+                let s = match block.position(kw) {
                     None => INVALID,
                     Some(pos) if has_capture(&pos) => {
                         generate_captures(&pos, list);
@@ -319,11 +279,11 @@ fn build_part(
         .zip(dists.par_chunks_mut(a * width))
         .enumerate()
         .map_init(MoveList::new, |list, (p, (vals, ds))| {
-            let block = Block::new(n, p as u64);
+            let block = SlotBlock::new(n, p as u64);
             let base = p * a;
             let mut c = Counts::default();
             for kw in 0..a {
-                let Some(pos) = block.position(n, kw) else {
+                let Some(pos) = block.position(kw) else {
                     c.impossible += 1;
                     continue;
                 };
@@ -420,7 +380,6 @@ fn final_outcome(
 /// were solved.
 fn retro_level(n: usize, state: &[AtomicU16], d: u16) -> u64 {
     let a = assignments(n) as usize;
-    let mask = (1usize << n) - 1;
     let win_next = resolved(Wdl::Win, d + 1);
     let loss_next = resolved(Wdl::Loss, d + 1);
     let want_win = resolved(Wdl::Win, d);
@@ -435,15 +394,14 @@ fn retro_level(n: usize, state: &[AtomicU16], d: u16) -> u64 {
         {
             return;
         }
-        let squares = unrank_squares(n, p);
+        let block = SlotBlock::new(n, p);
         let mut count = 0u64;
         for (kw, slot) in slots.iter().enumerate() {
             let s = slot.load(Relaxed);
             if s != want_win && s != want_loss {
                 continue;
             }
-            let (white, black, kings) =
-                placement(&squares, n, (kw >> n) as u32, (kw & mask) as u32);
+            let (white, black, kings) = block.placement(kw);
             // The same game seen from the side that just moved (Black to move).
             let (w, b, k) = (
                 black.reverse_bits(),

@@ -78,6 +78,12 @@ pub enum EgdbError {
         /// What went wrong.
         what: String,
     },
+    /// Another build holds the directory's lock.
+    #[error("{}: another build is writing this directory (it holds {})", .dir.display(), crate::egdb::lock::LOCK_FILE)]
+    Busy {
+        /// The database directory.
+        dir: PathBuf,
+    },
     /// The thread pool could not be created.
     #[error("cannot start {threads} threads: {source}")]
     Threads {

@@ -113,6 +113,70 @@ pub const fn is_valid_assignment(k: u32, w: u32, on_rank8: u32, on_rank1: u32) -
     (on_rank8 & !k & w) | (on_rank1 & !k & !w) == 0
 }
 
+/// The `assignments(n)` consecutive slots of one combination `p` of occupied
+/// squares, decoded once: builder, verifier and statistics walk a part block by
+/// block through this.
+#[derive(Clone, Copy, Debug)]
+pub struct SlotBlock {
+    pieces: usize,
+    squares: [u8; MAX_PIECES],
+    on_rank8: u32,
+    on_rank1: u32,
+}
+
+impl SlotBlock {
+    /// The block of combination `p` of part `pieces`.
+    #[inline]
+    pub fn new(pieces: usize, p: u64) -> SlotBlock {
+        let squares = unrank_squares(pieces, p);
+        SlotBlock {
+            pieces,
+            squares,
+            on_rank8: squares_in(&squares, pieces, Bitboard::RANK_8.0),
+            on_rank1: squares_in(&squares, pieces, Bitboard::RANK_1.0),
+        }
+    }
+
+    /// King bits and white bits of assignment `kw` (`kw = 2^n·k + w`).
+    #[inline(always)]
+    pub fn split(&self, kw: usize) -> (u32, u32) {
+        let n = self.pieces;
+        ((kw >> n) as u32, (kw & ((1 << n) - 1)) as u32)
+    }
+
+    /// Whether assignment `kw` is a real position (no man on its promotion row).
+    #[inline(always)]
+    pub fn is_valid(&self, kw: usize) -> bool {
+        let (k, w) = self.split(kw);
+        is_valid_assignment(k, w, self.on_rank8, self.on_rank1)
+    }
+
+    /// White, black and king masks of assignment `kw`, valid or not.
+    #[inline(always)]
+    pub fn placement(&self, kw: usize) -> (u32, u32, u32) {
+        let (k, w) = self.split(kw);
+        placement(&self.squares, self.pieces, k, w)
+    }
+
+    /// The White-to-move position of assignment `kw`, valid or not.
+    #[inline(always)]
+    pub fn position_unchecked(&self, kw: usize) -> Position {
+        let (white, black, kings) = self.placement(kw);
+        Position::from_parts_unchecked(
+            Bitboard(white),
+            Bitboard(black),
+            Bitboard(kings),
+            Color::White,
+        )
+    }
+
+    /// The White-to-move position of assignment `kw`, `None` if impossible.
+    #[inline(always)]
+    pub fn position(&self, kw: usize) -> Option<Position> {
+        self.is_valid(kw).then(|| self.position_unchecked(kw))
+    }
+}
+
 /// The number of a placement with White to move. Squares must be disjoint, `kings`
 /// a subset of `white | black`, and at most [`MAX_PIECES`] pieces (the result is
 /// meaningless otherwise); the piece count decides the part.

@@ -16,6 +16,8 @@ pub mod error;
 pub mod file;
 pub mod index;
 pub mod location;
+pub mod lock;
+pub mod oracle;
 pub mod probe;
 pub mod slice;
 pub mod slice_build;

@@ -338,6 +338,51 @@ impl SliceIndex {
     }
 }
 
+/// Uniform random positions of one piece count: every position of every slice
+/// equally likely (a slice is drawn with probability proportional to its size), the
+/// side to move drawn at random. Used by probe benchmarks and sampled tests.
+#[derive(Clone, Debug)]
+pub struct PositionSampler {
+    slices: Vec<SliceIndex>,
+    /// `ends[i]`: positions in slices `0..=i`.
+    ends: Vec<u64>,
+}
+
+impl PositionSampler {
+    /// The sampler of all positions with `pieces` pieces (2 to [`MAX_SLICE_PIECES`]).
+    pub fn new(pieces: usize) -> PositionSampler {
+        let slices: Vec<SliceIndex> = Slice::all(pieces)
+            .into_iter()
+            .map(SliceIndex::new)
+            .collect();
+        let ends = slices
+            .iter()
+            .scan(0u64, |t, s| {
+                *t += s.size();
+                Some(*t)
+            })
+            .collect();
+        PositionSampler { slices, ends }
+    }
+
+    /// Positions to draw from (White to move; each is also drawn with Black to move).
+    pub fn size(&self) -> u64 {
+        self.ends.last().copied().unwrap_or(0)
+    }
+
+    /// One position (`None` for a piece count without slices).
+    pub fn sample(&self, rng: &mut impl rand::Rng) -> Option<Position> {
+        if self.size() == 0 {
+            return None;
+        }
+        let i = rng.gen_range(0..self.size());
+        let s = self.ends.partition_point(|&e| e <= i);
+        let start = if s == 0 { 0 } else { self.ends[s - 1] };
+        let pos = self.slices[s].unrank(i - start)?.position();
+        Some(if rng.gen() { pos.flip() } else { pos })
+    }
+}
+
 /// Total positions of all slices with `pieces` pieces.
 pub fn positions_with(pieces: usize) -> u64 {
     Slice::all(pieces)
@@ -392,6 +437,33 @@ mod tests {
             assert_eq!(ix.rank(p.white, p.black, p.kings), i, "{s}: {p:?}");
         }
         assert!(ix.unrank(ix.size()).is_none());
+    }
+
+    #[test]
+    fn the_sampler_draws_every_slice_of_its_piece_count() {
+        use rand::SeedableRng;
+        let sampler = PositionSampler::new(3);
+        assert_eq!(sampler.size(), positions_with(3));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut seen = std::collections::BTreeSet::new();
+        let mut black = 0;
+        for _ in 0..20_000 {
+            let pos = sampler.sample(&mut rng).unwrap();
+            assert_eq!(pos.piece_count(), 3);
+            let q = if pos.side_to_move() == Color::Black {
+                black += 1;
+                pos.flip()
+            } else {
+                pos
+            };
+            seen.insert(Slice::of(q.white().0, q.black().0, q.kings().0));
+        }
+        assert_eq!(seen.len(), Slice::all(3).len());
+        assert!(
+            (8_000..12_000).contains(&black),
+            "{black} of 20000 with Black to move"
+        );
+        assert!(PositionSampler::new(1).sample(&mut rng).is_none());
     }
 
     #[test]

@@ -32,6 +32,7 @@ use crate::egdb::build::{bar, BuildOptions};
 use crate::egdb::codec::{encode_block, ANY, DRAW, LOSS, WIN};
 use crate::egdb::compact::{write_slice_file, SliceFile, BLOCK_POSITIONS};
 use crate::egdb::error::EgdbError;
+use crate::egdb::lock::BuildLock;
 use crate::egdb::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
 use crate::egdb::slicedb::SliceDb;
 use crate::egdb::unmove::for_each_unmove;
@@ -93,10 +94,7 @@ pub fn build_slices(
     opts: &BuildOptions,
     mut on_slice: impl FnMut(&SliceSummary),
 ) -> Result<Vec<SliceSummary>, EgdbError> {
-    if !(1..=MAX_SLICE_PIECES).contains(&pieces) {
-        return Err(EgdbError::Pieces(pieces));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| EgdbError::io(dir, e))?;
+    let _lock = BuildLock::acquire(dir, pieces, MAX_SLICE_PIECES)?;
     let pool = opts.pool()?;
     let all: Vec<Slice> = (2..=pieces).flat_map(Slice::all).collect();
     let total: u64 = all.iter().map(|&s| SliceIndex::new(s).size()).sum();

@@ -6,13 +6,10 @@ use std::fmt;
 use rayon::prelude::*;
 
 use crate::egdb::build::Counts;
-use crate::egdb::index::{
-    assignments, combinations, is_valid_assignment, placement, squares_in, unrank_squares,
-};
+use crate::egdb::index::{assignments, combinations, SlotBlock};
 use crate::egdb::probe::Egdb;
 use crate::egdb::value::{decode_wdl, Wdl};
-use crate::position::{Color, Position};
-use crate::Bitboard;
+use crate::position::Position;
 
 /// A material balance: kings and men of the side to move, then of the opponent.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -95,20 +92,17 @@ pub fn part_stats(db: &Egdb, pieces: usize) -> Option<PartStats> {
     let acc = (0..combinations(n))
         .into_par_iter()
         .fold(Acc::default, |mut acc, p| {
-            let squares = unrank_squares(n, p);
-            let r8 = squares_in(&squares, n, Bitboard::RANK_8.0);
-            let r1 = squares_in(&squares, n, Bitboard::RANK_1.0);
+            let block = SlotBlock::new(n, p);
             for kw in 0..a {
-                let (k, w) = ((kw >> n) as u32, (kw & ((1 << n) - 1)) as u32);
                 let index = p as usize * a + kw;
                 let (byte, d) = part.entry(index);
-                let mat = if is_valid_assignment(k, w, r8, r1) {
-                    let mask = (1u32 << n) - 1;
+                let mat = if block.is_valid(kw) {
+                    let (white, black, kings) = block.placement(kw);
                     Material {
-                        kings: (k & w).count_ones() as u8,
-                        men: (!k & w & mask).count_ones() as u8,
-                        opp_kings: (k & !w & mask).count_ones() as u8,
-                        opp_men: (!k & !w & mask).count_ones() as u8,
+                        kings: (kings & white).count_ones() as u8,
+                        men: (!kings & white).count_ones() as u8,
+                        opp_kings: (kings & black).count_ones() as u8,
+                        opp_men: (!kings & black).count_ones() as u8,
                     }
                 } else {
                     Material {
@@ -146,12 +140,9 @@ pub fn part_stats(db: &Egdb, pieces: usize) -> Option<PartStats> {
     let total = by_material
         .values()
         .fold(impossible.unwrap_or_default(), |t, c| t.add(*c));
-    let longest_example = acc.longest.map(|(_, i)| {
-        let squares = unrank_squares(n, (i / a) as u64);
-        let kw = i % a;
-        let (w, b, k) = placement(&squares, n, (kw >> n) as u32, (kw & ((1 << n) - 1)) as u32);
-        Position::from_parts_unchecked(Bitboard(w), Bitboard(b), Bitboard(k), Color::White)
-    });
+    let longest_example = acc
+        .longest
+        .map(|(_, i)| SlotBlock::new(n, (i / a) as u64).position_unchecked(i % a));
     Some(PartStats {
         pieces,
         total,

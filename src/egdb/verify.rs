@@ -5,15 +5,12 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::egdb::index::{
-    assignments, combinations, is_valid_assignment, placement, squares_in, unrank_squares,
-};
+use crate::egdb::index::{assignments, combinations, SlotBlock};
 use crate::egdb::probe::Egdb;
 use crate::egdb::value::{decode_best, decode_wdl, evaluate, Wdl};
 use crate::movegen::generate;
 use crate::moves::MoveList;
-use crate::position::{Color, Position};
-use crate::Bitboard;
+use crate::position::Position;
 
 /// The result of [`verify`].
 #[derive(Clone, Debug, Default)]
@@ -45,20 +42,11 @@ pub fn verify(db: &Egdb, keep: usize) -> VerifyReport {
         let bad: u64 = (0..combinations(n))
             .into_par_iter()
             .map_init(MoveList::new, |list, p| {
-                let squares = unrank_squares(n, p);
-                let r8 = squares_in(&squares, n, Bitboard::RANK_8.0);
-                let r1 = squares_in(&squares, n, Bitboard::RANK_1.0);
+                let block = SlotBlock::new(n, p);
                 let mut bad = 0;
                 for kw in 0..a {
-                    let (k, w) = ((kw >> n) as u32, (kw & ((1 << n) - 1)) as u32);
-                    let (white, black, kings) = placement(&squares, n, k, w);
-                    let pos = Position::from_parts_unchecked(
-                        Bitboard(white),
-                        Bitboard(black),
-                        Bitboard(kings),
-                        Color::White,
-                    );
-                    let valid = is_valid_assignment(k, w, r8, r1);
+                    let pos = block.position_unchecked(kw);
+                    let valid = block.is_valid(kw);
                     if let Some(problem) = check(db, n, p as usize * a + kw, &pos, valid, list) {
                         bad += 1;
                         let mut f = first.lock().unwrap_or_else(|e| e.into_inner());

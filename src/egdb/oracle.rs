@@ -1,9 +1,8 @@
 //! The endgame database as the search's [`Oracle`].
 
 use crate::egdb::{Egdb, Wdl};
+use crate::oracle::{Oracle, OracleAnswer, OracleValue};
 use crate::position::Position;
-
-use super::{Oracle, OracleAnswer, OracleValue};
 
 fn value(wdl: Wdl) -> OracleValue {
     match wdl {

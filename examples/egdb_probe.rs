@@ -1,0 +1,73 @@
+//! A probe loop for profiling (`valgrind --tool=callgrind --toggle-collect=egdb_probe::probe_all`):
+//! `cargo run --release --example egdb_probe -- DIR PIECES COUNT [all|quiet|captures]`.
+//! Draws COUNT uniform random positions of PIECES pieces ([`PositionSampler`]),
+//! probes each once to warm the mapping, then probes them all again inside
+//! `probe_all` and prints how many had a capture for the side to move.
+
+use std::hint::black_box;
+
+use damas::egdb::slice::PositionSampler;
+use damas::egdb::Egdb;
+use damas::movegen::has_capture;
+use damas::Position;
+use rand::SeedableRng;
+
+#[inline(never)]
+fn probe_all(db: &Egdb, positions: &[Position]) -> usize {
+    positions
+        .iter()
+        .filter(|p| black_box(db.probe_wdl(p)).is_some())
+        .count()
+}
+
+/// Nanoseconds this thread has run on a CPU (Linux; `None` elsewhere): the machine
+/// is shared, so wall time alone says little.
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if !(4..=5).contains(&args.len()) {
+        eprintln!("usage: egdb_probe DIR PIECES COUNT [all|quiet|captures]");
+        std::process::exit(2);
+    }
+    let db = Egdb::open(&args[1]).unwrap_or_else(|e| {
+        eprintln!("egdb_probe: {e}");
+        std::process::exit(2)
+    });
+    let (Ok(pieces), Ok(count)) = (args[2].parse::<usize>(), args[3].parse::<usize>()) else {
+        eprintln!("egdb_probe: PIECES and COUNT are numbers");
+        std::process::exit(2)
+    };
+    let sampler = PositionSampler::new(pieces);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    // Which positions to keep: the side to move without a capture (`quiet`), with one
+    // (`captures`) or either (`all`, the default).
+    let keep = |p: &Position| match args.get(4).map(String::as_str) {
+        Some("quiet") => !has_capture(p),
+        Some("captures") => has_capture(p),
+        _ => true,
+    };
+    let positions: Vec<Position> = std::iter::from_fn(|| sampler.sample(&mut rng))
+        .filter(keep)
+        .take(count)
+        .collect();
+    let captures = positions.iter().filter(|p| has_capture(p)).count();
+    probe_all(&db, &positions);
+    let cpu = thread_cpu_ns();
+    let start = std::time::Instant::now();
+    let answered = probe_all(&db, &positions);
+    let secs = start.elapsed().as_secs_f64();
+    let rate = |s: f64| positions.len() as f64 / s / 1e6;
+    let cpu_rate = cpu
+        .zip(thread_cpu_ns())
+        .map(|(a, b)| format!(", {:.2} M/s of CPU time", rate((b - a) as f64 / 1e9)))
+        .unwrap_or_default();
+    println!(
+        "{} positions of {pieces} pieces, {captures} with a capture; {answered} answered; {:.2} M probes/s wall{cpu_rate}",
+        positions.len(),
+        rate(secs)
+    );
+}
