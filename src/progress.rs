@@ -50,6 +50,13 @@ impl Bar {
         self.inner.inc(n);
     }
 
+    /// Add `n` steps to the length (work found while it is done).
+    #[cfg_attr(not(feature = "progress"), allow(unused_variables))]
+    pub fn inc_length(&self, n: u64) {
+        #[cfg(feature = "progress")]
+        self.inner.inc_length(n);
+    }
+
     /// Set the number of steps done.
     #[cfg_attr(not(feature = "progress"), allow(unused_variables))]
     pub fn set_position(&self, pos: u64) {

@@ -16,13 +16,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::bitboard::Bitboard;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::position::{Color, Position};
+use crate::progress::Bar;
 use crate::score::Score;
 use crate::search::{Limits, SearchOptions, Searcher};
 use crate::square::Square;
@@ -305,17 +305,12 @@ fn keep(analysis: &Analysis, config: &BuildConfig) -> Vec<BookMove> {
         .collect()
 }
 
-fn progress_bar(show: bool) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
+fn progress_bar(show: bool) -> Bar {
+    Bar::new(
+        show,
+        Some(0),
         "{msg:16} [{bar:40}] {pos}/{len} positions {elapsed_precise} left {eta_precise}",
-    ) {
-        pb.set_style(style.progress_chars("=> "));
-    }
-    pb
+    )
 }
 
 /// Build the book described by `config` into `out`, keeping the analyses in

@@ -1,5 +1,5 @@
 //! The opening book: a tree of opening positions, built by searching
-//! ([`build`]), stored in a small versioned file ([`file`]) that is embedded in the
+//! ([`mod@build`]), stored in a small versioned file ([`mod@file`]) that is embedded in the
 //! binary, and played from by weighted random choice ([`probe`]) in `play`, the
 //! Hub engine and (when asked) `match`. `analyze` never uses it.
 

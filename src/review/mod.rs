@@ -1,7 +1,7 @@
 //! Game review: the engine searches every position of a game (node-limited by default,
 //! so the review is reproducible), and each move gets the evaluation after it, the
 //! engine's preferred move where it differs, and a mark when it lowered the mover's
-//! evaluation enough ([`judge`]), with a summary per player — as online boards do
+//! evaluation enough ([`mod@judge`]), with a summary per player — as online boards do
 //! after a game. `damas review` prints it ([`report`]); the terminal UI shows it in a
 //! panel.
 
