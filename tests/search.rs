@@ -13,6 +13,7 @@ use damas::eval::{Evaluation, Evaluator, Material};
 fn material_options() -> SearchOptions {
     SearchOptions {
         evaluation: Evaluation::Material,
+        aspiration_delta: damas::search::THESIS_ASPIRATION_DELTA,
         ..SearchOptions::default()
     }
 }

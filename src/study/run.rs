@@ -144,6 +144,7 @@ fn options(config: &Config, table: TableSetup, oracle: &Option<Arc<dyn Oracle>>)
         tt_exact_draft: table.exact_draft,
         oracle: oracle.clone(),
         evaluation: crate::eval::Evaluation::Material,
+        aspiration_delta: crate::search::THESIS_ASPIRATION_DELTA,
         ..SearchOptions::default()
     }
 }

@@ -91,6 +91,7 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
                 clear_tt: false,
                 tt_leaves: true,
                 evaluation: crate::eval::Evaluation::Material,
+                aspiration_delta: crate::search::THESIS_ASPIRATION_DELTA,
                 ..SearchOptions::default()
             });
             let mut r = ProbeResult {
