@@ -554,6 +554,42 @@ mod tests {
         (engine, text.lines().map(str::to_string).collect())
     }
 
+    /// Input that, like a GUI, waits for the engine's `done` before it ends: at end
+    /// of input the engine stops a running search, so a test that wants the search's
+    /// own output must not end the input first.
+    struct UntilDone {
+        input: std::io::Cursor<Vec<u8>>,
+        out: Shared,
+    }
+
+    impl std::io::Read for UntilDone {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.input.read(buf)?;
+            if n == 0 {
+                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+                while !String::from_utf8_lossy(&self.out.0.lock().unwrap()).contains("done")
+                    && std::time::Instant::now() < deadline
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+            }
+            Ok(n)
+        }
+    }
+
+    /// [`session`] whose input ends only after the engine answered `done`.
+    fn session_until_done(lines: &[&str]) -> (HubEngine, Vec<String>) {
+        let buf = Shared::default();
+        let mut engine = HubEngine::new(Box::new(buf.clone()));
+        let input = UntilDone {
+            input: std::io::Cursor::new(format!("{}\n", lines.join("\n")).into_bytes()),
+            out: buf.clone(),
+        };
+        engine.run(std::io::BufReader::new(input));
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        (engine, text.lines().map(str::to_string).collect())
+    }
+
     #[test]
     fn hash_and_threads_parameters_choose_the_table_and_threads() {
         let start = super::super::protocol::position_string(&Position::start());
@@ -725,7 +761,7 @@ mod tests {
         assert!(in_book.contains(done), "{done} not in {in_book:?}");
 
         let (engine, off) =
-            session(&[&["set-param name=book value=false"][..], &think[..]].concat());
+            session_until_done(&[&["set-param name=book value=false"][..], &think[..]].concat());
         assert!(!engine.settings().book);
         assert!(
             off.iter().any(|l| l.starts_with("info depth=3 ")),
