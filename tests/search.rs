@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use damas::eval::{Evaluation, Evaluator, Material};
+use damas::eval::{Evaluation, Evaluator};
 
 /// The library's default options with the thesis' material count, which the
 /// reference minimax below uses too.
@@ -18,97 +18,24 @@ fn material_options() -> SearchOptions {
     }
 }
 use damas::fen::parse_fen;
-use damas::movegen::{generate_captures, has_capture, legal_moves};
+use damas::movegen::legal_moves;
 use damas::notation::{move_to_string, Notation};
 use damas::search::{
     DrawPolicy, Limits, Oracle, OracleAnswer, OracleValue, SearchOptions, SearchResult, Searcher,
     TableKind, Techniques,
 };
-use damas::{Bitboard, Color, Move, MoveList, Position, Score};
+use damas::{Bitboard, Color, Move, Position, Score};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 // ---------------------------------------------------------------- reference minimax
 
-/// Quiescence as the engine defines it: captures are compulsory, so a position with
-/// one is played out; otherwise the static value. `pos` has a legal move.
-fn qs_ref(pos: &Position, ply: u32) -> Score {
-    if !has_capture(pos) {
-        return Material.eval(pos);
-    }
-    let mut list = MoveList::new();
-    generate_captures(pos, &mut list);
-    list.iter()
-        .map(|&m| {
-            let c = pos.play(m);
-            if legal_moves(&c).is_empty() {
-                Score::win_in(ply + 1)
-            } else {
-                -qs_ref(&c, ply + 1)
-            }
-        })
-        .max()
-        .expect("captures")
-}
-
-/// Plain minimax (negamax, no pruning): repetition of any position on the path (game
-/// history included) is a draw, no move is a loss, the horizon is evaluated.
-fn minimax(pos: &Position, depth: u32, ply: u32, qs: bool, path: &mut Vec<Position>) -> Score {
-    if ply > 0 && path.contains(pos) {
-        return Score::DRAW;
-    }
-    let moves = legal_moves(pos);
-    if moves.is_empty() {
-        return Score::loss_in(ply);
-    }
-    if depth == 0 {
-        return if qs {
-            qs_ref(pos, ply)
-        } else {
-            Material.eval(pos)
-        };
-    }
-    path.push(*pos);
-    let best = moves
-        .iter()
-        .map(|&m| -minimax(&pos.play(m), depth - 1, ply + 1, qs, path))
-        .max()
-        .expect("moves");
-    path.pop();
-    best
-}
-
-/// [`minimax`] with single-reply extensions as `ext` defines them: below the root, a
-/// node with one legal move searches it at its own depth (until ply 60).
-fn minimax_ext(pos: &Position, depth: u32, ply: u32, qs: bool, path: &mut Vec<Position>) -> Score {
-    if ply > 0 && path.contains(pos) {
-        return Score::DRAW;
-    }
-    let moves = legal_moves(pos);
-    if moves.is_empty() {
-        return Score::loss_in(ply);
-    }
-    if depth == 0 {
-        return if qs {
-            qs_ref(pos, ply)
-        } else {
-            Material.eval(pos)
-        };
-    }
-    let forced = moves.len() == 1 && ply > 0 && ply < 60;
-    let child_depth = depth - 1 + u32::from(forced);
-    path.push(*pos);
-    let best = moves
-        .iter()
-        .map(|&m| -minimax_ext(&pos.play(m), child_depth, ply + 1, qs, path))
-        .max()
-        .expect("moves");
-    path.pop();
-    best
-}
+#[path = "common/reference.rs"]
+mod reference;
+use reference::minimax;
 
 fn reference(pos: &Position, history: &[Position], depth: u32, qs: bool) -> Score {
-    minimax(pos, depth, 0, qs, &mut history.to_vec())
+    minimax(pos, depth, 0, qs, false, &mut history.to_vec())
 }
 
 // ---------------------------------------------------------------- helpers
@@ -209,7 +136,7 @@ fn single_reply_extensions_match_the_extended_minimax() {
     let mut differs = 0;
     for (i, (pos, history)) in positions.iter().enumerate() {
         let depth = 2 + (i as u32 % 4);
-        let want = [false, true].map(|qs| minimax_ext(pos, depth, 0, qs, &mut history.to_vec()));
+        let want = [false, true].map(|qs| minimax(pos, depth, 0, qs, true, &mut history.to_vec()));
         differs += usize::from(want[1] != reference(pos, history, depth, true));
         for &t in &combos {
             let r = search_with(options(t), pos, history, Limits::depth(depth));
@@ -382,7 +309,7 @@ fn reference_best(fen: &str, depth: u32) -> Vec<String> {
         .map(|&m| {
             (
                 m,
-                -minimax(&pos.play(m), depth - 1, 1, true, &mut vec![pos]),
+                -minimax(&pos.play(m), depth - 1, 1, true, false, &mut vec![pos]),
             )
         })
         .collect();

@@ -4,34 +4,15 @@
 
 use std::sync::atomic::AtomicBool;
 
-use damas::eval::{Evaluation, Evaluator, Material};
+use damas::eval::Evaluation;
 use damas::fen::parse_fen;
 use damas::movegen::legal_moves;
 use damas::position::Position;
-use damas::score::Score;
 use damas::search::{Limits, SearchOptions, SearchResult, Searcher, TableKind, Techniques};
 
-/// Negamax without pruning: a repetition of any position on the path is a draw.
-fn minimax(pos: &Position, depth: u32, ply: u32, path: &mut Vec<Position>) -> Score {
-    if ply > 0 && path.contains(pos) {
-        return Score::DRAW;
-    }
-    let moves = legal_moves(pos);
-    if moves.is_empty() {
-        return Score::loss_in(ply);
-    }
-    if depth == 0 {
-        return Material.eval(pos);
-    }
-    path.push(*pos);
-    let best = moves
-        .iter()
-        .map(|&m| -minimax(&pos.play(m), depth - 1, ply + 1, path))
-        .max()
-        .expect("moves");
-    path.pop();
-    best
-}
+#[path = "common/reference.rs"]
+mod reference;
+use reference::minimax;
 
 fn search(
     opts: SearchOptions,
@@ -66,7 +47,7 @@ fn repetitions_are_found_with_a_tiny_table() {
     }
     let pos = history.pop().expect("current");
     for depth in [4, 5] {
-        let want = minimax(&pos, depth, 0, &mut history.clone());
+        let want = minimax(&pos, depth, 0, false, false, &mut history.clone());
         for t in ["ab,tt", "pvs,id,tt,history"] {
             let thesis = SearchOptions {
                 table: TableKind::Thesis,
