@@ -125,9 +125,15 @@ fn start(name: &str) -> Option<Tmux> {
     Some(tmux)
 }
 
-fn launch(tmux: &Tmux) {
+/// Start `damas play ARGS` in the shell, printing its exit status when it ends.
+fn play(tmux: &Tmux, args: &str) {
     let bin = env!("CARGO_BIN_EXE_damas");
-    tmux.keys(&[&format!("{bin} play --depth 4; echo EXIT=$?"), "Enter"]);
+    tmux.keys(&[&format!("{bin} play {args}; echo EXIT=$?"), "Enter"]);
+}
+
+/// `play ARGS` up to the game screen, in the alternate screen with the cursor hidden.
+fn launch(tmux: &Tmux, args: &str) {
+    play(tmux, args);
     tmux.wait_for("the game screen", Duration::from_secs(20), |s| {
         s.contains("Moves (White to move)")
     });
@@ -138,26 +144,8 @@ fn launch(tmux: &Tmux) {
     );
 }
 
-#[test]
-fn type_a_move_see_the_reply_quit_and_find_the_terminal_restored() {
-    let Some(tmux) = start("move") else { return };
-    launch(&tmux);
-    tmux.literal("c3-d4");
-    tmux.keys(&["Enter"]);
-    let screen = tmux.wait_for("the engine's reply", Duration::from_secs(30), |s| {
-        s.lines().any(|l| {
-            let Some(i) = l.find("1. c3-d4 ") else {
-                return false;
-            };
-            let reply: Vec<char> = l[i + 9..].chars().take(5).collect();
-            reply.len() == 5
-                && reply[0].is_ascii_lowercase()
-                && reply[1].is_ascii_digit()
-                && (reply[2] == '-' || reply[2] == 'x')
-        })
-    });
-    assert!(screen.contains("White to move"), "{screen}");
-    // The game has moves and is not saved: quitting asks first.
+/// `q` on a game in progress asks first; `y` quits with status 0, terminal restored.
+fn quit_confirming(tmux: &Tmux) {
     tmux.literal("q");
     tmux.wait_for("the question", Duration::from_secs(10), |s| {
         s.contains("lose the unsaved game")
@@ -167,6 +155,20 @@ fn type_a_move_see_the_reply_quit_and_find_the_terminal_restored() {
     tmux.assert_restored();
 }
 
+#[test]
+fn type_a_move_see_the_reply_quit_and_find_the_terminal_restored() {
+    let Some(tmux) = start("move") else { return };
+    launch(&tmux, "--depth 4");
+    tmux.literal("c3-d4");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the engine's reply", Duration::from_secs(30), |s| {
+        first_reply_shown(s, "1. c3-d4 ")
+    });
+    assert!(screen.contains("White to move"), "{screen}");
+    // The game has moves and is not saved: quitting asks first.
+    quit_confirming(&tmux);
+}
+
 /// The reply of the engine to White's first move, once it is on the screen.
 fn first_reply_shown(s: &str, first: &str) -> bool {
     s.lines().any(|l| {
@@ -174,14 +176,17 @@ fn first_reply_shown(s: &str, first: &str) -> bool {
             return false;
         };
         let reply: Vec<char> = l[i + first.len()..].chars().take(5).collect();
-        reply.len() == 5 && reply[0].is_ascii_lowercase() && reply[1].is_ascii_digit()
+        reply.len() == 5
+            && reply[0].is_ascii_lowercase()
+            && reply[1].is_ascii_digit()
+            && (reply[2] == '-' || reply[2] == 'x')
     })
 }
 
 #[test]
 fn a_capital_letter_move_plays_and_a_new_game_asks_before_discarding() {
     let Some(tmux) = start("confirm") else { return };
-    launch(&tmux);
+    launch(&tmux, "--depth 4");
     // Capitals start a move like lower case (they used to be the FEN commands).
     tmux.literal("C3-D4");
     tmux.keys(&["Enter"]);
@@ -217,12 +222,8 @@ fn a_capital_letter_move_plays_and_a_new_game_asks_before_discarding() {
 #[test]
 fn ctrl_c_quits_while_the_engine_thinks_and_restores_the_terminal() {
     let Some(tmux) = start("ctrl-c") else { return };
-    let bin = env!("CARGO_BIN_EXE_damas");
     // The engine plays White with a long think: Ctrl-C must not wait for it.
-    tmux.keys(&[
-        &format!("{bin} play --white engine --black human --time 60; echo EXIT=$?"),
-        "Enter",
-    ]);
+    play(&tmux, "--white engine --black human --time 60");
     tmux.wait_for("the engine thinking", Duration::from_secs(20), |s| {
         s.contains("thinking")
     });
@@ -241,11 +242,7 @@ fn ctrl_c_quits_while_the_engine_thinks_and_restores_the_terminal() {
 #[test]
 fn a_named_level_is_shown_and_plus_and_minus_change_it() {
     let Some(tmux) = start("level") else { return };
-    let bin = env!("CARGO_BIN_EXE_damas");
-    tmux.keys(&[
-        &format!("{bin} play --level beginner --depth 4; echo EXIT=$?"),
-        "Enter",
-    ]);
+    play(&tmux, "--level beginner --depth 4");
     tmux.wait_for(
         "the level in the engine panel",
         Duration::from_secs(20),
@@ -267,24 +264,14 @@ fn a_named_level_is_shown_and_plus_and_minus_change_it() {
     tmux.wait_for("the engine's reply", Duration::from_secs(30), |s| {
         first_reply_shown(s, "1. c3-d4 ")
     });
-    tmux.literal("q");
-    tmux.wait_for("the question", Duration::from_secs(10), |s| {
-        s.contains("lose the unsaved game")
-    });
-    tmux.literal("y");
-    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
-    tmux.assert_restored();
+    quit_confirming(&tmux);
 }
 
 #[test]
 fn on_a_clock_the_side_that_does_not_move_loses_on_time() {
     let Some(tmux) = start("clock") else { return };
-    let bin = env!("CARGO_BIN_EXE_damas");
     // 0.04 minutes (2.4 s) each: the engine (White) moves, the human does not.
-    tmux.keys(&[
-        &format!("{bin} play --white engine --black human --clock 0.04+0; echo EXIT=$?"),
-        "Enter",
-    ]);
+    play(&tmux, "--white engine --black human --clock 0.04+0");
     let screen = tmux.wait_for("both clocks", Duration::from_secs(20), |s| {
         s.matches(" left").count() >= 2 && s.contains("clock 0.04+0")
     });
@@ -302,17 +289,11 @@ fn on_a_clock_the_side_that_does_not_move_loses_on_time() {
 #[test]
 fn looking_back_reviewing_and_continuing_from_an_earlier_position() {
     let Some(tmux) = start("review") else { return };
-    let bin = env!("CARGO_BIN_EXE_damas");
     // Two humans; White's e3-f4 drops a man (g5xe3 is forced).
-    tmux.keys(&[
-        &format!(
-            "{bin} play --white human --black human --fen 'W:Wa1,c1,e1,g1,e3:Bb8,d8,f8,h8,g5'; echo EXIT=$?"
-        ),
-        "Enter",
-    ]);
-    tmux.wait_for("the game screen", Duration::from_secs(20), |s| {
-        s.contains("Moves (White to move)")
-    });
+    launch(
+        &tmux,
+        "--white human --black human --fen 'W:Wa1,c1,e1,g1,e3:Bb8,d8,f8,h8,g5'",
+    );
     for m in ["e3-f4", "g5xe3", "a1-b2"] {
         tmux.literal(m);
         tmux.keys(&["Enter"]);
