@@ -223,7 +223,8 @@ fn a_capital_letter_move_plays_and_a_new_game_asks_before_discarding() {
 fn ctrl_c_quits_while_the_engine_thinks_and_restores_the_terminal() {
     let Some(tmux) = start("ctrl-c") else { return };
     // The engine plays White with a long think: Ctrl-C must not wait for it.
-    play(&tmux, "--white engine --black human --time 60");
+    // Without the book: a book move would be played at once, with no think to interrupt.
+    play(&tmux, "--white engine --black human --time 60 --no-book");
     tmux.wait_for("the engine thinking", Duration::from_secs(20), |s| {
         s.contains("thinking")
     });

@@ -3,7 +3,7 @@
 use super::*;
 use crate::search::Stats;
 
-fn human_vs_human(fen: &str) -> Controller {
+pub(super) fn human_vs_human(fen: &str) -> Controller {
     let start = parse_fen(fen).unwrap();
     Controller::new(
         start,
@@ -24,7 +24,7 @@ fn click(c: &mut Controller, name: &str) {
     c.handle(Action::Click(s.file(), s.row()));
 }
 
-fn type_move(c: &mut Controller, text: &str) {
+pub(super) fn type_move(c: &mut Controller, text: &str) {
     let mut chars = text.chars();
     c.handle(Action::OpenPrompt(chars.next().unwrap()));
     for ch in chars {

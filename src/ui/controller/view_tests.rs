@@ -1,29 +1,10 @@
 //! Tests of looking back through the game, continuing from an earlier position, and
 //! the review panel.
 
+use super::tests::{human_vs_human, type_move};
 use super::*;
 use crate::review::review_game;
 use crate::search::{Limits, SearchOptions, Searcher};
-
-fn human_vs_human(fen: &str) -> Controller {
-    Controller::new(
-        parse_fen(fen).unwrap(),
-        Players {
-            white: Player::Human,
-            black: Player::Human,
-        },
-        Level::Depth(2),
-    )
-}
-
-fn type_move(c: &mut Controller, text: &str) {
-    let mut chars = text.chars();
-    c.handle(Action::OpenPrompt(chars.next().unwrap()));
-    for ch in chars {
-        c.handle(Action::Type(ch));
-    }
-    c.handle(Action::Submit);
-}
 
 /// White's e3-f4 drops a man (g5xe3 is forced).
 const BLUNDER_START: &str = "W:Wa1,c1,e1,g1,e3:Bb8,d8,f8,h8,g5";
