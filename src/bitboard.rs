@@ -213,25 +213,6 @@ pub const NEIGHBOR: [[u8; 32]; 4] = {
     t
 };
 
-/// `RAY[dir][sq]`: every square beyond `sq` in direction `dir`.
-pub const RAY: [[u32; 32]; 4] = {
-    let mut t = [[0u32; 32]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let mut i = 0;
-        while i < 32 {
-            let mut s = NEIGHBOR[d][i];
-            while s != NO_SQUARE {
-                t[d][i] |= 1 << s;
-                s = NEIGHBOR[d][s as usize];
-            }
-            i += 1;
-        }
-        d += 1;
-    }
-    t
-};
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,10 +233,12 @@ mod tests {
             }
         }
         let c3 = Square::from_algebraic("c3").unwrap();
-        let ne: Vec<String> = Bitboard(RAY[Dir::NE as usize][c3.index()])
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let mut ne = Vec::new();
+        let mut b = c3.bit().step(Dir::NE);
+        while b.0 != 0 {
+            ne.push(b.iter().next().unwrap().to_string());
+            b = b.step(Dir::NE);
+        }
         assert_eq!(ne, ["d4", "e5", "f6", "g7", "h8"]);
     }
 }

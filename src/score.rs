@@ -16,8 +16,8 @@ impl Score {
     pub const INFINITE: Score = Score(32_000);
     /// A win at the root itself (zero plies); wins in `n` plies score `WIN - n`.
     pub const WIN: i32 = 30_000;
-    /// Scores at or beyond `WIN - MAX_PLY` in magnitude are proven results.
-    pub const MAX_PLY: i32 = 1_000;
+    /// Scores at or beyond `WIN - MAX_MATE_PLY` in magnitude are proven results.
+    pub const MAX_MATE_PLY: i32 = 1_000;
 
     /// An evaluation in hundredths of a man.
     pub const fn centi(c: i32) -> Score {
@@ -36,7 +36,7 @@ impl Score {
 
     /// Whether this is a proven win or loss.
     pub const fn is_proven(self) -> bool {
-        self.0.abs() >= Self::WIN - Self::MAX_PLY && self.0.abs() <= Self::WIN
+        self.0.abs() >= Self::WIN - Self::MAX_MATE_PLY && self.0.abs() <= Self::WIN
     }
 
     /// A proven win.

@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use damas::hub::{parse_position, position_string, HubClient, Level};
+use damas::hub::{parse_position, position_string, HubClient, HubLevel};
 use damas::movegen::legal_moves;
 use damas::notation::parse_hub_move;
 use damas::pdn::read_games;
@@ -268,7 +268,7 @@ fn ponder_then_ponder_hit_and_client_round_trip() {
     client.set_param("book", "false").unwrap();
     let start = parse_position(START).unwrap();
     let reply = client
-        .think(&start, &[], &Level::Depth(3), Duration::from_secs(30))
+        .think(&start, &[], &HubLevel::Depth(3), Duration::from_secs(30))
         .unwrap();
     assert!(legal_moves(&start).contains(&reply.best));
     assert_eq!(reply.depth, Some(3));

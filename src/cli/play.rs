@@ -11,7 +11,7 @@ use crate::level::Strength;
 use crate::search::SearchOptions;
 use crate::search::{Oracle, Techniques};
 use crate::ui::clock::ClockSetting;
-use crate::ui::{self, Level, Player, Players};
+use crate::ui::{self, Player, Players, ThinkLimit};
 
 /// Arguments of `damas play`.
 #[derive(clap::Args, Debug)]
@@ -92,14 +92,14 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let start = position_arg(args.fen.as_deref())?;
     let level = match (args.depth, args.time) {
         (Some(0), _) => return Err(CliError::input("--depth must be at least 1")),
-        (Some(d), _) => Level::Depth(d),
+        (Some(d), _) => ThinkLimit::Depth(d),
         (None, Some(t)) if !(t.is_finite() && t > 0.0 && t <= 86_400.0) => {
             return Err(CliError::input(format!(
                 "--time {t}: give seconds between 0 and 86400"
             )))
         }
-        (None, Some(t)) => Level::Millis((t * 1000.0).round().max(1.0) as u64),
-        (None, None) => Level::default(),
+        (None, Some(t)) => ThinkLimit::Millis((t * 1000.0).round().max(1.0) as u64),
+        (None, None) => ThinkLimit::default(),
     };
     // The databases of --egdb, else those at the standard place (egdb::location)
     // when they were built.

@@ -36,12 +36,12 @@ use crate::notation::{move_to_string, Notation};
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: EgdbCommand,
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub enum EgdbCommand {
     /// Build the databases of 1 … N pieces (finished slices are kept; an interrupted
     /// build resumes).
     Build(BuildArgs),
@@ -112,10 +112,10 @@ pub struct ProbeArgs {
 /// for a failed check or probe line, 2 for unusable input (files, arguments).
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
-        Command::Build(a) => run_build(&a),
-        Command::Verify(a) => run_verify(&a),
-        Command::Stats(a) => run_stats(&a),
-        Command::Probe(a) => run_probe(&a),
+        EgdbCommand::Build(a) => run_build(&a),
+        EgdbCommand::Verify(a) => run_verify(&a),
+        EgdbCommand::Stats(a) => run_stats(&a),
+        EgdbCommand::Probe(a) => run_probe(&a),
     };
     match result {
         Ok(code) => code,

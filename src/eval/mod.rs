@@ -34,11 +34,6 @@ pub trait Evaluator: Send + Sync {
     fn eval(&self, pos: &Position) -> Score;
 }
 
-/// Evaluate with any evaluator (helper for generic code).
-pub fn evaluate<E: Evaluator + ?Sized>(e: &E, pos: &Position) -> Score {
-    e.eval(pos)
-}
-
 /// The evaluators known by name: `--eval NAME`, the Hub parameter `eval`, the
 /// `eval=` key of match engine specs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]

@@ -14,7 +14,7 @@ use crate::moves::Move;
 use crate::position::Position;
 
 use super::numbering::MoveNumbering;
-use super::protocol::{position_string, quote, split_line, Level};
+use super::protocol::{position_string, quote, split_line, HubLevel};
 
 /// What went wrong talking to an engine.
 #[derive(Debug, Error)]
@@ -219,7 +219,7 @@ impl HubClient {
         &mut self,
         start: &Position,
         moves: &[Move],
-        level: &Level,
+        level: &HubLevel,
         timeout: Duration,
     ) -> Result<Reply, ClientError> {
         let mut pos = *start;
@@ -304,13 +304,13 @@ impl Drop for HubClient {
 }
 
 /// The `level` line for `level`.
-pub fn level_line(level: &Level) -> String {
+pub fn level_line(level: &HubLevel) -> String {
     match *level {
-        Level::Depth(d) => format!("level depth={d}"),
-        Level::Nodes(n) => format!("level nodes={n}"),
-        Level::MoveTime(t) => format!("level move-time={:.3}", t.as_secs_f64()),
-        Level::Infinite => "level infinite".to_string(),
-        Level::Clock { moves, time, inc } => {
+        HubLevel::Depth(d) => format!("level depth={d}"),
+        HubLevel::Nodes(n) => format!("level nodes={n}"),
+        HubLevel::MoveTime(t) => format!("level move-time={:.3}", t.as_secs_f64()),
+        HubLevel::Infinite => "level infinite".to_string(),
+        HubLevel::Clock { moves, time, inc } => {
             let mut s = String::from("level");
             if let Some(m) = moves {
                 s.push_str(&format!(" moves={m}"));

@@ -24,8 +24,8 @@ use crate::search::{
 use crate::shared_tt::{parse_hash, MAX_MB, MIN_MB};
 
 use super::numbering::MoveNumbering;
-use super::protocol::{parse_command, quote, Command, GoMode, Level};
-use super::time::Budget;
+use super::protocol::{parse_command, quote, GoMode, HubCommand, HubLevel};
+use super::time::MoveBudget;
 use super::worker::{self, Control, Job, Output};
 
 /// Engine settings, each a Hub `param`.
@@ -118,7 +118,7 @@ pub struct HubEngine {
     running: Option<Running>,
     pos: Position,
     history: Vec<Position>,
-    level: Level,
+    level: HubLevel,
     /// The opening book (the embedded one).
     book: Book,
     /// Chooses among book moves.
@@ -146,7 +146,7 @@ impl HubEngine {
             running: None,
             pos: Position::start(),
             history: Vec::new(),
-            level: Level::MoveTime(Duration::from_secs(1)),
+            level: HubLevel::MoveTime(Duration::from_secs(1)),
             book: Book::embedded(),
             rng: ChaCha8Rng::from_entropy(),
         }
@@ -405,17 +405,17 @@ impl HubEngine {
         }
         let budget = match mode {
             GoMode::Think => {
-                let mut b = Budget::for_level(&self.level);
+                let mut b = MoveBudget::for_level(&self.level);
                 // The searcher's own clock backs up the deadline watcher.
                 b.limits.time = b.hard;
                 b
             }
             // Depth and node levels still bound a ponder search; time starts at ponder-hit.
-            GoMode::Ponder => Budget {
-                limits: Budget::for_level(&self.level).limits,
-                ..Budget::default()
+            GoMode::Ponder => MoveBudget {
+                limits: MoveBudget::for_level(&self.level).limits,
+                ..MoveBudget::default()
             },
-            GoMode::Analyze => Budget::default(),
+            GoMode::Analyze => MoveBudget::default(),
         };
         let control = Arc::new(Control::new(mode != GoMode::Think, budget));
         self.refresh_searcher();
@@ -439,7 +439,7 @@ impl HubEngine {
     }
 
     fn ponder_hit(&mut self) {
-        let budget = Budget::for_level(&self.level);
+        let budget = MoveBudget::for_level(&self.level);
         if let Some(r) = self.running.as_mut().filter(|r| r.mode == GoMode::Ponder) {
             r.mode = GoMode::Think;
             r.control.start_clock(budget);
@@ -458,27 +458,27 @@ impl HubEngine {
             }
         };
         match cmd {
-            Command::Hub => self.announce(),
-            Command::Init => {
+            HubCommand::Hub => self.announce(),
+            HubCommand::Init => {
                 self.refresh_searcher();
                 if self.running.is_none() && self.searcher.is_none() {
                     self.searcher = Some(Searcher::new(self.settings.search_options()));
                 }
                 self.out.line("ready");
             }
-            Command::SetParam { name, value } => self.set_param(&name, &value),
-            Command::Pos { pos, moves } => {
+            HubCommand::SetParam { name, value } => self.set_param(&name, &value),
+            HubCommand::Pos { pos, moves } => {
                 self.finish_search();
                 self.set_position(pos, &moves);
             }
-            Command::Level(l) => self.level = l,
-            Command::Go(mode) => {
+            HubCommand::HubLevel(l) => self.level = l,
+            HubCommand::Go(mode) => {
                 self.finish_search();
                 self.go(mode);
             }
-            Command::PonderHit => self.ponder_hit(),
-            Command::Stop => self.finish_search(),
-            Command::NewGame => {
+            HubCommand::PonderHit => self.ponder_hit(),
+            HubCommand::Stop => self.finish_search(),
+            HubCommand::NewGame => {
                 self.finish_search();
                 if let Some(s) = self.searcher.as_mut() {
                     s.clear();
@@ -486,12 +486,12 @@ impl HubEngine {
                 self.pos = Position::start();
                 self.history.clear();
             }
-            Command::Ping => self.out.line("pong"),
-            Command::Quit => {
+            HubCommand::Ping => self.out.line("pong"),
+            HubCommand::Quit => {
                 self.finish_search();
                 return Flow::Quit;
             }
-            Command::Unknown(_) => {}
+            HubCommand::Unknown(_) => {}
         }
         Flow::Continue
     }

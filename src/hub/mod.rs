@@ -13,5 +13,5 @@ pub use client::{ClientError, HubClient};
 pub use engine::{run_stdio, HubEngine, Settings};
 pub use numbering::MoveNumbering;
 pub use protocol::{
-    parse_command, parse_position, position_string, Command, GoMode, Level, ProtocolError,
+    parse_command, parse_position, position_string, GoMode, HubCommand, HubLevel, ProtocolError,
 };

@@ -118,7 +118,7 @@ pub fn split_line(text: &str) -> Result<Option<Line>, ProtocolError> {
 
 /// How long to think.
 #[derive(Clone, Copy, PartialEq, Debug)]
-pub enum Level {
+pub enum HubLevel {
     /// To a fixed depth.
     Depth(u32),
     /// A fixed number of nodes.
@@ -152,7 +152,7 @@ pub enum GoMode {
 
 /// A command from the GUI.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Command {
+pub enum HubCommand {
     /// `hub`: announce the engine.
     Hub,
     /// `init`: get ready.
@@ -172,7 +172,7 @@ pub enum Command {
         moves: Vec<String>,
     },
     /// `level …`.
-    Level(Level),
+    HubLevel(HubLevel),
     /// `go think|ponder|analyze`.
     Go(GoMode),
     /// `ponder-hit`.
@@ -210,18 +210,18 @@ fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, ProtocolErr
     })
 }
 
-fn parse_level(line: &Line) -> Result<Level, ProtocolError> {
+fn parse_level(line: &Line) -> Result<HubLevel, ProtocolError> {
     if line.has("infinite") {
-        return Ok(Level::Infinite);
+        return Ok(HubLevel::Infinite);
     }
     if let Some(v) = line.get("depth") {
-        return number("depth", v).map(Level::Depth);
+        return number("depth", v).map(HubLevel::Depth);
     }
     if let Some(v) = line.get("nodes") {
-        return number("nodes", v).map(Level::Nodes);
+        return number("nodes", v).map(HubLevel::Nodes);
     }
     if let Some(v) = line.get("move-time") {
-        return seconds("move-time", v).map(Level::MoveTime);
+        return seconds("move-time", v).map(HubLevel::MoveTime);
     }
     if let Some(v) = line.get("time") {
         let time = seconds("time", v)?;
@@ -236,7 +236,7 @@ fn parse_level(line: &Line) -> Result<Level, ProtocolError> {
             .map(|v| number::<u32>("moves", v))
             .transpose()?
             .filter(|&m| m > 0);
-        return Ok(Level::Clock { moves, time, inc });
+        return Ok(HubLevel::Clock { moves, time, inc });
     }
     Err(ProtocolError::MissingKey {
         command: "level",
@@ -260,8 +260,8 @@ const KNOWN: [&str; 11] = [
 ];
 
 /// Parse one line. `Ok(None)` for a blank line; unknown commands are
-/// [`Command::Unknown`]; unknown keys are ignored.
-pub fn parse_command(text: &str) -> Result<Option<Command>, ProtocolError> {
+/// [`HubCommand::Unknown`]; unknown keys are ignored.
+pub fn parse_command(text: &str) -> Result<Option<HubCommand>, ProtocolError> {
     let line = match split_line(text) {
         Ok(Some(line)) => line,
         Ok(None) => return Ok(None),
@@ -273,13 +273,13 @@ pub fn parse_command(text: &str) -> Result<Option<Command>, ProtocolError> {
             return if KNOWN.contains(&word) {
                 Err(e)
             } else {
-                Ok(Some(Command::Unknown(word.to_string())))
+                Ok(Some(HubCommand::Unknown(word.to_string())))
             };
         }
     };
     let cmd = match line.command.as_str() {
-        "hub" => Command::Hub,
-        "init" => Command::Init,
+        "hub" => HubCommand::Hub,
+        "init" => HubCommand::Init,
         "set-param" => {
             let name = line.get("name").ok_or(ProtocolError::MissingKey {
                 command: "set-param",
@@ -289,7 +289,7 @@ pub fn parse_command(text: &str) -> Result<Option<Command>, ProtocolError> {
                 command: "set-param",
                 key: "value",
             })?;
-            Command::SetParam {
+            HubCommand::SetParam {
                 name: name.to_string(),
                 value: value.to_string(),
             }
@@ -306,24 +306,24 @@ pub fn parse_command(text: &str) -> Result<Option<Command>, ProtocolError> {
                 .split_whitespace()
                 .map(str::to_string)
                 .collect();
-            Command::Pos { pos, moves }
+            HubCommand::Pos { pos, moves }
         }
-        "level" => Command::Level(parse_level(&line)?),
+        "level" => HubCommand::HubLevel(parse_level(&line)?),
         "go" => {
             if line.has("ponder") {
-                Command::Go(GoMode::Ponder)
+                HubCommand::Go(GoMode::Ponder)
             } else if line.has("analyze") || line.has("analyse") {
-                Command::Go(GoMode::Analyze)
+                HubCommand::Go(GoMode::Analyze)
             } else {
-                Command::Go(GoMode::Think)
+                HubCommand::Go(GoMode::Think)
             }
         }
-        "ponder-hit" => Command::PonderHit,
-        "stop" => Command::Stop,
-        "new-game" => Command::NewGame,
-        "ping" => Command::Ping,
-        "quit" => Command::Quit,
-        other => Command::Unknown(other.to_string()),
+        "ponder-hit" => HubCommand::PonderHit,
+        "stop" => HubCommand::Stop,
+        "new-game" => HubCommand::NewGame,
+        "ping" => HubCommand::Ping,
+        "quit" => HubCommand::Quit,
+        other => HubCommand::Unknown(other.to_string()),
     };
     Ok(Some(cmd))
 }
@@ -426,7 +426,7 @@ mod tests {
     fn level_moves_zero_is_sudden_death() {
         assert_eq!(
             parse_command("level time=2 moves=0").unwrap(),
-            Some(Command::Level(Level::Clock {
+            Some(HubCommand::HubLevel(HubLevel::Clock {
                 moves: None,
                 time: Duration::from_secs(2),
                 inc: Duration::ZERO
@@ -441,7 +441,7 @@ mod tests {
         assert!(parse_command("go").is_ok());
         assert_eq!(
             parse_command("frobnicate x=\"open").unwrap(),
-            Some(Command::Unknown("frobnicate".into()))
+            Some(HubCommand::Unknown("frobnicate".into()))
         );
     }
 
@@ -455,18 +455,18 @@ mod tests {
             .unwrap();
         assert_eq!(
             c,
-            Command::Pos {
+            HubCommand::Pos {
                 pos: Position::start(),
                 moves: vec!["22-18".into(), "11-15".into()]
             }
         );
         assert_eq!(
             parse_command("level depth=7").unwrap(),
-            Some(Command::Level(Level::Depth(7)))
+            Some(HubCommand::HubLevel(HubLevel::Depth(7)))
         );
         assert_eq!(
             parse_command("level moves=40 time=60.5 inc=1").unwrap(),
-            Some(Command::Level(Level::Clock {
+            Some(HubCommand::HubLevel(HubLevel::Clock {
                 moves: Some(40),
                 time: Duration::from_secs_f64(60.5),
                 inc: Duration::from_secs(1)
@@ -474,19 +474,19 @@ mod tests {
         );
         assert_eq!(
             parse_command("level infinite").unwrap(),
-            Some(Command::Level(Level::Infinite))
+            Some(HubCommand::HubLevel(HubLevel::Infinite))
         );
         assert_eq!(
             parse_command("go ponder").unwrap(),
-            Some(Command::Go(GoMode::Ponder))
+            Some(HubCommand::Go(GoMode::Ponder))
         );
         assert_eq!(
             parse_command("go").unwrap(),
-            Some(Command::Go(GoMode::Think))
+            Some(HubCommand::Go(GoMode::Think))
         );
         assert_eq!(
             parse_command("frobnicate a=1").unwrap(),
-            Some(Command::Unknown("frobnicate".into()))
+            Some(HubCommand::Unknown("frobnicate".into()))
         );
         assert_eq!(parse_command("").unwrap(), None);
     }

@@ -1,4 +1,4 @@
-//! Time management for the Hub engine: turning a [`Level`] into search limits and two
+//! Time management for the Hub engine: turning a [`HubLevel`] into search limits and two
 //! deadlines. The soft deadline decides whether to start another iteration; the hard
 //! deadline stops the search wherever it is. Both keep a safety margin so that the
 //! engine never loses on time.
@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::search::Limits;
 
-use super::protocol::Level;
+use super::protocol::HubLevel;
 
 /// Moves assumed left in the game when the clock gives no `moves=`.
 const MOVES_TO_GO: u32 = 25;
@@ -16,7 +16,7 @@ const MARGIN: Duration = Duration::from_millis(50);
 
 /// What a search may spend.
 #[derive(Clone, Copy, PartialEq, Debug, Default)]
-pub struct Budget {
+pub struct MoveBudget {
     /// Depth and node limits for the searcher (time is enforced by the deadlines).
     pub limits: Limits,
     /// Do not start a new iteration after this much time.
@@ -25,28 +25,28 @@ pub struct Budget {
     pub hard: Option<Duration>,
 }
 
-impl Budget {
+impl MoveBudget {
     /// The budget for one move under `level`.
-    pub fn for_level(level: &Level) -> Budget {
+    pub fn for_level(level: &HubLevel) -> MoveBudget {
         match *level {
-            Level::Depth(d) => Budget {
+            HubLevel::Depth(d) => MoveBudget {
                 limits: Limits::depth(d.max(1)),
-                ..Budget::default()
+                ..MoveBudget::default()
             },
-            Level::Nodes(n) => Budget {
+            HubLevel::Nodes(n) => MoveBudget {
                 limits: Limits::nodes(n.max(1)),
-                ..Budget::default()
+                ..MoveBudget::default()
             },
-            Level::Infinite => Budget::default(),
-            Level::MoveTime(t) => {
+            HubLevel::Infinite => MoveBudget::default(),
+            HubLevel::MoveTime(t) => {
                 let hard = t.saturating_sub(margin(t)).max(Duration::from_millis(1));
-                Budget {
+                MoveBudget {
                     soft: Some(hard),
                     hard: Some(hard),
-                    ..Budget::default()
+                    ..MoveBudget::default()
                 }
             }
-            Level::Clock { moves, time, inc } => {
+            HubLevel::Clock { moves, time, inc } => {
                 // Hub clients send the time left before the increment is added, and
                 // the increment is credited only after the move: only `time` may be
                 // spent on this move, less a safety margin. The increment counts
@@ -60,10 +60,10 @@ impl Budget {
                 let cap = usable.mul_f64(if to_go == 1 { 0.8 } else { 0.5 });
                 let hard = (share * 3).min(cap).max(Duration::from_millis(1));
                 let soft = share.min(hard);
-                Budget {
+                MoveBudget {
                     soft: Some(soft),
                     hard: Some(hard),
-                    ..Budget::default()
+                    ..MoveBudget::default()
                 }
             }
         }
@@ -102,7 +102,7 @@ mod tests {
             (300.0, 0.0, Some(40)),
             (2.0, 2.0, None),
         ] {
-            let b = Budget::for_level(&Level::Clock {
+            let b = MoveBudget::for_level(&HubLevel::Clock {
                 moves,
                 time: secs(time),
                 inc: secs(inc),
@@ -117,7 +117,7 @@ mod tests {
                 "{time} {inc}: {hard:?}"
             );
         }
-        let long = Budget::for_level(&Level::Clock {
+        let long = MoveBudget::for_level(&HubLevel::Clock {
             moves: None,
             time: secs(300.0),
             inc: secs(0.0),
@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn increment_is_not_spent_before_it_is_credited() {
         // time=0.5 inc=3 used to allow more than a second.
-        let b = Budget::for_level(&Level::Clock {
+        let b = MoveBudget::for_level(&HubLevel::Clock {
             moves: None,
             time: secs(0.5),
             inc: secs(3.0),
@@ -140,25 +140,36 @@ mod tests {
 
     #[test]
     fn moves_zero_is_sudden_death() {
-        let level = |moves| Level::Clock {
+        let level = |moves| HubLevel::Clock {
             moves,
             time: secs(2.0),
             inc: secs(0.0),
         };
-        let zero = Budget::for_level(&level(Some(0)));
-        assert_eq!(zero, Budget::for_level(&level(None)));
+        let zero = MoveBudget::for_level(&level(Some(0)));
+        assert_eq!(zero, MoveBudget::for_level(&level(None)));
         // Not 80% of the clock on one move.
         assert!(zero.hard.unwrap() <= secs(0.5), "{zero:?}");
     }
 
     #[test]
     fn fixed_levels() {
-        assert_eq!(Budget::for_level(&Level::Depth(5)).limits.depth, Some(5));
         assert_eq!(
-            Budget::for_level(&Level::Nodes(1000)).limits.nodes,
+            MoveBudget::for_level(&HubLevel::Depth(5)).limits.depth,
+            Some(5)
+        );
+        assert_eq!(
+            MoveBudget::for_level(&HubLevel::Nodes(1000)).limits.nodes,
             Some(1000)
         );
-        assert!(Budget::for_level(&Level::MoveTime(secs(1.0))).hard.unwrap() < secs(1.0));
-        assert_eq!(Budget::for_level(&Level::Infinite), Budget::default());
+        assert!(
+            MoveBudget::for_level(&HubLevel::MoveTime(secs(1.0)))
+                .hard
+                .unwrap()
+                < secs(1.0)
+        );
+        assert_eq!(
+            MoveBudget::for_level(&HubLevel::Infinite),
+            MoveBudget::default()
+        );
     }
 }

@@ -19,7 +19,7 @@ use crate::score::Score;
 use crate::search::{Info, SearchResult, Searcher};
 
 use super::numbering::MoveNumbering;
-use super::time::Budget;
+use super::time::MoveBudget;
 
 /// The engine's output: whole lines, flushed at once, shared with the search thread.
 #[derive(Clone)]
@@ -40,20 +40,20 @@ pub(super) struct Control {
     /// Ponder and analyze: hold `done` back until `stop` or `ponder-hit`.
     hold: AtomicBool,
     /// When the clock started and what may be spent.
-    timing: Mutex<(Instant, Budget)>,
+    timing: Mutex<(Instant, MoveBudget)>,
     /// The search thread is done.
     finished: AtomicBool,
 }
 
 impl Control {
-    fn timing(&self) -> (Instant, Budget) {
+    fn timing(&self) -> (Instant, MoveBudget) {
         *self.timing.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 impl Control {
     /// Controls for a new search; `hold` for ponder and analyze.
-    pub(super) fn new(hold: bool, budget: Budget) -> Control {
+    pub(super) fn new(hold: bool, budget: MoveBudget) -> Control {
         Control {
             stop: AtomicBool::new(false),
             hold: AtomicBool::new(hold),
@@ -63,7 +63,7 @@ impl Control {
     }
 
     /// Restart the clock with `budget` (ponder-hit) and release `done`.
-    pub(super) fn start_clock(&self, budget: Budget) {
+    pub(super) fn start_clock(&self, budget: MoveBudget) {
         *self.timing.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), budget);
         self.hold.store(false, Ordering::SeqCst);
     }
@@ -137,7 +137,7 @@ pub(super) struct Job {
     /// Earlier positions of the game, for repetitions.
     pub history: Vec<Position>,
     /// Limits and deadlines.
-    pub budget: Budget,
+    pub budget: MoveBudget,
     /// Move numbering for the output.
     pub numbering: MoveNumbering,
     /// Playing strength.

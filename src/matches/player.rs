@@ -14,8 +14,8 @@ use thiserror::Error;
 use crate::book::Book;
 use crate::eval::EvalName;
 use crate::game::Game;
-use crate::hub::time::Budget;
-use crate::hub::{ClientError, HubClient, Level, MoveNumbering};
+use crate::hub::time::MoveBudget;
+use crate::hub::{ClientError, HubClient, HubLevel, MoveNumbering};
 use crate::level::{Chooser, Strength};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
@@ -49,15 +49,15 @@ impl MoveLimit {
     }
 
     /// The Hub level for one move; `left` is the time on the clock now.
-    pub fn level(&self, left: Option<Duration>) -> Level {
+    pub fn level(&self, left: Option<Duration>) -> HubLevel {
         match *self {
-            MoveLimit::Depth(d) => Level::Depth(d),
-            MoveLimit::Nodes(n) => Level::Nodes(n),
-            MoveLimit::Time(t) => Level::MoveTime(t),
+            MoveLimit::Depth(d) => HubLevel::Depth(d),
+            MoveLimit::Nodes(n) => HubLevel::Nodes(n),
+            MoveLimit::Time(t) => HubLevel::MoveTime(t),
             // Hub clients send the time before the increment, which engines add back.
             MoveLimit::Clock { base, inc } => {
                 let left = left.unwrap_or(base);
-                Level::Clock {
+                HubLevel::Clock {
                     moves: None,
                     time: left.saturating_sub(inc),
                     inc,
@@ -305,7 +305,7 @@ impl Player for InternalPlayer {
             return Ok(m);
         }
         // The same time management as `damas hub`.
-        let budget = Budget::for_level(&self.limit.level(clock));
+        let budget = MoveBudget::for_level(&self.limit.level(clock));
         let limits = Limits {
             time: budget.hard,
             ..budget.limits

@@ -122,8 +122,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             return None;
         }
         let answer = oracle.probe_value(pos)?;
-        let dist =
-            |a: Option<u32>| (ply + a.unwrap_or(UNKNOWN_DISTANCE)).min(Score::MAX_PLY as u32 - 1);
+        let dist = |a: Option<u32>| {
+            (ply + a.unwrap_or(UNKNOWN_DISTANCE)).min(Score::MAX_MATE_PLY as u32 - 1)
+        };
         match answer.value {
             OracleValue::Win => {
                 self.stats.egdb_cutoffs += 1;

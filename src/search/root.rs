@@ -264,7 +264,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let plies = answer
             .plies
             .unwrap_or(super::pvs::UNKNOWN_DISTANCE)
-            .min(Score::MAX_PLY as u32 - 1);
+            .min(Score::MAX_MATE_PLY as u32 - 1);
         let score = match answer.value {
             OracleValue::Win => Score::win_in(plies),
             OracleValue::Loss => Score::loss_in(plies),

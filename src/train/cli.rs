@@ -22,12 +22,12 @@ use crate::eval::{EvalName, Evaluation, Weights};
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: TrainCommand,
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub enum TrainCommand {
     /// Play self-play games into a data file (resumes a file cut short).
     Selfplay(SelfplayArgs),
     /// Fit weights to one or more data files.
@@ -127,9 +127,9 @@ pub struct PlotArgs {
 /// Run a command; errors are printed on stderr.
 pub fn run(cli: Cli) -> ExitCode {
     let r = match cli.command {
-        Command::Selfplay(a) => run_selfplay(&a),
-        Command::Fit(a) => run_fit(&a),
-        Command::Plot(a) => run_plot(&a),
+        TrainCommand::Selfplay(a) => run_selfplay(&a),
+        TrainCommand::Fit(a) => run_fit(&a),
+        TrainCommand::Plot(a) => run_plot(&a),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

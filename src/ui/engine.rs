@@ -39,30 +39,30 @@ pub enum EngineEvent {
     },
 }
 
-enum Command {
+enum Job {
     Search(SearchRequest, Arc<AtomicBool>),
     NewGame,
 }
 
 /// Handle of the engine thread.
-pub struct Engine {
-    commands: Option<Sender<Command>>,
+pub struct EngineThread {
+    commands: Option<Sender<Job>>,
     events: Receiver<EngineEvent>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
     finished: Receiver<()>,
 }
 
-impl Engine {
+impl EngineThread {
     /// Start the engine thread with these search options, without an opening book.
-    pub fn spawn(options: SearchOptions) -> Engine {
-        Engine::with_book(options, None)
+    pub fn spawn(options: SearchOptions) -> EngineThread {
+        EngineThread::with_book(options, None)
     }
 
     /// Start the engine thread; with a `book`, the engine's own moves (not hints)
     /// come from it while the position is in it.
-    pub fn with_book(options: SearchOptions, book: Option<Book>) -> Engine {
-        let (cmd_tx, cmd_rx) = mpsc::channel::<Command>();
+    pub fn with_book(options: SearchOptions, book: Option<Book>) -> EngineThread {
+        let (cmd_tx, cmd_rx) = mpsc::channel::<Job>();
         let (ev_tx, ev_rx) = mpsc::channel();
         let (fin_tx, fin_rx) = mpsc::channel();
         let thread = std::thread::Builder::new()
@@ -72,8 +72,8 @@ impl Engine {
                 let mut rng = ChaCha8Rng::from_entropy();
                 for cmd in cmd_rx {
                     match cmd {
-                        Command::NewGame => searcher.clear(),
-                        Command::Search(req, stop) => {
+                        Job::NewGame => searcher.clear(),
+                        Job::Search(req, stop) => {
                             let id = req.id;
                             let from_book = book
                                 .as_ref()
@@ -126,7 +126,7 @@ impl Engine {
                 let _ = fin_tx.send(());
             })
             .ok();
-        Engine {
+        EngineThread {
             commands: Some(cmd_tx),
             events: ev_rx,
             stop: Arc::new(AtomicBool::new(false)),
@@ -139,7 +139,7 @@ impl Engine {
     pub fn search(&mut self, request: SearchRequest) {
         self.stop = Arc::new(AtomicBool::new(false));
         if let Some(tx) = &self.commands {
-            let _ = tx.send(Command::Search(request, Arc::clone(&self.stop)));
+            let _ = tx.send(Job::Search(request, Arc::clone(&self.stop)));
         }
     }
 
@@ -151,7 +151,7 @@ impl Engine {
     /// Forget learnt tables (new game).
     pub fn new_game(&self) {
         if let Some(tx) = &self.commands {
-            let _ = tx.send(Command::NewGame);
+            let _ = tx.send(Job::NewGame);
         }
     }
 
@@ -202,7 +202,7 @@ mod tests {
         }
     }
 
-    fn wait_done(e: &Engine) -> (u64, SearchResult) {
+    fn wait_done(e: &EngineThread) -> (u64, SearchResult) {
         loop {
             match e
                 .wait_event(Duration::from_secs(30))
@@ -223,7 +223,7 @@ mod tests {
             .iter()
             .map(|m| m.mv)
             .collect();
-        let mut e = Engine::with_book(SearchOptions::default(), Some(book));
+        let mut e = EngineThread::with_book(SearchOptions::default(), Some(book));
         e.search(request(1, Limits::depth(3)));
         let first = e
             .wait_event(Duration::from_secs(30))
@@ -243,7 +243,7 @@ mod tests {
 
     #[test]
     fn searches_in_the_background_and_stops_on_request() {
-        let mut e = Engine::spawn(SearchOptions::default());
+        let mut e = EngineThread::spawn(SearchOptions::default());
         e.search(request(1, Limits::depth(3)));
         let (id, r) = wait_done(&e);
         assert_eq!(id, 1);
@@ -260,7 +260,7 @@ mod tests {
 
     #[test]
     fn shutdown_during_a_search_does_not_hang() {
-        let mut e = Engine::spawn(SearchOptions::default());
+        let mut e = EngineThread::spawn(SearchOptions::default());
         e.search(request(1, Limits::default()));
         std::thread::sleep(Duration::from_millis(20));
         assert!(e.shutdown(Duration::from_secs(5)));

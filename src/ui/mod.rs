@@ -30,9 +30,9 @@ use crate::position::Position;
 use crate::search::{Oracle, SearchOptions};
 
 use controller::{Controller, Effect};
-use engine::{Engine, EngineEvent};
+use engine::{EngineEvent, EngineThread};
 pub use oracle::{verdict, Verdict};
-pub use setup::{Level, Player, Players};
+pub use setup::{Player, Players, ThinkLimit};
 
 /// How a UI session starts.
 pub struct Config {
@@ -41,7 +41,7 @@ pub struct Config {
     /// Who plays which side.
     pub players: Players,
     /// Engine thinking time or depth per move (without a clock).
-    pub level: Level,
+    pub level: ThinkLimit,
     /// Engine playing strength.
     pub strength: crate::level::Strength,
     /// Game clock for both sides, if any.
@@ -80,7 +80,7 @@ pub fn run(config: Config) -> io::Result<Exit> {
     }
     let options = config.search.clone();
     let book = config.book.then(crate::book::Book::embedded);
-    let mut engine = Engine::with_book(config.search, book);
+    let mut engine = EngineThread::with_book(config.search, book);
     let outcome = terminal::setup().and_then(|mut guard| {
         event_loop(
             &mut guard,
@@ -98,7 +98,7 @@ pub fn run(config: Config) -> io::Result<Exit> {
 fn event_loop(
     guard: &mut terminal::TerminalGuard,
     controller: &mut Controller,
-    engine: &mut Engine,
+    engine: &mut EngineThread,
     options: &SearchOptions,
     colour: bool,
 ) -> io::Result<Exit> {
@@ -164,7 +164,7 @@ fn event_loop(
 }
 
 /// Carry out one effect; `Some` means leave.
-fn apply(effect: Effect, controller: &mut Controller, engine: &mut Engine) -> Option<Exit> {
+fn apply(effect: Effect, controller: &mut Controller, engine: &mut EngineThread) -> Option<Exit> {
     match effect {
         Effect::Search(req) => engine.search(req),
         Effect::Stop => engine.stop(),

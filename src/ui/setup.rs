@@ -67,48 +67,48 @@ impl Players {
 
 /// How long the engine thinks per move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Level {
+pub enum ThinkLimit {
     /// A fixed depth in plies.
     Depth(u32),
     /// A fixed time per move, in milliseconds.
     Millis(u64),
 }
 
-impl Default for Level {
+impl Default for ThinkLimit {
     /// About a second per move.
     fn default() -> Self {
-        Level::Millis(1000)
+        ThinkLimit::Millis(1000)
     }
 }
 
 /// The time levels offered by `+`/`-`, in milliseconds.
 const TIME_STEPS: [u64; 9] = [100, 250, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000];
-const MAX_DEPTH: u32 = 40;
+const MAX_UI_DEPTH: u32 = 40;
 
-impl Level {
+impl ThinkLimit {
     /// The search limits for one move.
     pub fn limits(self) -> Limits {
         match self {
-            Level::Depth(d) => Limits::depth(d),
-            Level::Millis(ms) => Limits::time(Duration::from_millis(ms)),
+            ThinkLimit::Depth(d) => Limits::depth(d),
+            ThinkLimit::Millis(ms) => Limits::time(Duration::from_millis(ms)),
         }
     }
 
     /// One step stronger.
-    pub fn stronger(self) -> Level {
+    pub fn stronger(self) -> ThinkLimit {
         match self {
-            Level::Depth(d) => Level::Depth((d + 1).min(MAX_DEPTH)),
-            Level::Millis(ms) => {
-                Level::Millis(TIME_STEPS.iter().copied().find(|&t| t > ms).unwrap_or(ms))
+            ThinkLimit::Depth(d) => ThinkLimit::Depth((d + 1).min(MAX_UI_DEPTH)),
+            ThinkLimit::Millis(ms) => {
+                ThinkLimit::Millis(TIME_STEPS.iter().copied().find(|&t| t > ms).unwrap_or(ms))
             }
         }
     }
 
     /// One step weaker.
-    pub fn weaker(self) -> Level {
+    pub fn weaker(self) -> ThinkLimit {
         match self {
-            Level::Depth(d) => Level::Depth(d.saturating_sub(1).max(1)),
-            Level::Millis(ms) => Level::Millis(
+            ThinkLimit::Depth(d) => ThinkLimit::Depth(d.saturating_sub(1).max(1)),
+            ThinkLimit::Millis(ms) => ThinkLimit::Millis(
                 TIME_STEPS
                     .iter()
                     .rev()
@@ -120,12 +120,12 @@ impl Level {
     }
 }
 
-impl fmt::Display for Level {
+impl fmt::Display for ThinkLimit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Level::Depth(d) => write!(f, "depth {d}"),
-            Level::Millis(ms) if ms % 1000 == 0 => write!(f, "{} s/move", ms / 1000),
-            Level::Millis(ms) => write!(f, "{:.2} s/move", *ms as f64 / 1000.0),
+            ThinkLimit::Depth(d) => write!(f, "depth {d}"),
+            ThinkLimit::Millis(ms) if ms % 1000 == 0 => write!(f, "{} s/move", ms / 1000),
+            ThinkLimit::Millis(ms) => write!(f, "{:.2} s/move", *ms as f64 / 1000.0),
         }
     }
 }
@@ -136,10 +136,13 @@ mod tests {
 
     #[test]
     fn levels_step_and_players_cycle_through_all_four() {
-        assert_eq!(Level::Millis(1000).stronger(), Level::Millis(2000));
-        assert_eq!(Level::Millis(100).weaker(), Level::Millis(100));
-        assert_eq!(Level::Depth(1).weaker(), Level::Depth(1));
-        assert_eq!(Level::Millis(1000).to_string(), "1 s/move");
+        assert_eq!(
+            ThinkLimit::Millis(1000).stronger(),
+            ThinkLimit::Millis(2000)
+        );
+        assert_eq!(ThinkLimit::Millis(100).weaker(), ThinkLimit::Millis(100));
+        assert_eq!(ThinkLimit::Depth(1).weaker(), ThinkLimit::Depth(1));
+        assert_eq!(ThinkLimit::Millis(1000).to_string(), "1 s/move");
         let mut p = Players::default();
         let mut seen = vec![p];
         for _ in 0..3 {

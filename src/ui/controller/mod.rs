@@ -35,14 +35,14 @@ use crate::ui::clock::ClockSetting;
 use crate::search::Oracle;
 use crate::ui::input::{Action, InputMode};
 use crate::ui::oracle::{verdict, Verdict};
-use crate::ui::setup::{Level, Player, Players};
+use crate::ui::setup::{Player, Players, ThinkLimit};
 use crate::ui::thinking::Thinking;
 
 /// The game controller state.
 pub struct Controller {
     game: Game,
     players: Players,
-    level: Level,
+    level: ThinkLimit,
     cursor: (u8, u8),
     selected: Option<Square>,
     choice: Option<Choice>,
@@ -102,7 +102,7 @@ fn color_name(c: Color) -> &'static str {
 
 impl Controller {
     /// A controller for a game from `start` with these players and level.
-    pub fn new(start: Position, players: Players, level: Level) -> Controller {
+    pub fn new(start: Position, players: Players, level: ThinkLimit) -> Controller {
         let mut c = Controller {
             game: Game::new(start),
             players,
@@ -207,7 +207,7 @@ impl Controller {
         self.players
     }
     /// The engine level.
-    pub fn level(&self) -> Level {
+    pub fn level(&self) -> ThinkLimit {
         self.level
     }
     /// The cursor (file, row), board coordinates.

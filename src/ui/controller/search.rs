@@ -2,8 +2,8 @@
 //! reports and results (the last report stays visible after the search).
 
 use super::*;
-use crate::hub::time::Budget;
-use crate::hub::Level as HubLevel;
+use crate::hub::time::MoveBudget;
+use crate::hub::HubLevel;
 use crate::search::Limits;
 
 impl Controller {
@@ -39,7 +39,7 @@ impl Controller {
         // On a clock the engine manages its time as the Hub engine does.
         let (limits, soft) = match (purpose, self.clock, self.time_left(side)) {
             (Purpose::Move, Some(c), Some(left)) => {
-                let b = Budget::for_level(&HubLevel::Clock {
+                let b = MoveBudget::for_level(&HubLevel::Clock {
                     moves: None,
                     time: left,
                     inc: c.inc,
