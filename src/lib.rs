@@ -6,6 +6,7 @@
 
 pub mod bitboard;
 pub mod book;
+pub mod clock;
 pub mod drawrules;
 pub mod eval;
 pub mod fen;

@@ -25,8 +25,8 @@ use crate::shared_tt::{parse_hash, MAX_MB, MIN_MB};
 
 use super::numbering::MoveNumbering;
 use super::protocol::{parse_command, quote, GoMode, HubCommand, HubLevel};
-use super::time::MoveBudget;
 use super::worker::{self, Control, Job, Output};
+use crate::clock::MoveBudget;
 
 /// Engine settings, each a Hub `param`.
 #[derive(Clone, Debug)]
@@ -407,7 +407,7 @@ impl HubEngine {
             GoMode::Think => {
                 let mut b = MoveBudget::for_level(&self.level);
                 // The searcher's own clock backs up the deadline watcher.
-                b.limits.time = b.hard;
+                b.limits = b.search_limits();
                 b
             }
             // Depth and node levels still bound a ponder search; time starts at ponder-hit.

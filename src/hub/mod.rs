@@ -6,7 +6,6 @@ pub mod client;
 pub mod engine;
 pub mod numbering;
 pub mod protocol;
-pub mod time;
 mod worker;
 
 pub use client::{ClientError, HubClient};

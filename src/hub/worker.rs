@@ -5,13 +5,14 @@
 use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::clock;
 use crate::level::{self, Strength};
 use crate::movegen::legal_moves;
 use crate::position::Position;
@@ -19,7 +20,7 @@ use crate::score::Score;
 use crate::search::{Info, SearchResult, Searcher};
 
 use super::numbering::MoveNumbering;
-use super::time::MoveBudget;
+use crate::clock::MoveBudget;
 
 /// The engine's output: whole lines, flushed at once, shared with the search thread.
 #[derive(Clone)]
@@ -35,20 +36,24 @@ impl Output {
 
 /// Shared between the command loop and a running search.
 pub(super) struct Control {
-    /// Ends the search (set by `stop`, the deadline or the soft time check).
+    /// Ends the search (set by `stop`, the deadline or the soft time check); the
+    /// searcher polls it.
     stop: AtomicBool,
-    /// Ponder and analyze: hold `done` back until `stop` or `ponder-hit`.
-    hold: AtomicBool,
-    /// When the clock started and what may be spent.
-    timing: Mutex<(Instant, MoveBudget)>,
-    /// The search thread is done.
-    finished: AtomicBool,
+    /// Everything the waiting threads wait on, changed only with `changed` notified.
+    state: Mutex<State>,
+    /// Signalled on every change of `state` and on `stop`.
+    changed: Condvar,
 }
 
-impl Control {
-    fn timing(&self) -> (Instant, MoveBudget) {
-        *self.timing.lock().unwrap_or_else(|e| e.into_inner())
-    }
+struct State {
+    /// Ponder and analyze: hold `done` back until `stop` or `ponder-hit`.
+    hold: bool,
+    /// When the clock started.
+    start: Instant,
+    /// What may be spent.
+    budget: MoveBudget,
+    /// The search thread is done.
+    finished: bool,
 }
 
 impl Control {
@@ -56,22 +61,90 @@ impl Control {
     pub(super) fn new(hold: bool, budget: MoveBudget) -> Control {
         Control {
             stop: AtomicBool::new(false),
-            hold: AtomicBool::new(hold),
-            timing: Mutex::new((Instant::now(), budget)),
-            finished: AtomicBool::new(false),
+            state: Mutex::new(State {
+                hold,
+                start: Instant::now(),
+                budget,
+                finished: false,
+            }),
+            changed: Condvar::new(),
         }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Change the state and wake the waiting threads.
+    fn update(&self, f: impl FnOnce(&mut State)) {
+        f(&mut self.state());
+        self.changed.notify_all();
     }
 
     /// Restart the clock with `budget` (ponder-hit) and release `done`.
     pub(super) fn start_clock(&self, budget: MoveBudget) {
-        *self.timing.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), budget);
-        self.hold.store(false, Ordering::SeqCst);
+        self.update(|s| {
+            s.start = Instant::now();
+            s.budget = budget;
+            s.hold = false;
+        });
     }
 
     /// Ask the search to end and release `done`.
     pub(super) fn stop(&self) {
-        self.hold.store(false, Ordering::SeqCst);
-        self.stop.store(true, Ordering::SeqCst);
+        self.update(|s| {
+            s.hold = false;
+            self.stop.store(true, Ordering::SeqCst);
+        });
+    }
+
+    /// After an iteration: stop at the soft deadline unless held.
+    fn after_iteration(&self) {
+        let s = self.state();
+        if !s.hold {
+            clock::stop_at_soft_deadline(s.budget.soft, s.start.elapsed(), &self.stop);
+        }
+    }
+
+    /// Wait until `done` may be sent (not held, or stopped).
+    fn wait_release(&self) {
+        let s = self.state();
+        let _released = self
+            .changed
+            .wait_while(s, |s| s.hold && !self.stop.load(Ordering::SeqCst))
+            .unwrap_or_else(|e| e.into_inner());
+    }
+
+    /// Set the stop flag when the hard deadline passes; returns when the search has
+    /// finished.
+    fn watch_deadline(&self) {
+        let mut s = self.state();
+        while !s.finished {
+            let left = match s.budget.hard {
+                Some(h) if !s.hold => h.checked_sub(s.start.elapsed()),
+                // No deadline running: wait for a change (ponder-hit, the end).
+                _ => {
+                    s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
+                    continue;
+                }
+            };
+            match left {
+                Some(left) if !left.is_zero() => {
+                    s = self
+                        .changed
+                        .wait_timeout(s, left)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                }
+                _ => {
+                    self.stop.store(true, Ordering::SeqCst);
+                    s = self
+                        .changed
+                        .wait_while(s, |s| !s.finished)
+                        .unwrap_or_else(|e| e.into_inner());
+                }
+            }
+        }
     }
 }
 
@@ -162,14 +235,11 @@ pub(super) fn spawn(
     thread::spawn(move || {
         let timer = {
             let ctl = ctl.clone();
-            thread::spawn(move || watch_deadline(&ctl))
+            thread::spawn(move || ctl.watch_deadline())
         };
         let mut on_info = |info: &Info| {
             out.line(&info_line(&pos, info, numbering));
-            let (start, budget) = ctl.timing();
-            if !ctl.hold.load(Ordering::SeqCst) && !budget.another_iteration(start.elapsed()) {
-                ctl.stop.store(true, Ordering::SeqCst);
-            }
+            ctl.after_iteration();
         };
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
             let mut rng = ChaCha8Rng::from_entropy();
@@ -203,26 +273,12 @@ pub(super) fn spawn(
                 }
             }
         };
-        while ctl.hold.load(Ordering::SeqCst) && !ctl.stop.load(Ordering::SeqCst) {
-            thread::sleep(Duration::from_millis(2));
-        }
-        ctl.finished.store(true, Ordering::SeqCst);
+        ctl.wait_release();
+        ctl.update(|s| s.finished = true);
         let _ = timer.join();
         out.line(&done_line(&pos, &result, numbering));
         searcher
     })
-}
-
-/// Set the stop flag when the hard deadline passes; ends with the search.
-fn watch_deadline(ctl: &Control) {
-    while !ctl.finished.load(Ordering::SeqCst) {
-        let (start, budget) = ctl.timing();
-        let held = ctl.hold.load(Ordering::SeqCst);
-        if !held && budget.hard.is_some_and(|h| start.elapsed() >= h) {
-            ctl.stop.store(true, Ordering::SeqCst);
-        }
-        thread::sleep(Duration::from_millis(2));
-    }
 }
 
 #[cfg(test)]

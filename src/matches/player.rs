@@ -4,7 +4,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -12,14 +12,14 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::book::Book;
+use crate::clock::{self, MoveBudget};
 use crate::eval::EvalName;
 use crate::game::Game;
-use crate::hub::time::MoveBudget;
 use crate::hub::{ClientError, HubClient, HubLevel, MoveNumbering};
 use crate::level::{Chooser, Strength};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
-use crate::search::{Limits, SearchOptions, Searcher, Techniques};
+use crate::search::{SearchOptions, Searcher, Techniques};
 
 /// How long a player may think per move.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -306,16 +306,11 @@ impl Player for InternalPlayer {
         }
         // The same time management as `damas hub`.
         let budget = MoveBudget::for_level(&self.limit.level(clock));
-        let limits = Limits {
-            time: budget.hard,
-            ..budget.limits
-        };
+        let limits = budget.search_limits();
         let stop = AtomicBool::new(false);
         let start = Instant::now();
         let mut on_info = |_: &crate::search::Info| {
-            if !budget.another_iteration(start.elapsed()) {
-                stop.store(true, Ordering::Relaxed);
-            }
+            clock::stop_at_soft_deadline(budget.soft, start.elapsed(), &stop);
         };
         let mut chooser = Chooser {
             strength: self.strength,

@@ -101,9 +101,7 @@ impl EngineThread {
                                     info: info.clone(),
                                 });
                                 // The Hub's soft deadline: no iteration it cannot finish.
-                                if soft.is_some_and(|s| started.elapsed() >= s / 2) {
-                                    stop.store(true, Ordering::Relaxed);
-                                }
+                                crate::clock::stop_at_soft_deadline(soft, started.elapsed(), &stop);
                             };
                             let mut chooser = Chooser {
                                 strength: req.strength,

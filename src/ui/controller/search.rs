@@ -2,9 +2,8 @@
 //! reports and results (the last report stays visible after the search).
 
 use super::*;
-use crate::hub::time::MoveBudget;
+use crate::clock::MoveBudget;
 use crate::hub::HubLevel;
-use crate::search::Limits;
 
 impl Controller {
     /// Start the engine when it is its turn. Call after every event.
@@ -44,13 +43,7 @@ impl Controller {
                     time: left,
                     inc: c.inc,
                 });
-                (
-                    Limits {
-                        time: b.hard,
-                        ..b.limits
-                    },
-                    b.soft,
-                )
+                (b.search_limits(), b.soft)
             }
             _ => (self.level.limits(), None),
         };

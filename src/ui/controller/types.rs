@@ -34,7 +34,7 @@ pub struct SearchRequest {
     /// How long to search.
     pub limits: Limits,
     /// On a game clock: do not start another iteration after half of this (the Hub's
-    /// soft deadline, [`crate::hub::time::MoveBudget`]).
+    /// soft deadline, [`crate::clock::another_iteration`]).
     pub soft: Option<Duration>,
     /// Playing strength.
     pub strength: Strength,

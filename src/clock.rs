@@ -1,13 +1,13 @@
-//! Time management for the Hub engine: turning a [`HubLevel`] into search limits and two
-//! deadlines. The soft deadline decides whether to start another iteration; the hard
-//! deadline stops the search wherever it is. Both keep a safety margin so that the
-//! engine never loses on time.
+//! Time management, one for every player (the Hub engine, match players, the terminal
+//! UI): turning a [`HubLevel`] into search limits and two deadlines. The soft deadline
+//! decides whether to start another iteration; the hard deadline stops the search
+//! wherever it is. Both keep a safety margin so that the engine never loses on time.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::hub::HubLevel;
 use crate::search::Limits;
-
-use super::protocol::HubLevel;
 
 /// Moves assumed left in the game when the clock gives no `moves=`.
 const MOVES_TO_GO: u32 = 25;
@@ -70,9 +70,32 @@ impl MoveBudget {
     }
 
     /// Whether to start another iteration after `elapsed`: only when it is likely to
-    /// finish before the soft deadline (an iteration costs a few times the last).
+    /// finish before the soft deadline.
     pub fn another_iteration(&self, elapsed: Duration) -> bool {
-        self.soft.is_none_or(|s| elapsed < s / 2)
+        another_iteration(self.soft, elapsed)
+    }
+
+    /// The searcher's limits: depth and nodes, and the hard deadline as its own clock
+    /// (a backup for whoever watches the deadlines).
+    pub fn search_limits(&self) -> Limits {
+        Limits {
+            time: self.hard,
+            ..self.limits
+        }
+    }
+}
+
+/// Whether to start another iteration `elapsed` into a search with this soft deadline:
+/// only before half of it, since an iteration costs a few times the last.
+pub fn another_iteration(soft: Option<Duration>, elapsed: Duration) -> bool {
+    soft.is_none_or(|s| elapsed < s / 2)
+}
+
+/// The soft-deadline stop, called from a searcher's `on_info` after each iteration: set
+/// `stop` when another iteration should not start `elapsed` into the search.
+pub fn stop_at_soft_deadline(soft: Option<Duration>, elapsed: Duration, stop: &AtomicBool) {
+    if !another_iteration(soft, elapsed) {
+        stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -149,6 +172,24 @@ mod tests {
         assert_eq!(zero, MoveBudget::for_level(&level(None)));
         // Not 80% of the clock on one move.
         assert!(zero.hard.unwrap() <= secs(0.5), "{zero:?}");
+    }
+
+    #[test]
+    fn soft_deadline_stops_after_half_of_it() {
+        let stop = AtomicBool::new(false);
+        stop_at_soft_deadline(None, secs(1e6), &stop);
+        stop_at_soft_deadline(Some(secs(1.0)), secs(0.49), &stop);
+        assert!(!stop.load(Ordering::Relaxed));
+        stop_at_soft_deadline(Some(secs(1.0)), secs(0.5), &stop);
+        assert!(stop.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn search_limits_carry_the_hard_deadline() {
+        let b = MoveBudget::for_level(&HubLevel::MoveTime(secs(1.0)));
+        assert_eq!(b.search_limits().time, b.hard);
+        let d = MoveBudget::for_level(&HubLevel::Depth(4)).search_limits();
+        assert_eq!((d.depth, d.time), (Some(4), None));
     }
 
     #[test]
