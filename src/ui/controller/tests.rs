@@ -410,7 +410,7 @@ fn on_a_clock_the_engine_gets_a_hub_budget_and_moves_earn_the_increment() {
     type_move(&mut c, "c3-d4");
     // White's clock earned 3 s for the move (less the moment it took).
     let left = c.time_left(Color::White).unwrap();
-    assert!(left > Duration::from_secs(301) && left <= Duration::from_secs(303));
+    assert!(left > Duration::from_secs(300) && left <= Duration::from_secs(303));
     c.tick();
     let req = c
         .take_effects()
