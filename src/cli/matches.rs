@@ -66,13 +66,6 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// Write `text` to `path` through a temporary file in the same directory.
-fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("pdn.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
-}
-
 /// The openings in playing order and a description of them.
 fn openings(args: &Args) -> Result<(Vec<Opening>, String), CliError> {
     let which = match (args.openings.as_deref(), args.opening_plies) {
@@ -196,7 +189,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         bar.set_message(status);
         bar.inc(1);
         if let Some(path) = &args.pdn {
-            if let Err(e) = write_atomic(path, &write_games(&records)) {
+            if let Err(e) = crate::fsutil::write_atomic(path, write_games(&records).as_bytes()) {
                 write_error.get_or_insert(format!("{}: {e}", path.display()));
             }
         }

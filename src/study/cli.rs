@@ -9,7 +9,7 @@ use thiserror::Error;
 use super::config::{parse_configs, ConfigError};
 use super::positions::{format_positions, generate, GenerateSpec, THESIS_SEED};
 use super::run::{Depths, RunError, RunSpec};
-use super::{branching, plot, report, ttprobe, write_atomically};
+use super::{branching, plot, report, ttprobe};
 
 /// Node-count study of the search techniques (thesis §6.6).
 #[derive(Parser, Debug)]
@@ -186,7 +186,8 @@ fn link(svg: &std::path::Path, md: Option<&std::path::Path>) -> String {
 }
 
 fn write(path: &std::path::Path, text: &str) -> Result<(), NodesError> {
-    write_atomically(path, text).map_err(|e| NodesError::Write(path.display().to_string(), e))
+    crate::fsutil::write_atomic(path, text.as_bytes())
+        .map_err(|e| NodesError::Write(path.display().to_string(), e))
 }
 
 /// Run a subcommand.

@@ -17,21 +17,3 @@ pub mod report;
 pub mod run;
 pub mod ttprobe;
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::Path;
-
-/// Write `text` to `path` through a temporary file renamed into place, so a reader
-/// never sees half a file.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension(match path.extension() {
-        Some(e) => format!("{}.tmp", e.to_string_lossy()),
-        None => "tmp".to_string(),
-    });
-    {
-        let mut w = BufWriter::new(File::create(&tmp)?);
-        w.write_all(text.as_bytes())?;
-        w.flush()?;
-    }
-    std::fs::rename(&tmp, path)
-}

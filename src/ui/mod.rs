@@ -20,7 +20,6 @@ pub mod terminal;
 pub mod thinking;
 
 use std::io;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -176,7 +175,7 @@ fn apply(effect: Effect, controller: &mut Controller, engine: &mut EngineThread)
             // The FEN is also on the message line, for terminals without OSC 52.
             let _ = terminal::copy_to_clipboard(&text);
         }
-        Effect::Save { path, text } => match write_atomically(&path, &text) {
+        Effect::Save { path, text } => match crate::fsutil::write_atomic(&path, text.as_bytes()) {
             Ok(()) => controller.on_saved(&path),
             Err(e) => controller.complain(format!("Cannot save {}: {e}", path.display())),
         },
@@ -192,12 +191,4 @@ fn apply(effect: Effect, controller: &mut Controller, engine: &mut EngineThread)
         },
     }
     None
-}
-
-/// Write to a temporary file next to `path`, then rename it into place.
-fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }
