@@ -97,26 +97,30 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         (_, _, Some(n)) => Limits::nodes(n),
         _ => return Err(CliError::input("give one of --depth, --time or --nodes")),
     };
-    let mut techniques = techniques;
-    let oracle: Option<std::sync::Arc<dyn crate::search::Oracle>> = match &args.egdb {
-        Some(dir) => {
-            techniques.egdb = true;
+    type Db = Option<std::sync::Arc<dyn crate::search::Oracle>>;
+    // A database named or found switches `egdb` on, unless `--techniques` chose
+    // without it (a found one is then only kept at hand).
+    let (database, kept): (Db, Db) = match &args.egdb {
+        Some(dir) => (
             Some(std::sync::Arc::new(
                 crate::egdb::Egdb::open(dir).map_err(CliError::input)?,
-            ))
-        }
+            )),
+            None,
+        ),
         None => {
             let found =
                 crate::egdb::location::find(None, &crate::egdb::location::Env::from_process())
-                    .and_then(|dir| crate::egdb::Egdb::open(dir).ok());
-            if found.is_some() && args.techniques.is_none() {
-                techniques.egdb = true;
+                    .and_then(|dir| crate::egdb::Egdb::open(dir).ok())
+                    .map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn crate::search::Oracle>);
+            if args.techniques.is_none() {
+                (found, None)
+            } else {
+                (None, found)
             }
-            found.map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn crate::search::Oracle>)
         }
     };
     let options = SearchOptions {
-        oracle,
+        oracle: kept,
         techniques,
         table: if args.tt_bits.is_some() {
             TableKind::Thesis
@@ -130,7 +134,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         evaluation: Evaluation::select(args.eval, args.weights.as_deref())
             .map_err(CliError::input)?,
         ..SearchOptions::default()
-    };
+    }
+    .with_database(database);
     let mut searcher = Searcher::new(options);
     let stop = AtomicBool::new(false);
     let mut print = |i: &Info| {

@@ -9,7 +9,7 @@ use crate::egdb::Egdb;
 use crate::eval::{EvalName, Evaluation};
 use crate::level::Strength;
 use crate::search::SearchOptions;
-use crate::search::{Oracle, Techniques};
+use crate::search::Oracle;
 use crate::ui::clock::ClockSetting;
 use crate::ui::{self, Player, Players, ThinkLimit};
 
@@ -129,19 +129,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             .map_or(0, |d| d.as_nanos() as u64);
         evaluation = Evaluation::Trained(Arc::new(t.with_noise(seed, args.variety)));
     }
-    let mut search = SearchOptions {
+    let search = SearchOptions {
         evaluation,
         hash_mb: args.hash,
         threads: args.threads,
         ..SearchOptions::default()
-    };
-    if oracle.is_some() {
-        search.techniques = Techniques {
-            egdb: true,
-            ..search.techniques
-        };
-        search.oracle = oracle.clone();
     }
+    .with_database(oracle.clone());
     let config = ui::Config {
         start,
         players: Players {

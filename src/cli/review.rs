@@ -68,10 +68,6 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         (_, Some(s), _) => Limits::time(Duration::from_secs_f64(s)),
         (_, _, n) => Limits::nodes(n.unwrap_or(DEFAULT_NODES)),
     };
-    let mut options = SearchOptions {
-        hash_mb: args.hash,
-        ..SearchOptions::default()
-    };
     let oracle: Option<Arc<dyn Oracle>> = match &args.egdb {
         Some(dir) => Some(Arc::new(
             crate::egdb::Egdb::open(dir).map_err(CliError::input)?,
@@ -80,8 +76,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             .and_then(|dir| crate::egdb::Egdb::open(dir).ok())
             .map(|db| Arc::new(db) as Arc<dyn Oracle>),
     };
-    options.techniques.egdb = oracle.is_some();
-    options.oracle = oracle;
+    let options = SearchOptions {
+        hash_mb: args.hash,
+        ..SearchOptions::default()
+    }
+    .with_database(oracle);
     let mut searcher = Searcher::new(options);
     let bar = ProgressBar::new(game.positions().len() as u64);
     bar.set_style(

@@ -82,20 +82,16 @@ impl Settings {
     fn search_options(&self) -> SearchOptions {
         // An opened database switches the `egdb` technique on: setting `egdb-dir` is
         // how a GUI asks for it.
-        let oracle = self.egdb.clone().map(|db| db as Arc<dyn Oracle>);
         SearchOptions {
-            techniques: Techniques {
-                egdb: self.techniques.egdb || oracle.is_some(),
-                ..self.techniques
-            },
+            techniques: self.techniques,
             table: self.table,
             tt_bits: self.tt_bits,
             hash_mb: self.hash_mb,
             threads: self.threads,
-            oracle,
             evaluation: self.eval.evaluation(),
             ..SearchOptions::default()
         }
+        .with_database(self.egdb.clone().map(|db| db as Arc<dyn Oracle>))
     }
 }
 

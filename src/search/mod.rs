@@ -314,6 +314,19 @@ impl Default for SearchOptions {
     }
 }
 
+impl SearchOptions {
+    /// Search with `database`, if one was opened, and switch the `egdb` technique on
+    /// for it: opening a database is how every front end asks for it. `None` leaves
+    /// the options as they are.
+    pub fn with_database(mut self, database: Option<Arc<dyn Oracle>>) -> SearchOptions {
+        if let Some(db) = database {
+            self.techniques.egdb = true;
+            self.oracle = Some(db);
+        }
+        self
+    }
+}
+
 /// Node counts and timing of one search.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Stats {
