@@ -2,10 +2,9 @@
 //! then the rest by the history table (from×to, depth-weighted); and the cheap move
 //! score behind selective deepening.
 
-use crate::bitboard::Dir;
 use crate::movegen::has_capture;
 use crate::moves::{Move, MoveList, MAX_MOVES};
-use crate::position::{Color, Position};
+use crate::position::Position;
 
 use super::MAX_PLY;
 
@@ -13,6 +12,9 @@ use super::MAX_PLY;
 pub(crate) struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
     history: Box<[[u32; 32]; 32]>,
+    /// Scratch sort keys of [`Heuristics::order`], kept here so that no node clears
+    /// a 2 KB array on the stack.
+    keys: Box<[u64; MAX_MOVES]>,
 }
 
 impl Heuristics {
@@ -20,6 +22,7 @@ impl Heuristics {
         Heuristics {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: Box::new([[0; 32]; 32]),
+            keys: Box::new([0; MAX_MOVES]),
         }
     }
 
@@ -63,7 +66,7 @@ impl Heuristics {
     /// Fill `order[..list.len()]` with the indices of `list` in search order.
     #[inline]
     pub fn order(
-        &self,
+        &mut self,
         list: &MoveList,
         tt_move: Option<usize>,
         ply: u32,
@@ -94,20 +97,18 @@ impl Heuristics {
             }
         }
         if history && n - start > 1 {
-            // Insertion sort: stable, and lists are short.
-            let h = |i: u8| {
+            // One history read per move, then a sort of unique keys: the score high,
+            // the position in the list (reversed) low, so equal scores keep their
+            // order (a stable sort by score, descending) and the index rides along.
+            let keys = &mut self.keys[start..n];
+            for (k, (key, &i)) in keys.iter_mut().zip(&order[start..n]).enumerate() {
                 let m = list[i as usize];
-                self.history[m.from().index()][m.to().index()]
-            };
-            for a in start + 1..n {
-                let x = order[a];
-                let hx = h(x);
-                let mut b = a;
-                while b > start && h(order[b - 1]) < hx {
-                    order[b] = order[b - 1];
-                    b -= 1;
-                }
-                order[b] = x;
+                let h = self.history[m.from().index()][m.to().index()];
+                *key = u64::from(h) << 16 | (0xFF - k as u64) << 8 | u64::from(i);
+            }
+            keys.sort_unstable_by(|a, b| b.cmp(a));
+            for (o, key) in order[start..n].iter_mut().zip(keys.iter()) {
+                *o = *key as u8;
             }
         }
     }
@@ -163,27 +164,11 @@ pub(crate) fn select(pos: &Position, list: &mut MoveList, percent: u8) {
     list.truncate(keep);
 }
 
-/// Whether the side to move has a non-capturing step (legal when it has no capture).
-#[inline(always)]
-pub(crate) fn has_quiet_move(pos: &Position) -> bool {
-    let side = pos.side_to_move();
-    let empty = pos.empty();
-    let forward = match side {
-        Color::White => [Dir::NE, Dir::NW],
-        Color::Black => [Dir::SE, Dir::SW],
-    };
-    let men = pos.men(side);
-    if forward.iter().any(|&d| (men.step(d) & empty).any()) {
-        return true;
-    }
-    let kings = pos.kings_of(side);
-    kings.any() && Dir::ALL.iter().any(|&d| (kings.step(d) & empty).any())
-}
-
 /// Whether the side to move has any legal move (cheaper than generating them).
 #[cfg(test)]
 fn has_move(pos: &Position) -> bool {
-    has_quiet_move(pos) || has_capture(pos)
+    crate::movegen::padded_has_quiet_move(&crate::padded::PaddedPosition::new(pos))
+        || has_capture(pos)
 }
 
 #[cfg(test)]
