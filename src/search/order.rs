@@ -80,7 +80,7 @@ impl Heuristics {
         }
         let mut start = 0;
         if let Some(t) = tt_move.filter(|&t| t < n) {
-            order[..=t].rotate_right(1);
+            to_front(&mut order[..=t]);
             start = 1;
         }
         // Captures are compulsory: when there are any, every move is one and the
@@ -91,7 +91,7 @@ impl Heuristics {
         if killers {
             for k in self.killers[ply as usize].into_iter().flatten() {
                 if let Some(j) = order[start..n].iter().position(|&i| list[i as usize] == k) {
-                    order[start..=start + j].rotate_right(1);
+                    to_front(&mut order[start..=start + j]);
                     start += 1;
                 }
             }
@@ -106,11 +106,30 @@ impl Heuristics {
                 let h = self.history[m.from().index()][m.to().index()];
                 *key = u64::from(h) << 16 | (0xFF - k as u64) << 8 | u64::from(i);
             }
-            keys.sort_unstable_by(|a, b| b.cmp(a));
+            // Insertion sort, descending: lists are short and often nearly sorted.
+            for a in 1..keys.len() {
+                let x = keys[a];
+                let mut b = a;
+                while b > 0 && keys[b - 1] < x {
+                    keys[b] = keys[b - 1];
+                    b -= 1;
+                }
+                keys[b] = x;
+            }
             for (o, key) in order[start..n].iter_mut().zip(keys.iter()) {
                 *o = *key as u8;
             }
         }
+    }
+}
+
+/// Move the last element of `s` to the front, keeping the others in order (the
+/// library's `rotate_right` is general and costs several times more on short slices).
+#[inline(always)]
+fn to_front(s: &mut [u8]) {
+    if let Some(&last) = s.last() {
+        s.copy_within(..s.len() - 1, 1);
+        s[0] = last;
     }
 }
 
@@ -209,6 +228,33 @@ mod tests {
         for m in list.iter() {
             assert!(!has_capture(&p.play(*m)), "{m:?} hangs a piece");
         }
+    }
+
+    #[test]
+    fn history_order_is_a_stable_sort_by_score() {
+        // Kings give long quiet lists; cutoffs at a few depths give ties and gaps.
+        let p = parse_fen("W:WKa1,Kc1,e1,g1:BKb8,Kh8").unwrap();
+        let list = legal_moves(&p);
+        assert!(list.len() > 10);
+        let mut h = Heuristics::new();
+        for (i, &m) in list.iter().enumerate() {
+            for _ in 0..i % 4 {
+                h.cutoff(m, 0, 1 + (i % 3) as u32, false, true);
+            }
+        }
+        let score = |m: Move| h.history[m.from().index()][m.to().index()];
+        let mut expected: Vec<usize> = (0..list.len()).collect();
+        expected.sort_by_key(|&i| std::cmp::Reverse(score(list[i])));
+        let mut order = [0u8; MAX_MOVES];
+        h.order(&list, None, 0, false, true, &mut order);
+        let got: Vec<usize> = order[..list.len()].iter().map(|&i| i as usize).collect();
+        assert_eq!(got, expected);
+        // With a TT move it comes first and the rest keep the same relative order.
+        h.order(&list, Some(7), 0, false, true, &mut order);
+        assert_eq!(order[0], 7);
+        let rest: Vec<usize> = expected.into_iter().filter(|&i| i != 7).collect();
+        let got: Vec<usize> = order[1..list.len()].iter().map(|&i| i as usize).collect();
+        assert_eq!(got, rest);
     }
 
     #[test]
