@@ -9,8 +9,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use damas::eval::Evaluation;
 use damas::fen::parse_fen;
-use damas::search::{Limits, SearchOptions, Searcher, Techniques};
+use damas::search::{Limits, SearchOptions, Searcher, TableKind, Techniques};
 use damas::Position;
 
 fn positions() -> Vec<Position> {
@@ -30,6 +31,8 @@ fn search_all(searcher: &mut Searcher, positions: &[Position], depth: u32) -> u6
     positions
         .iter()
         .map(|p| {
+            // Every search from an empty table (the replacing one is otherwise kept).
+            searcher.clear();
             let r = searcher.search(p, &[], &Limits::depth(depth), &stop, &mut |_| {});
             r.stats.nodes + r.stats.qs_nodes
         })
@@ -40,20 +43,33 @@ fn bench(c: &mut Criterion) {
     let positions = positions();
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
-    for (name, techniques, depth) in [
-        ("strongest-d14", Techniques::strongest(), 14),
+    // The thesis' table, comparable with the reference build; and the default engine
+    // (replacing table, killers, LMR, draw rules) with the material count, whose
+    // node rate is the hot path of ordering, quiescence and the table probes.
+    let thesis = |techniques| SearchOptions {
+        techniques,
+        table: TableKind::Thesis,
+        ..SearchOptions::default()
+    };
+    for (name, options, depth) in [
+        ("strongest-d14", thesis(Techniques::strongest()), 14),
         (
             "pvs+id+qs-d10",
-            "pvs,id,qs".parse().expect("techniques"),
+            thesis("pvs,id,qs".parse().expect("techniques")),
             10,
         ),
+        (
+            "engine-material-d14",
+            SearchOptions {
+                evaluation: Evaluation::Material,
+                // Small, so that clearing it costs little beside the search.
+                hash_mb: 4,
+                ..SearchOptions::default()
+            },
+            14,
+        ),
     ] {
-        let mut searcher = Searcher::new(SearchOptions {
-            techniques,
-            // The thesis' table, comparable with the reference build.
-            table: damas::search::TableKind::Thesis,
-            ..SearchOptions::default()
-        });
+        let mut searcher = Searcher::new(options);
         let start = Instant::now();
         let nodes = search_all(&mut searcher, &positions, depth);
         let secs = start.elapsed().as_secs_f64();

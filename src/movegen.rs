@@ -85,6 +85,23 @@ pub(crate) fn padded_has_capture(p: &PaddedPosition) -> bool {
     kings.any() && king_can_capture(kings, opp, empty)
 }
 
+/// Whether the side to move has a non-capturing step (its moves when it has no
+/// capture), in the padded layout.
+#[inline(always)]
+pub(crate) fn padded_has_quiet_move(p: &PaddedPosition) -> bool {
+    let empty = p.empty();
+    let men = p.own_men();
+    let [d1, d2] = forward(p.side);
+    if ((men.step(d1) | men.step(d2)) & empty).any() {
+        return true;
+    }
+    let kings = p.own_kings();
+    kings.any()
+        && ((kings.step(Dir::NE) | kings.step(Dir::NW) | kings.step(Dir::SE) | kings.step(Dir::SW))
+            & empty)
+            .any()
+}
+
 /// What the capture test found: nothing, only single man jumps (counted), or
 /// something that needs the full generator.
 enum Captures {

@@ -183,6 +183,21 @@ impl PaddedPosition {
         }
     }
 
+    /// The same position in the public layout.
+    #[inline(always)]
+    pub fn to_position(&self) -> Position {
+        let (white, black) = match self.side {
+            Color::White => (self.own, self.opp),
+            Color::Black => (self.opp, self.own),
+        };
+        Position::from_parts_unchecked(
+            white.to_bitboard(),
+            black.to_bitboard(),
+            self.kings.to_bitboard(),
+            self.side,
+        )
+    }
+
     /// Empty real squares.
     #[inline(always)]
     pub const fn empty(&self) -> Padded {

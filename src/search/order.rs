@@ -2,10 +2,9 @@
 //! then the rest by the history table (from×to, depth-weighted); and the cheap move
 //! score behind selective deepening.
 
-use crate::bitboard::Dir;
 use crate::movegen::has_capture;
 use crate::moves::{Move, MoveList, MAX_MOVES};
-use crate::position::{Color, Position};
+use crate::position::Position;
 
 use super::MAX_PLY;
 
@@ -13,6 +12,9 @@ use super::MAX_PLY;
 pub(crate) struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
     history: Box<[[u32; 32]; 32]>,
+    /// Scratch sort keys of [`Heuristics::order`], kept here so that no node clears
+    /// a 2 KB array on the stack.
+    keys: Box<[u64; MAX_MOVES]>,
 }
 
 impl Heuristics {
@@ -20,6 +22,7 @@ impl Heuristics {
         Heuristics {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: Box::new([[0; 32]; 32]),
+            keys: Box::new([0; MAX_MOVES]),
         }
     }
 
@@ -63,7 +66,7 @@ impl Heuristics {
     /// Fill `order[..list.len()]` with the indices of `list` in search order.
     #[inline]
     pub fn order(
-        &self,
+        &mut self,
         list: &MoveList,
         tt_move: Option<usize>,
         ply: u32,
@@ -77,7 +80,7 @@ impl Heuristics {
         }
         let mut start = 0;
         if let Some(t) = tt_move.filter(|&t| t < n) {
-            order[..=t].rotate_right(1);
+            to_front(&mut order[..=t]);
             start = 1;
         }
         // Captures are compulsory: when there are any, every move is one and the
@@ -88,28 +91,45 @@ impl Heuristics {
         if killers {
             for k in self.killers[ply as usize].into_iter().flatten() {
                 if let Some(j) = order[start..n].iter().position(|&i| list[i as usize] == k) {
-                    order[start..=start + j].rotate_right(1);
+                    to_front(&mut order[start..=start + j]);
                     start += 1;
                 }
             }
         }
         if history && n - start > 1 {
-            // Insertion sort: stable, and lists are short.
-            let h = |i: u8| {
+            // One history read per move, then a sort of unique keys: the score high,
+            // the position in the list (reversed) low, so equal scores keep their
+            // order (a stable sort by score, descending) and the index rides along.
+            let keys = &mut self.keys[start..n];
+            for (k, (key, &i)) in keys.iter_mut().zip(&order[start..n]).enumerate() {
                 let m = list[i as usize];
-                self.history[m.from().index()][m.to().index()]
-            };
-            for a in start + 1..n {
-                let x = order[a];
-                let hx = h(x);
+                let h = self.history[m.from().index()][m.to().index()];
+                *key = u64::from(h) << 16 | (0xFF - k as u64) << 8 | u64::from(i);
+            }
+            // Insertion sort, descending: lists are short and often nearly sorted.
+            for a in 1..keys.len() {
+                let x = keys[a];
                 let mut b = a;
-                while b > start && h(order[b - 1]) < hx {
-                    order[b] = order[b - 1];
+                while b > 0 && keys[b - 1] < x {
+                    keys[b] = keys[b - 1];
                     b -= 1;
                 }
-                order[b] = x;
+                keys[b] = x;
+            }
+            for (o, key) in order[start..n].iter_mut().zip(keys.iter()) {
+                *o = *key as u8;
             }
         }
+    }
+}
+
+/// Move the last element of `s` to the front, keeping the others in order (the
+/// library's `rotate_right` is general and costs several times more on short slices).
+#[inline(always)]
+fn to_front(s: &mut [u8]) {
+    if let Some(&last) = s.last() {
+        s.copy_within(..s.len() - 1, 1);
+        s[0] = last;
     }
 }
 
@@ -163,27 +183,11 @@ pub(crate) fn select(pos: &Position, list: &mut MoveList, percent: u8) {
     list.truncate(keep);
 }
 
-/// Whether the side to move has a non-capturing step (legal when it has no capture).
-#[inline(always)]
-pub(crate) fn has_quiet_move(pos: &Position) -> bool {
-    let side = pos.side_to_move();
-    let empty = pos.empty();
-    let forward = match side {
-        Color::White => [Dir::NE, Dir::NW],
-        Color::Black => [Dir::SE, Dir::SW],
-    };
-    let men = pos.men(side);
-    if forward.iter().any(|&d| (men.step(d) & empty).any()) {
-        return true;
-    }
-    let kings = pos.kings_of(side);
-    kings.any() && Dir::ALL.iter().any(|&d| (kings.step(d) & empty).any())
-}
-
 /// Whether the side to move has any legal move (cheaper than generating them).
 #[cfg(test)]
 fn has_move(pos: &Position) -> bool {
-    has_quiet_move(pos) || has_capture(pos)
+    crate::movegen::padded_has_quiet_move(&crate::padded::PaddedPosition::new(pos))
+        || has_capture(pos)
 }
 
 #[cfg(test)]
@@ -224,6 +228,33 @@ mod tests {
         for m in list.iter() {
             assert!(!has_capture(&p.play(*m)), "{m:?} hangs a piece");
         }
+    }
+
+    #[test]
+    fn history_order_is_a_stable_sort_by_score() {
+        // Kings give long quiet lists; cutoffs at a few depths give ties and gaps.
+        let p = parse_fen("W:WKa1,Kc1,e1,g1:BKb8,Kh8").unwrap();
+        let list = legal_moves(&p);
+        assert!(list.len() > 10);
+        let mut h = Heuristics::new();
+        for (i, &m) in list.iter().enumerate() {
+            for _ in 0..i % 4 {
+                h.cutoff(m, 0, 1 + (i % 3) as u32, false, true);
+            }
+        }
+        let score = |m: Move| h.history[m.from().index()][m.to().index()];
+        let mut expected: Vec<usize> = (0..list.len()).collect();
+        expected.sort_by_key(|&i| std::cmp::Reverse(score(list[i])));
+        let mut order = [0u8; MAX_MOVES];
+        h.order(&list, None, 0, false, true, &mut order);
+        let got: Vec<usize> = order[..list.len()].iter().map(|&i| i as usize).collect();
+        assert_eq!(got, expected);
+        // With a TT move it comes first and the rest keep the same relative order.
+        h.order(&list, Some(7), 0, false, true, &mut order);
+        assert_eq!(order[0], 7);
+        let rest: Vec<usize> = expected.into_iter().filter(|&i| i != 7).collect();
+        let got: Vec<usize> = order[1..list.len()].iter().map(|&i| i as usize).collect();
+        assert_eq!(got, rest);
     }
 
     #[test]

@@ -4,14 +4,15 @@
 
 use crate::drawrules;
 use crate::eval::Evaluator;
-use crate::movegen::{generate, has_capture};
+use crate::movegen::{generate, has_capture, padded_has_capture, padded_has_quiet_move};
 use crate::moves::{Move, MoveList, MAX_MOVES};
+use crate::padded::PaddedPosition;
 use crate::position::Position;
 use crate::score::Score;
 use crate::tt::{from_tt, key, to_tt, Bound};
 
 use super::limits::Budget;
-use super::order::{has_quiet_move, select, Heuristics};
+use super::order::{select, Heuristics};
 use super::table::TableAccess;
 use super::{DrawPolicy, Oracle, OracleValue, SearchOptions, Stats, Techniques, MAX_PLY};
 
@@ -233,14 +234,16 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         }
 
         if depth == 0 || ply as usize >= MAX_PLY {
-            let capture = has_capture(pos);
-            let (v, bound) = if !capture && !has_quiet_move(pos) {
+            // Converted once for the three tests and the quiescence search.
+            let padded = PaddedPosition::new(pos);
+            let capture = padded_has_capture(&padded);
+            let (v, bound) = if !capture && !padded_has_quiet_move(&padded) {
                 self.stats.terminal += 1;
                 (Score::loss_in(ply), Bound::Exact)
             } else {
                 self.stats.leaves += 1;
                 if capture && t.qs {
-                    let v = self.qsearch(pos, alpha, beta, ply);
+                    let v = self.padded_qsearch(&padded, alpha, beta, ply);
                     (v, bound_of(v, alpha, beta))
                 } else {
                     (self.eval.eval(pos), Bound::Exact)
@@ -302,14 +305,19 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let alpha0 = alpha;
         let mut best = -Score::INFINITE;
         let mut best_i = order[0] as usize;
+        let prefetch = t.tt && (depth > 1 || self.opts.tt_leaves);
+        let mut next = pos.play(self.lists[p][best_i]);
         for j in 0..n {
             let i = order[j];
             let m = self.lists[p][i as usize];
-            let child = pos.play(m);
-            if t.tt && j + 1 < n && (depth > 1 || self.opts.tt_leaves) {
-                // The next child's slot is fetched while this one is searched.
-                let next = pos.play(self.lists[p][order[j + 1] as usize]);
-                self.tt.prefetch(key(&next));
+            // Each child is made once: as the next one (for the prefetch), then here.
+            let child = next;
+            if j + 1 < n {
+                next = pos.play(self.lists[p][order[j + 1] as usize]);
+                if prefetch {
+                    // The next child's slot is fetched while this one is searched.
+                    self.tt.prefetch(key(&next));
+                }
             }
             let s = if j == 0 || !t.pvs {
                 -self.node(&child, child_depth, ply + 1, -beta, -alpha)

@@ -4,34 +4,34 @@
 //! A position reached by a capture is evaluated at once unless a capture follows.
 
 use crate::eval::Evaluator;
-use crate::movegen::{generate_captures, has_capture};
-use crate::position::Position;
+use crate::movegen::{padded_generate_captures, padded_has_capture, padded_has_quiet_move};
+use crate::padded::{PaddedMoves, PaddedPosition};
 use crate::score::Score;
 
-use super::order::has_quiet_move;
 use super::pvs::Engine;
 use super::table::TableAccess;
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// Value of `pos`, where the side to move has a capture, once the captures are
-    /// played out.
-    pub(crate) fn qsearch(
+    /// played out. Works in the move generator's layout: the capture tree is made and
+    /// tested without converting masks, only evaluated positions are converted.
+    pub(crate) fn padded_qsearch(
         &mut self,
-        pos: &Position,
+        pos: &PaddedPosition,
         mut alpha: Score,
         beta: Score,
         ply: u32,
     ) -> Score {
-        let p = (ply as usize).min(self.lists.len() - 1);
-        generate_captures(pos, &mut self.lists[p]);
+        let mut list = PaddedMoves::new();
+        padded_generate_captures(pos, &mut list);
         let mut best = -Score::INFINITE;
-        for i in 0..self.lists[p].len() {
+        for m in list.as_slice() {
             self.stats.qs_nodes += 1;
-            let child = pos.play(self.lists[p][i]);
-            let s = if has_capture(&child) {
-                -self.qsearch(&child, -beta, -alpha, ply + 1)
-            } else if has_quiet_move(&child) {
-                -self.eval.eval(&child)
+            let child = pos.play(m);
+            let s = if padded_has_capture(&child) {
+                -self.padded_qsearch(&child, -beta, -alpha, ply + 1)
+            } else if padded_has_quiet_move(&child) {
+                -self.eval.eval(&child.to_position())
             } else {
                 Score::win_in(ply + 1)
             };
