@@ -148,3 +148,32 @@ fn threads_play_legal_moves_under_node_and_time_limits() {
         assert!(r.depth >= 1);
     }
 }
+
+#[test]
+fn threads_report_each_thread_and_end_at_the_depth_limit() {
+    let pos = Position::start();
+    let stop = AtomicBool::new(false);
+    for threads in [1, 2] {
+        let mut s = Searcher::new(SearchOptions {
+            threads,
+            ..SearchOptions::default()
+        });
+        let mut depths = Vec::new();
+        let r = s.search(&pos, &[], &Limits::depth(10), &stop, &mut |i| {
+            depths.push(i.depth)
+        });
+        // Whichever thread completes depth 10 first ends the search and is reported.
+        assert_eq!(r.depth, 10, "{threads} threads");
+        assert_eq!(depths.last(), Some(&10), "{threads} threads");
+        assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
+        // One count per thread, adding up to the result's statistics.
+        let nodes = s.thread_nodes();
+        assert_eq!(nodes.len(), threads);
+        assert!(nodes.iter().all(|&n| n > 0), "{nodes:?}");
+        assert_eq!(
+            nodes.iter().sum::<u64>(),
+            r.stats.nodes + r.stats.qs_nodes,
+            "{threads} threads"
+        );
+    }
+}

@@ -61,7 +61,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
     /// Also print a last `stats` line: node kinds, quiescence nodes, TT accesses and
-    /// key comparisons per access.
+    /// key comparisons per access (all threads together), and each thread's nodes
+    /// (quiescence included).
     #[arg(long)]
     pub stats: bool,
 }
@@ -168,7 +169,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             0.0
         };
         println!(
-            "stats nodes {} interior {} leaves {} tt_cutoffs {} terminal {} egdb_cutoffs {} qs_nodes {} tt_accesses {} tt_compares {} compares_per_access {per_access:.3} time {:.3} nps {}",
+            "stats nodes {} interior {} leaves {} tt_cutoffs {} terminal {} egdb_cutoffs {} qs_nodes {} tt_accesses {} tt_compares {} compares_per_access {per_access:.3} time {:.3} nps {} thread_nodes {}",
             s.nodes,
             s.interior,
             s.leaves,
@@ -179,7 +180,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             s.tt_accesses,
             s.tt_compares,
             s.time.as_secs_f64(),
-            s.nps()
+            s.nps(),
+            searcher
+                .thread_nodes()
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
         );
     }
     Ok(())

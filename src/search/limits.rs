@@ -16,19 +16,27 @@ pub(crate) struct Budget<'a> {
     time: Option<Duration>,
     max_nodes: Option<u64>,
     stop: &'a AtomicBool,
+    /// The parallel search's own stop flag, read along with `stop`.
+    halt: Option<&'a AtomicBool>,
     /// Set once any limit is hit; every node then returns at once.
     pub aborted: bool,
 }
 
 impl<'a> Budget<'a> {
     /// The budget of a search that began at `start` (table preparation included).
-    pub fn new(start: Instant, limits: &Limits, stop: &'a AtomicBool) -> Budget<'a> {
+    pub fn new(
+        start: Instant,
+        limits: &Limits,
+        stop: &'a AtomicBool,
+        halt: Option<&'a AtomicBool>,
+    ) -> Budget<'a> {
         Budget {
             start,
             deadline: limits.time.map(|t| start + t),
             time: limits.time,
             max_nodes: limits.nodes,
             stop,
+            halt,
             aborted: false,
         }
     }
@@ -55,6 +63,7 @@ impl<'a> Budget<'a> {
     pub fn poll(&mut self) -> bool {
         if !self.aborted {
             self.aborted = self.stop.load(Ordering::Relaxed)
+                || self.halt.is_some_and(|h| h.load(Ordering::Relaxed))
                 || self.deadline.is_some_and(|d| Instant::now() >= d);
         }
         self.aborted

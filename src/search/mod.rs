@@ -427,6 +427,9 @@ pub struct Searcher {
     main: ThreadState,
     /// Killers, history and buffers of the helper threads, kept between searches.
     helpers: Vec<ThreadState>,
+    /// Nodes (quiescence included) each thread searched in the last search, the
+    /// main thread's first.
+    thread_nodes: Vec<u64>,
 }
 
 /// What each search thread owns: ordering heuristics, the principal variation and
@@ -451,7 +454,7 @@ impl ThreadState {
         &'s mut self,
         start: Instant,
         opts: &'s SearchOptions,
-        depth_skip: u32,
+        smp: Option<smp::Role<'s>>,
     ) -> Shared<'s> {
         self.heur.new_search();
         Shared {
@@ -461,7 +464,7 @@ impl ThreadState {
             heur: &mut self.heur,
             pv: &mut self.pv,
             lists: &mut self.lists,
-            depth_skip,
+            smp,
         }
     }
 }
@@ -487,6 +490,7 @@ impl Searcher {
             shared,
             main: ThreadState::new(),
             helpers: Vec::new(),
+            thread_nodes: Vec::new(),
         }
     }
 
@@ -512,6 +516,13 @@ impl Searcher {
         }
     }
 
+    /// Nodes (quiescence included) each thread searched in the last search, the
+    /// main thread's first: with several threads, the busiest one's count measures
+    /// the time to a depth whatever the machine's load.
+    pub fn thread_nodes(&self) -> &[u64] {
+        &self.thread_nodes
+    }
+
     /// Used entries per thousand of the table in use (0 without one).
     pub fn table_permille(&self) -> u32 {
         match (&self.shared, &self.tt) {
@@ -523,8 +534,10 @@ impl Searcher {
 
     /// Search `pos`. `history` holds the game's earlier positions (oldest first, not
     /// including `pos`) for repetition detection. `on_info` is called after each
-    /// completed iteration with cumulative statistics (of the main thread). Stops at
-    /// the limits or when `stop` becomes true, returning the best move found so far.
+    /// completed iteration with cumulative statistics (of the main thread; a deeper
+    /// iteration completed by a helper thread is reported last). Stops at the limits
+    /// or when `stop` becomes true, returning the best move found so far, with the
+    /// statistics of all threads together.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -554,11 +567,13 @@ impl Searcher {
         }
         self.tt_dirty |= t.tt;
         tt.reset_counters();
-        let shared = self.main.lend(start, &self.options, 0);
+        let shared = self.main.lend(start, &self.options, None);
         let evaluation = self.options.evaluation.clone();
-        dispatch!(evaluation, |eval| run(
+        let r = dispatch!(evaluation, |eval| run(
             eval, shared, tt, pos, history, limits, stop, on_info
-        ))
+        ));
+        self.thread_nodes = vec![r.stats.nodes + r.stats.qs_nodes];
+        r
     }
 
     /// A search over the replacing table, with helper threads when asked for.
@@ -590,9 +605,11 @@ impl Searcher {
             limits,
         };
         let (main, helpers) = (&mut self.main, &mut self.helpers[..helpers]);
-        dispatch!(evaluation, |eval| smp::search(
+        let (r, nodes) = dispatch!(evaluation, |eval| smp::search(
             eval, &job, main, helpers, stop, on_info
-        ))
+        ));
+        self.thread_nodes = nodes;
+        r
     }
 }
 
@@ -626,8 +643,8 @@ struct Shared<'a> {
     heur: &'a mut Heuristics,
     pv: &'a mut PvTable,
     lists: &'a mut Vec<MoveList>,
-    /// Plies added to each iteration's depth (helper threads stagger theirs).
-    depth_skip: u32,
+    /// This thread's place in a parallel search.
+    smp: Option<smp::Role<'a>>,
 }
 
 /// One search with evaluator `eval` on table `tt` (one thread's part of it).
@@ -651,11 +668,16 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
         heur: shared.heur,
         pv: shared.pv,
         stats: Stats::default(),
-        budget: Budget::new(shared.start, limits, stop),
+        budget: Budget::new(
+            shared.start,
+            limits,
+            stop,
+            shared.smp.map(|r| &r.coord.done),
+        ),
         path: history.to_vec(),
         root_best: None,
         lists: shared.lists,
-        depth_skip: shared.depth_skip,
+        smp: shared.smp,
     };
     // The thesis marks the root (and here the reversible part of the game history)
     // as on the path, so that meeting it again scores a draw.

@@ -86,9 +86,8 @@ pub(crate) struct Engine<'a, E: Evaluator + ?Sized, T: TableAccess> {
     /// One move list per ply (quiescence plies included), so that no node builds
     /// and clears a fresh 2 KB list.
     pub lists: &'a mut Vec<MoveList>,
-    /// Plies added to every iteration's depth: helper threads of a parallel search
-    /// run ahead of the main one, so that the threads do not all search alike.
-    pub depth_skip: u32,
+    /// This thread's place in a parallel search (which depths it searches).
+    pub smp: Option<super::smp::Role<'a>>,
 }
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {

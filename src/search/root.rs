@@ -196,8 +196,14 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let first = if iterate { 1 } else { max_depth };
         let delta = self.opts.aspiration_delta.max(1);
         let mut prev_nodes = 0;
-        for d in first..=max_depth {
-            let d = (d + self.depth_skip).min(max_depth);
+        // The depth after the last one searched, and whether an iteration has
+        // completed (whose values centre the aspiration window).
+        let (mut next, mut searched) = (first, false);
+        while next <= max_depth {
+            let d = match self.smp {
+                Some(role) => role.start_iteration(next, max_depth),
+                None => next,
+            };
             let iter_start = Instant::now();
             let nodes_before = self.stats.nodes + self.stats.qs_nodes;
             let (best, complete) = if t.mtdf {
@@ -210,7 +216,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                     None => (None, false),
                 }
             } else {
-                let window = if t.asp && d > first {
+                let window = if t.asp && searched {
                     let v = values[0].0;
                     (
                         Score((v - delta).max(-Score::INFINITE.0)),
@@ -229,9 +235,13 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             if !complete {
                 break;
             }
+            searched = true;
             result.depth = d;
             let info = self.info(d, result.score, &result.pv);
             on_info(&info);
+            if let Some(role) = self.smp {
+                role.completed(&result, &info, max_depth);
+            }
             if limits.depth.is_none() && (result.score.is_proven() || moves.len() == 1) {
                 break;
             }
@@ -243,6 +253,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 break;
             }
             prev_nodes = iter_nodes;
+            next = d + 1;
         }
         result.stats = self.info(result.depth, result.score, &[]).stats;
         result

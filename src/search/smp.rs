@@ -1,9 +1,17 @@
 //! Lazy SMP (the thesis' future work, §7.2): helper threads search the same root
-//! over the shared replacing table, odd helpers one ply deeper at each iteration,
-//! and leave what they learn in the table for the main thread, which alone reports
-//! and decides. With one thread the search is exactly the single-threaded one.
+//! over the shared replacing table and leave what they learn there for the others.
+//!
+//! The threads spread over depths: a helper starting an iteration goes one ply past
+//! any depth another thread is already searching, and every thread starts above the
+//! deepest iteration any thread has completed, so no depth is searched twice at
+//! once. The search ends as soon as any thread completes the depth limit (or when the
+//! main thread stops for time, nodes or the stop flag), and its answer is that of
+//! the thread with the deepest completed iteration (the main thread on a tie). The
+//! main thread alone reports progress. With one thread the search is exactly the
+//! single-threaded one.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::eval::Evaluator;
@@ -36,8 +44,96 @@ pub(super) struct Job<'a> {
     pub limits: &'a Limits,
 }
 
+/// The deepest iteration completed by any thread, with what to report for it.
+struct Deepest {
+    depth: u32,
+    thread: usize,
+    result: Option<(SearchResult, Info)>,
+}
+
+/// Coordination of the threads of one parallel search: who searches which depth,
+/// the deepest completed iteration, and the flag that stops them all. Touched once
+/// per iteration, never inside the tree.
+pub(super) struct Coord {
+    /// Depth each thread is searching now (0: none).
+    searching: Vec<AtomicU32>,
+    deepest: Mutex<Deepest>,
+    /// Set when the search is over: every thread returns.
+    pub done: AtomicBool,
+}
+
+impl Coord {
+    fn new(threads: usize) -> Coord {
+        Coord {
+            searching: (0..threads).map(|_| AtomicU32::new(0)).collect(),
+            deepest: Mutex::new(Deepest {
+                depth: 0,
+                thread: 0,
+                result: None,
+            }),
+            done: AtomicBool::new(false),
+        }
+    }
+
+    fn deepest(&self) -> std::sync::MutexGuard<'_, Deepest> {
+        // A thread that panicked leaves consistent data: the guard is only held
+        // for plain assignments.
+        self.deepest.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One thread's place in a parallel search.
+#[derive(Clone, Copy)]
+pub(super) struct Role<'a> {
+    pub coord: &'a Coord,
+    pub thread: usize,
+}
+
+impl Role<'_> {
+    /// The depth of this thread's next iteration, `next` being one past its last:
+    /// above every completed iteration, and for a helper also past every depth
+    /// another thread is searching.
+    pub fn start_iteration(&self, next: u32, max_depth: u32) -> u32 {
+        let c = self.coord;
+        let mut d = next.max(c.deepest().depth + 1);
+        if self.thread != 0 {
+            let busy = |d: u32| {
+                c.searching
+                    .iter()
+                    .enumerate()
+                    .any(|(i, s)| i != self.thread && s.load(Ordering::Relaxed) == d)
+            };
+            while d < max_depth && busy(d) {
+                d += 1;
+            }
+        }
+        let d = d.min(max_depth);
+        c.searching[self.thread].store(d, Ordering::Relaxed);
+        d
+    }
+
+    /// Record a completed iteration; completing `max_depth` ends the search.
+    pub fn completed(&self, result: &SearchResult, info: &Info, max_depth: u32) {
+        let c = self.coord;
+        {
+            let mut deepest = c.deepest();
+            if result.depth > deepest.depth {
+                deepest.depth = result.depth;
+                deepest.thread = self.thread;
+                if self.thread != 0 {
+                    deepest.result = Some((result.clone(), info.clone()));
+                }
+            }
+        }
+        if result.depth >= max_depth {
+            c.done.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 /// Search `job` with the main thread's `main` state and one helper thread per
-/// element of `helpers`. The helpers stop when the main search returns.
+/// element of `helpers`. Returns the result and every thread's node count
+/// (quiescence included), the main thread's first.
 pub(super) fn search<E: Evaluator + ?Sized>(
     eval: &E,
     job: &Job<'_>,
@@ -45,15 +141,16 @@ pub(super) fn search<E: Evaluator + ?Sized>(
     helpers: &mut [ThreadState],
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
-) -> SearchResult {
-    // One thread's search: its own tables, the shared one, its depth offset.
+) -> (SearchResult, Vec<u64>) {
+    let all_nodes = |r: &SearchResult| r.stats.nodes + r.stats.qs_nodes;
+    // One thread's search: its own tables, the shared one, its role.
     let thread = |state: &mut ThreadState,
-                  depth_skip: u32,
+                  role: Option<Role<'_>>,
                   limits: &Limits,
                   stop: &AtomicBool,
                   on_info: &mut dyn FnMut(&Info)| {
         let mut tt = SharedHandle::new(job.table);
-        let shared = state.lend(job.start, job.opts, depth_skip);
+        let shared = state.lend(job.start, job.opts, role);
         run(
             eval,
             shared,
@@ -66,23 +163,61 @@ pub(super) fn search<E: Evaluator + ?Sized>(
         )
     };
     if helpers.is_empty() {
-        return thread(main, 0, job.limits, stop, on_info);
+        let r = thread(main, None, job.limits, stop, on_info);
+        let n = all_nodes(&r);
+        return (r, vec![n]);
     }
-    let done = AtomicBool::new(false);
+    let coord = Coord::new(helpers.len() + 1);
     // Helpers obey the depth limit only: nodes and time are the main thread's.
     let helper_limits = Limits {
         depth: job.limits.depth,
         ..Limits::default()
     };
-    std::thread::scope(|s| {
-        for (i, state) in helpers.iter_mut().enumerate() {
-            let (done, helper_limits, thread) = (&done, &helper_limits, &thread);
-            s.spawn(move || {
-                thread(state, (i as u32 + 1) % 2, helper_limits, done, &mut |_| {});
-            });
+    let (mut result, helper_results) = std::thread::scope(|s| {
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .enumerate()
+            .map(|(i, state)| {
+                let (coord, helper_limits, thread) = (&coord, &helper_limits, &thread);
+                s.spawn(move || {
+                    let role = Role {
+                        coord,
+                        thread: i + 1,
+                    };
+                    thread(state, Some(role), helper_limits, &coord.done, &mut |_| {})
+                })
+            })
+            .collect();
+        let role = Role {
+            coord: &coord,
+            thread: 0,
+        };
+        let result = thread(main, Some(role), job.limits, stop, on_info);
+        coord.done.store(true, Ordering::Relaxed);
+        let helper_results: Vec<SearchResult> =
+            handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        (result, helper_results)
+    });
+    let mut nodes = vec![all_nodes(&result)];
+    nodes.extend(helper_results.iter().map(all_nodes));
+    let mut total = result.stats;
+    for r in &helper_results {
+        total.absorb(&r.stats);
+    }
+    let deepest = coord
+        .deepest
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some((r, mut info)) = deepest.result {
+        if r.depth > result.depth {
+            // A helper got deeper: its answer, reported as the main thread's would be.
+            info.stats = total;
+            info.stats.time = job.start.elapsed();
+            on_info(&info);
+            result = r;
         }
-        let result = thread(main, 0, job.limits, stop, on_info);
-        done.store(true, Ordering::Relaxed);
-        result
-    })
+    }
+    total.time = job.start.elapsed();
+    result.stats = total;
+    (result, nodes)
 }
