@@ -117,6 +117,33 @@ fn damaged_files_are_refused_naming_the_file() {
 }
 
 #[test]
+fn version_2_files_with_the_old_checksum_are_still_read() {
+    let (_, _, d2, g2) = dbs();
+    let dir = tempfile::tempdir().unwrap();
+    let s = Slice::new(1, 1, 1, 0);
+    let path = slice_path(dir.path(), s);
+    let mut bytes = std::fs::read(slice_path(d2.path(), s)).unwrap();
+    assert_eq!(bytes[8], 3, "files are written in version 3");
+    // The same body under a version-2 header with the old 64-bit checksum.
+    bytes[8] = 2;
+    let old = damas::egdb::file::checksum(&bytes[64..]);
+    bytes[48..56].copy_from_slice(&old.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let v2 = SliceFile::open(dir.path(), s).unwrap().unwrap();
+    v2.check().unwrap();
+    let v3 = g2.file(s).unwrap();
+    for i in 0..SliceIndex::new(s).size() {
+        assert_eq!(v2.code(i), v3.code(i), "position {i}");
+    }
+    // A version-2 header with a CRC-32 in it is a checksum mismatch.
+    let crc = u64::from(crc32fast::hash(&bytes[64..]));
+    bytes[48..56].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let e = SliceFile::open(dir.path(), s).unwrap().unwrap().check().unwrap_err();
+    assert!(matches!(e, EgdbError::Checksum { .. }), "{e}");
+}
+
+#[test]
 fn interrupted_build_resumes_at_the_missing_slice() {
     let (_, _, d2, _) = dbs();
     let dir = tempfile::tempdir().unwrap();

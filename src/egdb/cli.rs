@@ -18,11 +18,12 @@ use crate::egdb::error::EgdbError;
 use crate::egdb::index::{part_size, MAX_PIECES};
 use crate::egdb::location::{self, Env, BUILD_HINT};
 use crate::egdb::probe::Egdb;
+use crate::egdb::slice::Slice;
 use crate::egdb::slice::MAX_SLICE_PIECES;
 use crate::egdb::slice_build::{build_slices, SliceSummary};
-use crate::egdb::slice_check::{present_slices, slice_counts, verify_slices};
+use crate::egdb::slice_check::{present_slices, slice_counts, verify_slices, VerifyOptions};
 use crate::egdb::stats::part_stats;
-use crate::egdb::verify::verify;
+use crate::egdb::verify::{verify, VerifyReport};
 use crate::fen::parse_fen;
 use crate::notation::{move_to_string, Notation};
 
@@ -45,8 +46,9 @@ pub enum EgdbCommand {
     /// Build the databases of 1 … N pieces (finished slices are kept; an interrupted
     /// build resumes).
     Build(BuildArgs),
-    /// Check every entry against its successors, and the checksums.
-    Verify(DirArgs),
+    /// Check every entry against its successors, and the checksums; one line per
+    /// slice as it is checked (`--from` resumes at a slice).
+    Verify(VerifyArgs),
     /// Wins, draws and losses per part and per material; longest wins.
     Stats(DirArgs),
     /// Look positions up, one answer line per position in input order:
@@ -91,6 +93,25 @@ pub struct BuildArgs {
     /// No progress bars.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// Arguments of `verify`.
+#[derive(ClapArgs, Debug)]
+pub struct VerifyArgs {
+    /// The database directory.
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Start at this slice (a file stem such as `w21b10`), skipping those before it
+    /// in build order: resumes an interrupted run.
+    #[arg(long, value_parser = parse_slice)]
+    pub from: Option<Slice>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn parse_slice(stem: &str) -> Result<Slice, String> {
+    Slice::from_stem(stem).ok_or_else(|| format!("`{stem}` is not a slice file stem like w21b10"))
 }
 
 /// Arguments of `probe`.
@@ -205,11 +226,29 @@ fn print_summary(s: &PartSummary) {
     println!();
 }
 
-fn run_verify(a: &DirArgs) -> Result<ExitCode, EgdbError> {
-    let db = Egdb::open(a.resolve())?;
-    let mut r = verify(&db, 10);
+fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
+    let db = Egdb::open(a.dir.resolve())?;
+    let mut r = if a.from.is_some() {
+        VerifyReport::default()
+    } else {
+        verify(&db, 10)
+    };
     if let Some(s) = db.slices() {
-        let r2 = verify_slices(s, 10);
+        let opts = VerifyOptions {
+            from: a.from,
+            progress: !a.quiet,
+            keep: 10,
+        };
+        let r2 = verify_slices(s, &opts, |v| {
+            println!(
+                "{} {:<14} {:>11} positions, {} violations, {:.1} s",
+                v.slice.stem(),
+                v.slice.to_string(),
+                v.positions,
+                v.violations,
+                v.seconds
+            );
+        });
         for n in r2.parts {
             if !r.parts.contains(&n) {
                 r.parts.push(n);

@@ -1,10 +1,11 @@
 //! Second-generation files: one compact win/draw/loss file per material slice.
 //!
-//! Layout (little-endian): a 64-byte header — magic `DAMASEGB`, format version 2
+//! Layout (little-endian): a 64-byte header — magic `DAMASEGB`, format version 3
 //! (u16), index scheme 2 (u16, [`crate::egdb::slice`]), kind 3 (u8), a zero byte,
 //! the slice's white men, white kings, black men, black kings (4 × u8), 6 zero
 //! bytes, position count (u64), positions per block (u32), 4 zero bytes, length of
-//! the code area (u64), checksum of the body (u64), 8 zero bytes — then the body:
+//! the code area (u64), checksum of the body (u64: CRC-32 in version 3, the
+//! project's own 64-bit sum in version 2, still read), 8 zero bytes — then the body:
 //! `blocks + 1` u32 offsets of each block's codes in the code area (the last is
 //! its length), then the codes ([`crate::egdb::codec`]).
 //!
@@ -23,8 +24,20 @@ use crate::egdb::error::EgdbError;
 use crate::egdb::file::{checksum, HEADER_LEN, MAGIC};
 use crate::egdb::slice::{Slice, SliceIndex};
 
-/// Format version of the slice files.
-pub const SLICE_FORMAT_VERSION: u16 = 2;
+/// Format version of the slice files written: 3, whose checksum is a CRC-32.
+pub const SLICE_FORMAT_VERSION: u16 = 3;
+/// The previous version, read (same layout, the custom 64-bit checksum of
+/// [`crate::egdb::file::checksum`]), so that databases built with it stay usable.
+pub const SLICE_FORMAT_V2: u16 = 2;
+
+/// The body checksum of a file of format `version` (3 or 2).
+pub fn body_checksum(version: u16, body: &[u8]) -> u64 {
+    if version == SLICE_FORMAT_V2 {
+        checksum(body)
+    } else {
+        u64::from(crc32fast::hash(body))
+    }
+}
 /// Index scheme 2: the material-slice numbering.
 pub const SCHEME_SLICE: u16 = 2;
 /// File kind 3: compact win/draw/loss.
@@ -77,7 +90,8 @@ pub fn write_slice_file(dir: &Path, slice: Slice, blocks: &[Vec<u8>]) -> Result<
     for b in blocks {
         body.extend_from_slice(b);
     }
-    let header = header_bytes(slice, positions, offset, checksum(&body));
+    let sum = body_checksum(SLICE_FORMAT_VERSION, &body);
+    let header = header_bytes(slice, positions, offset, sum);
     let tmp = path.with_extension("wdl.tmp");
     let result = (|| {
         let file = File::create(&tmp)?;
@@ -102,6 +116,8 @@ pub struct SliceFile {
     map: Mmap,
     index: SliceIndex,
     blocks: usize,
+    /// Format version (it says which checksum the header holds).
+    version: u16,
     stored_sum: u64,
     /// The checksum computed on first use.
     computed_sum: OnceLock<u64>,
@@ -145,9 +161,9 @@ impl SliceFile {
             u64::from_le_bytes(b)
         };
         let version = u16_at(8);
-        if version != SLICE_FORMAT_VERSION {
+        if version != SLICE_FORMAT_VERSION && version != SLICE_FORMAT_V2 {
             return Err(bad(format!(
-                "format version {version}, this program reads {SLICE_FORMAT_VERSION}; rebuild with `damas-egdb build`"
+                "format version {version}, this program reads {SLICE_FORMAT_V2} and {SLICE_FORMAT_VERSION}; rebuild with `damas-egdb build`"
             )));
         }
         if u16_at(10) != SCHEME_SLICE || h[12] != KIND_WDL {
@@ -196,6 +212,7 @@ impl SliceFile {
             map,
             index,
             blocks,
+            version,
             stored_sum,
             computed_sum: OnceLock::new(),
         }))
@@ -226,7 +243,7 @@ impl SliceFile {
     pub fn check(&self) -> Result<(), EgdbError> {
         let computed = *self
             .computed_sum
-            .get_or_init(|| checksum(&self.map[HEADER_LEN..]));
+            .get_or_init(|| body_checksum(self.version, &self.map[HEADER_LEN..]));
         if computed == self.stored_sum {
             Ok(())
         } else {

@@ -137,6 +137,18 @@ impl Slice {
             self.white_men, self.white_kings, self.black_men, self.black_kings
         )
     }
+
+    /// The slice of a file stem ([`Slice::stem`]); `None` unless it is one of a
+    /// valid slice.
+    pub fn from_stem(stem: &str) -> Option<Slice> {
+        let b = stem.as_bytes();
+        let digit = |i: usize| b.get(i).filter(|c| c.is_ascii_digit()).map(|c| c - b'0');
+        if b.len() != 6 || b[0] != b'w' || b[3] != b'b' {
+            return None;
+        }
+        let s = Slice::new(digit(1)?, digit(2)?, digit(4)?, digit(5)?);
+        s.is_valid().then_some(s)
+    }
 }
 
 impl fmt::Display for Slice {

@@ -2,6 +2,7 @@
 //! its successors' values, the checksums, and win/draw/loss counts per slice.
 
 use std::sync::Mutex;
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -12,6 +13,7 @@ use crate::egdb::value::Wdl;
 use crate::egdb::verify::VerifyReport;
 use crate::movegen::{generate, has_capture};
 use crate::moves::MoveList;
+use crate::progress::Bar;
 
 const CHUNK: u64 = 1 << 14;
 
@@ -23,75 +25,126 @@ pub fn present_slices(db: &SliceDb) -> Vec<Slice> {
         .collect()
 }
 
+/// How [`verify_slices`] runs: where to start, what to show.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyOptions {
+    /// Skip the slices before this one in build order (resume an interrupted run:
+    /// each checked slice is reported through the callback).
+    pub from: Option<Slice>,
+    /// A progress bar with ETA on stderr (only drawn on a terminal).
+    pub progress: bool,
+    /// Violations to describe.
+    pub keep: usize,
+}
+
+/// What [`verify_slices`] reports after each slice.
+#[derive(Clone, Copy, Debug)]
+pub struct SliceVerified {
+    /// The slice.
+    pub slice: Slice,
+    /// Positions numbered in it.
+    pub positions: u64,
+    /// Violations found in it (a bad checksum counts one).
+    pub violations: u64,
+    /// Seconds spent on it.
+    pub seconds: f64,
+}
+
 /// Check the checksum of every slice file and every stored value: a win must
 /// have a successor lost for the opponent, a draw a drawn successor and no lost
 /// one, a loss only won successors (or no move). Positions where the side to move
 /// must capture are not stored and not checked (their value is derived at probe
-/// time). Keeps the first `keep` violations; `parts` lists the piece counts
-/// checked.
-pub fn verify_slices(db: &SliceDb, keep: usize) -> VerifyReport {
+/// time). Keeps the first `opts.keep` violations; `parts` lists the piece counts
+/// checked; `done` hears of each slice when it is checked.
+pub fn verify_slices(
+    db: &SliceDb,
+    opts: &VerifyOptions,
+    mut done: impl FnMut(&SliceVerified),
+) -> VerifyReport {
     let mut report = VerifyReport::default();
     let first = Mutex::new(Vec::new());
     let note = |line: String| {
         let mut f = first.lock().unwrap_or_else(|e| e.into_inner());
-        if f.len() < keep {
+        if f.len() < opts.keep {
             f.push(line);
         }
     };
-    for s in present_slices(db) {
+    let mut slices = present_slices(db);
+    if let Some(from) = opts.from {
+        if let Some(at) = slices.iter().position(|&s| s == from) {
+            slices.drain(..at);
+        }
+    }
+    let total: u64 = slices.iter().map(|&s| SliceIndex::new(s).size()).sum();
+    let template = "{msg:12} [{bar:40}] {percent:>3}% {elapsed_precise} left {eta_precise}";
+    let bar = Bar::new(opts.progress, Some(total), template);
+    for s in slices {
+        let start = Instant::now();
+        bar.set_message(s.to_string());
         if !report.parts.contains(&s.pieces()) {
             report.parts.push(s.pieces());
         }
         let Some(file) = db.file(s) else { continue };
         let ix = SliceIndex::new(s);
         report.entries += ix.size();
-        if let Err(e) = file.check() {
-            report.violations += 1;
+        let bad = if let Err(e) = file.check() {
             note(e.to_string());
-            continue;
-        }
-        let bad: u64 = (0..ix.size().div_ceil(CHUNK))
-            .into_par_iter()
-            .map_init(MoveList::new, |list, c| {
-                let mut bad = 0;
-                for i in c * CHUNK..((c + 1) * CHUNK).min(ix.size()) {
-                    let Some(pos) = ix.unrank(i).map(|p| p.position()) else {
-                        continue;
-                    };
-                    if has_capture(&pos) {
-                        continue;
-                    }
-                    let stored = db.stored(&pos);
-                    generate(&pos, list);
-                    let mut derived = Some(Wdl::Loss);
-                    for &m in list.iter() {
-                        match db.wdl(&pos.play(m)).map(Wdl::negate) {
-                            None => derived = None,
-                            Some(Wdl::Win) => {
-                                derived = derived.map(|_| Wdl::Win);
-                                break;
-                            }
-                            Some(Wdl::Draw) => {
-                                derived = derived.map(|_| Wdl::Draw);
-                            }
-                            Some(Wdl::Loss) => {}
+            bar.inc(ix.size());
+            1
+        } else {
+            (0..ix.size().div_ceil(CHUNK))
+                .into_par_iter()
+                .map_init(MoveList::new, |list, c| {
+                    let end = ((c + 1) * CHUNK).min(ix.size());
+                    let mut bad = 0;
+                    for i in c * CHUNK..end {
+                        if let Some(problem) = check_one(db, &ix, i, list) {
+                            bad += 1;
+                            note(format!("{s} #{i}: {problem}"));
                         }
                     }
-                    if stored.is_none() || derived != stored {
-                        bad += 1;
-                        note(format!(
-                            "{s} #{i}: {pos:?}: stored {:?}, successors give {:?}",
-                            stored, derived
-                        ));
-                    }
-                }
-                bad
-            })
-            .sum();
+                    bar.inc(end - c * CHUNK);
+                    bad
+                })
+                .sum()
+        };
         report.violations += bad;
+        done(&SliceVerified {
+            slice: s,
+            positions: ix.size(),
+            violations: bad,
+            seconds: start.elapsed().as_secs_f64(),
+        });
     }
+    bar.finish_and_clear();
     report.first = first.into_inner().unwrap_or_else(|e| e.into_inner());
     report
+}
+
+/// The problem with position `i` of a slice, if any.
+fn check_one(db: &SliceDb, ix: &SliceIndex, i: u64, list: &mut MoveList) -> Option<String> {
+    let pos = ix.unrank(i)?.position();
+    if has_capture(&pos) {
+        return None;
+    }
+    let stored = db.stored(&pos);
+    generate(&pos, list);
+    let mut derived = Some(Wdl::Loss);
+    for &m in list.iter() {
+        match db.wdl(&pos.play(m)).map(Wdl::negate) {
+            None => derived = None,
+            Some(Wdl::Win) => {
+                derived = derived.map(|_| Wdl::Win);
+                break;
+            }
+            Some(Wdl::Draw) => {
+                derived = derived.map(|_| Wdl::Draw);
+            }
+            Some(Wdl::Loss) => {}
+        }
+    }
+    (stored.is_none() || derived != stored)
+        .then(|| format!("{pos:?}: stored {stored:?}, successors give {derived:?}"))
 }
 
 /// Wins, draws and losses of every position of `slice` (capture positions

@@ -705,6 +705,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
     result
 }
 
+mod egdb_progress;
 mod limits;
 mod mtdf;
 mod order;

@@ -11,6 +11,7 @@ use crate::position::Position;
 use crate::score::Score;
 use crate::tt::{from_tt, key, to_tt, Bound};
 
+use super::egdb_progress;
 use super::limits::Budget;
 use super::order::{select, Heuristics};
 use super::table::TableAccess;
@@ -26,8 +27,7 @@ const LMR_MIN_MOVE: usize = 3;
 /// Single-reply extensions stop this many plies below the root, so a long run of
 /// forced moves cannot deepen the search without bound.
 const EXT_MAX_PLY: u32 = 60;
-/// Distance given to an oracle win or loss whose length is unknown.
-pub(crate) const UNKNOWN_DISTANCE: u32 = 400;
+pub(crate) use super::egdb_progress::UNKNOWN_DISTANCE;
 
 /// Triangular principal-variation table.
 pub(crate) struct PvTable {
@@ -106,6 +106,16 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         r
     }
 
+    /// Whether the root of this search, `ply` plies up, has at most `max` pieces
+    /// (it is in the database): the path ends with the root and the node's ancestors.
+    fn root_within(&self, ply: u32, max: u32) -> bool {
+        self.path
+            .len()
+            .checked_sub(ply as usize)
+            .and_then(|i| self.path.get(i))
+            .is_some_and(|root| root.piece_count() <= max)
+    }
+
     /// Oracle lookup: a proven score for won and lost positions (and for draws when
     /// the policy says so); for drawn positions searched on, the depth is reduced on
     /// entering the database.
@@ -122,8 +132,22 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             return None;
         }
         let answer = oracle.probe_value(pos)?;
+        let decided = answer.value != OracleValue::Draw;
+        if decided && answer.plies.is_none() && *depth > 0 && self.root_within(ply, max) {
+            // A win/draw/loss-only database says who wins, not how: inside a won
+            // ending the search goes on, so that it finds the progress (captures,
+            // promotions, the defender cornered) that the leaves' estimate rewards.
+            return None;
+        }
         let dist = |a: Option<u32>| {
-            (ply + a.unwrap_or(UNKNOWN_DISTANCE)).min(Score::MAX_MATE_PLY as u32 - 1)
+            let unknown = || {
+                let winner = match answer.value {
+                    OracleValue::Win => pos.side_to_move(),
+                    _ => pos.side_to_move().opponent(),
+                };
+                UNKNOWN_DISTANCE + egdb_progress::estimate(pos, winner)
+            };
+            (ply + a.unwrap_or_else(unknown)).min(Score::MAX_MATE_PLY as u32 - 1)
         };
         match answer.value {
             OracleValue::Win => {

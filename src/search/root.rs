@@ -242,7 +242,12 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             if let Some(role) = self.smp {
                 role.completed(&result, &info, max_depth);
             }
-            if limits.depth.is_none() && (result.score.is_proven() || moves.len() == 1) {
+            // A win scored from a win/draw/loss-only database is an estimate: search on.
+            let known = result
+                .score
+                .plies()
+                .is_some_and(|p| p < super::pvs::UNKNOWN_DISTANCE);
+            if limits.depth.is_none() && (known || moves.len() == 1) {
                 break;
             }
             let iter_nodes = self.stats.nodes + self.stats.qs_nodes - nodes_before;
