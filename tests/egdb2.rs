@@ -139,7 +139,11 @@ fn version_2_files_with_the_old_checksum_are_still_read() {
     let crc = u64::from(crc32fast::hash(&bytes[64..]));
     bytes[48..56].copy_from_slice(&crc.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
-    let e = SliceFile::open(dir.path(), s).unwrap().unwrap().check().unwrap_err();
+    let e = SliceFile::open(dir.path(), s)
+        .unwrap()
+        .unwrap()
+        .check()
+        .unwrap_err();
     assert!(matches!(e, EgdbError::Checksum { .. }), "{e}");
 }
 

@@ -59,8 +59,8 @@ fn play_out(db: &Arc<Egdb>, start: Position, nodes: u64) -> (Option<Color>, Stri
     (None, format!("no result after {MAX_PLIES} plies"))
 }
 
-/// The first `count` won positions (White to move, no capture) of `slice`, taken at
-/// a stride through its numbering, that `keep` accepts.
+/// `count` won positions (White to move, no capture) of `slice` that `keep`
+/// accepts, spread evenly over those found at a stride through its numbering.
 fn won_positions(
     db: &Egdb,
     slice: Slice,
@@ -69,12 +69,13 @@ fn won_positions(
 ) -> Vec<Position> {
     let ix = SliceIndex::new(slice);
     let stride = (ix.size() / 997).max(1);
-    (0..ix.size())
+    let won: Vec<Position> = (0..ix.size())
         .step_by(stride as usize)
         .filter_map(|i| ix.unrank(i).map(|p| p.position()))
         .filter(|p| !has_capture(p) && keep(p) && db.probe_wdl(p) == Some(Wdl::Win))
-        .take(count)
-        .collect()
+        .collect();
+    let step = (won.len() / count.max(1)).max(1);
+    won.into_iter().step_by(step).take(count).collect()
 }
 
 fn check_conversions(dir: &Path, cases: &[(Slice, usize)], nodes: u64) {
@@ -88,6 +89,7 @@ fn check_conversions(dir: &Path, cases: &[(Slice, usize)], nodes: u64) {
         for start in starts {
             played += 1;
             let (winner, how) = play_out(&db, start, nodes);
+            eprintln!("{slice}: {start:?}: {how}");
             if winner != Some(Color::White) {
                 failures.push(format!("{slice} {start:?}: {how}"));
             }
