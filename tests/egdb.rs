@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use damas::egdb::cli::probe_line;
+use damas::cli::egdb::probe_line;
 use damas::egdb::file::{part_path, write_part_file, FileKind, Header, HEADER_LEN};
 use damas::egdb::index::{is_valid_slot, part_size, rank_position, unrank};
 use damas::egdb::verify::verify;

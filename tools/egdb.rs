@@ -3,5 +3,5 @@
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {
-    damas::egdb::cli::run(damas::egdb::cli::Cli::parse())
+    damas::cli::egdb::run(damas::cli::egdb::Cli::parse())
 }

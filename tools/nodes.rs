@@ -1,5 +1,5 @@
 //! `damas-nodes`: the node-count study (thesis §6.6). All logic is in `damas::study`.
 
 fn main() -> std::process::ExitCode {
-    damas::study::cli::main()
+    damas::cli::study::main()
 }

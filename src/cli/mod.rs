@@ -1,5 +1,6 @@
-//! The `damas` command line: argument definitions (`clap`) and the code behind each
-//! subcommand. The binary only parses and calls [`run`].
+//! The command lines: `damas` (argument definitions with `clap` and the code behind
+//! each subcommand; the binary only parses and calls [`run`]), and those of the
+//! `damas-egdb` ([`egdb`]) and `damas-nodes` ([`study`]) tools.
 
 use std::process::ExitCode;
 
@@ -10,6 +11,7 @@ use crate::position::Position;
 
 pub mod analyze;
 mod book;
+pub mod egdb;
 mod hub;
 mod matches;
 mod moves;
@@ -17,6 +19,7 @@ mod pdn;
 mod perft;
 mod play;
 mod review;
+pub mod study;
 
 /// Brazilian checkers: play, analyse, count.
 #[derive(Parser, Debug)]

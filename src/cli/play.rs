@@ -8,8 +8,8 @@ use crate::egdb::location::{self, Env, BUILD_HINT};
 use crate::egdb::Egdb;
 use crate::eval::{EvalName, Evaluation};
 use crate::level::Strength;
-use crate::search::SearchOptions;
 use crate::search::Oracle;
+use crate::search::SearchOptions;
 use crate::ui::clock::ClockSetting;
 use crate::ui::{self, Player, Players, ThinkLimit};
 

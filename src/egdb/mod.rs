@@ -5,11 +5,9 @@
 //! distance to the end in plies. Positions are numbered by the thesis' combinatorial
 //! index ([`index`]), one part file per piece count ([`mod@file`]), built by retrograde
 //! analysis ([`mod@build`]), read through memory maps ([`Egdb`]), checked against the
-//! rules ([`verify`]) and summarised ([`stats`]). The `damas-egdb` tool is [`cli`].
+//! rules ([`verify`]) and summarised ([`stats`]). The `damas-egdb` tool is `crate::cli::egdb` (with the `cli` feature).
 
 pub mod build;
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod codec;
 pub mod compact;
 pub mod error;

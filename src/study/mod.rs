@@ -2,12 +2,11 @@
 //! with every technique combination written as CSV rows, and a Markdown/SVG report;
 //! plus the branching-factor and transposition-table probe statistics of §6.5.
 //!
-//! The binary `damas-nodes` only parses its command line ([`cli`]) and calls in here.
+//! The binary `damas-nodes` only parses its command line ([`crate::cli::study`], with
+//! the `cli` feature) and calls in here.
 
 pub mod branching;
 mod checks;
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod config;
 pub mod csv;
 #[cfg(feature = "plot")]
@@ -16,4 +15,3 @@ pub mod positions;
 pub mod report;
 pub mod run;
 pub mod ttprobe;
-

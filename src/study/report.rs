@@ -10,42 +10,24 @@ use std::fmt::Write;
 
 use super::config::{Config, THESIS_DEPTHS};
 use super::csv::Row;
+use crate::search::Stats;
 
 /// Summed counts over a set of searches.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Agg {
     /// Searches summed.
     pub n: u64,
-    /// Nodes (thesis convention).
-    pub nodes: u64,
-    /// Interior nodes.
-    pub interior: u64,
-    /// Evaluated leaves.
-    pub leaves: u64,
-    /// Transposition-table cutoffs.
-    pub tt_cutoffs: u64,
-    /// Terminal positions.
-    pub terminal: u64,
-    /// Endgame-database cutoffs.
-    pub egdb_cutoffs: u64,
-    /// Quiescence nodes.
-    pub qs_nodes: u64,
+    /// Their node counts summed ([`Stats::absorb`]; the table fill and time unused).
+    pub counts: Stats,
     /// Milliseconds.
     pub time_ms: f64,
 }
 
 impl Agg {
     fn add(&mut self, r: &Row) {
-        let s = &r.stats;
         self.n += 1;
-        self.nodes += s.nodes;
-        self.interior += s.interior;
-        self.leaves += s.leaves;
-        self.tt_cutoffs += s.tt_cutoffs;
-        self.terminal += s.terminal;
-        self.egdb_cutoffs += s.egdb_cutoffs;
-        self.qs_nodes += s.qs_nodes;
-        self.time_ms += s.time.as_secs_f64() * 1000.0;
+        self.counts.absorb(&r.stats);
+        self.time_ms += r.stats.time.as_secs_f64() * 1000.0;
     }
 
     /// Mean nodes per search.
@@ -53,27 +35,28 @@ impl Agg {
         if self.n == 0 {
             0.0
         } else {
-            self.nodes as f64 / self.n as f64
+            self.counts.nodes as f64 / self.n as f64
         }
     }
 
     /// Shares of the node kinds in percent: interior, leaves, TT cutoffs, terminal,
     /// EGDB cutoffs, and whatever the five do not account for.
     pub fn kind_shares(&self) -> [f64; 6] {
-        let total = self.nodes.max(1) as f64;
+        let c = &self.counts;
+        let total = c.nodes.max(1) as f64;
         let parts = [
-            self.interior,
-            self.leaves,
-            self.tt_cutoffs,
-            self.terminal,
-            self.egdb_cutoffs,
+            c.interior,
+            c.leaves,
+            c.tt_cutoffs,
+            c.terminal,
+            c.egdb_cutoffs,
         ];
         let known: u64 = parts.iter().sum();
         let mut out = [0.0; 6];
         for (o, p) in out.iter_mut().zip(parts) {
             *o = 100.0 * p as f64 / total;
         }
-        out[5] = 100.0 * self.nodes.saturating_sub(known) as f64 / total;
+        out[5] = 100.0 * c.nodes.saturating_sub(known) as f64 / total;
         out
     }
 }
@@ -425,7 +408,7 @@ pub fn markdown(s: &Summary) -> String {
                     m,
                     "| `{label}` | {:.1} | {:.2} |",
                     a.time_ms / a.n.max(1) as f64,
-                    a.qs_nodes as f64 / a.nodes.max(1) as f64
+                    a.counts.qs_nodes as f64 / a.counts.nodes.max(1) as f64
                 );
             }
         }
@@ -442,13 +425,7 @@ fn phases(s: &Summary, c: usize, depth: u32) -> Vec<(String, Agg)> {
             e.1 = e.1.max(k);
             let t = &mut e.2;
             t.n += a.n;
-            t.nodes += a.nodes;
-            t.interior += a.interior;
-            t.leaves += a.leaves;
-            t.tt_cutoffs += a.tt_cutoffs;
-            t.terminal += a.terminal;
-            t.egdb_cutoffs += a.egdb_cutoffs;
-            t.qs_nodes += a.qs_nodes;
+            t.counts.absorb(&a.counts);
             t.time_ms += a.time_ms;
         }
     }
@@ -540,9 +517,12 @@ mod tests {
         assert_eq!(thousands(999.0), "999");
         let a = Agg {
             n: 1,
-            nodes: 10,
-            interior: 4,
-            leaves: 5,
+            counts: Stats {
+                nodes: 10,
+                interior: 4,
+                leaves: 5,
+                ..Stats::default()
+            },
             ..Agg::default()
         };
         let sh = a.kind_shares();

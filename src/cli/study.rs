@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use thiserror::Error;
 
-use super::config::{parse_configs, ConfigError};
-use super::positions::{format_positions, generate, GenerateSpec, THESIS_SEED};
-use super::run::{Depths, RunError, RunSpec};
-use super::{branching, plot, report, ttprobe};
+use crate::study::config::{parse_configs, ConfigError};
+use crate::study::positions::{format_positions, generate, GenerateSpec, THESIS_SEED};
+use crate::study::run::{Depths, RunError, RunSpec};
+use crate::study::{branching, plot, report, ttprobe};
 
 /// Node-count study of the search techniques (thesis §6.6).
 #[derive(Parser, Debug)]
@@ -167,7 +167,7 @@ pub enum NodesError {
     Write(String, std::io::Error),
     /// The results file is bad.
     #[error("{0}: {1}")]
-    Results(String, super::csv::CsvError),
+    Results(String, crate::study::csv::CsvError),
     /// A plot failed.
     #[error(transparent)]
     Plot(#[from] plot::PlotError),
@@ -224,7 +224,7 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                 configs: parse_configs(&a.configs)?,
                 sample: a.sample,
                 threads: a.threads,
-                table: super::run::TableSetup {
+                table: crate::study::run::TableSetup {
                     bits: a.tt_bits,
                     leaves: !a.no_tt_leaves,
                     exact_draft: a.tt_exact_draft,
@@ -233,7 +233,7 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                 out: a.out,
                 progress: !a.quiet,
             };
-            let s = super::run::run(&spec)?;
+            let s = crate::study::run::run(&spec)?;
             for (label, why) in &s.not_run {
                 eprintln!("not run: {label}: {why}");
             }
@@ -245,7 +245,7 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
             );
         }
         NodesCommand::Report(a) => {
-            let rows = super::csv::read_rows(&a.results)
+            let rows = crate::study::csv::read_rows(&a.results)
                 .map_err(|e| NodesError::Results(a.results.display().to_string(), e))?;
             let summary = report::summarize(&rows);
             let mut md = report::markdown(&summary);
