@@ -3,5 +3,5 @@
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {
-    damas::train::cli::run(damas::train::cli::Cli::parse())
+    damas::cli::train::run(damas::cli::train::Cli::parse())
 }

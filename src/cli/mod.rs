@@ -1,6 +1,6 @@
 //! The command lines: `damas` (argument definitions with `clap` and the code behind
 //! each subcommand; the binary only parses and calls [`run`]), and those of the
-//! `damas-egdb` ([`egdb`]) and `damas-nodes` ([`study`]) tools.
+//! `damas-egdb` ([`egdb`]), `damas-nodes` ([`study`]) and `damas-train` ([`train`]) tools.
 
 use std::process::ExitCode;
 
@@ -20,6 +20,7 @@ mod perft;
 mod play;
 mod review;
 pub mod study;
+pub mod train;
 
 /// Brazilian checkers: play, analyse, count.
 #[derive(Parser, Debug)]

@@ -6,11 +6,11 @@ use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
-use super::data::read_games;
-use super::fit::{export, fit, fit_scale, initial, split, EpochReport, FitConfig};
-use super::selfplay::{self, SelfPlayConfig};
 use crate::eval::features::{self, Group};
 use crate::eval::{EvalName, Evaluation, Weights};
+use crate::train::data::read_games;
+use crate::train::fit::{export, fit, fit_scale, initial, split, EpochReport, FitConfig};
+use crate::train::selfplay::{self, SelfPlayConfig};
 
 /// Train the evaluation of damas.
 #[derive(Parser, Debug)]
@@ -297,5 +297,5 @@ fn run_plot(a: &PlotArgs) -> Result<(), String> {
             .ok_or_else(|| format!("{r:?}: expected LABEL=CSV"))?;
         rounds.push((label.to_string(), read_curve(Path::new(file))?));
     }
-    super::curve::draw(&a.svg, &rounds)
+    crate::train::curve::draw(&a.svg, &rounds)
 }
