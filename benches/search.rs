@@ -46,10 +46,10 @@ fn bench(c: &mut Criterion) {
     // The thesis' table, comparable with the reference build; and the default engine
     // (replacing table, killers, LMR, draw rules) with the material count, whose
     // node rate is the hot path of ordering, quiescence and the table probes.
-    let thesis = |techniques| SearchOptions {
-        techniques,
-        table: TableKind::Thesis,
-        ..SearchOptions::default()
+    let thesis = |techniques| {
+        SearchOptions::default()
+            .with_techniques(techniques)
+            .with_table_kind(TableKind::Thesis)
     };
     for (name, options, depth) in [
         ("strongest-d14", thesis(Techniques::strongest()), 14),
@@ -60,12 +60,10 @@ fn bench(c: &mut Criterion) {
         ),
         (
             "engine-material-d14",
-            SearchOptions {
-                evaluation: Evaluation::Material,
+            SearchOptions::default()
+                .with_eval(Evaluation::Material)
                 // Small, so that clearing it costs little beside the search.
-                hash_mb: 4,
-                ..SearchOptions::default()
-            },
+                .with_hash_mb(4),
             14,
         ),
     ] {

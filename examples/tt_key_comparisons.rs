@@ -43,15 +43,12 @@ fn main() {
             .parse()
             .expect("techniques");
         let tt_leaves = std::env::var("DAMAS_TT_LEAVES").map_or(true, |v| v != "0");
-        let opts = SearchOptions {
-            techniques,
-            table: damas::search::TableKind::Thesis,
-            tt_bits: bits,
-            clear_tt: false,
-            tt_leaves,
-            evaluation: damas::eval::Evaluation::Material,
-            ..SearchOptions::default()
-        };
+        let opts = SearchOptions::default()
+            .with_techniques(techniques)
+            .with_thesis_table(bits)
+            .with_clear_tt(false)
+            .with_tt_leaves(tt_leaves)
+            .with_eval(damas::eval::Evaluation::Material);
         let mut searcher = Searcher::new(opts);
         let (mut accesses, mut compares) = (0u64, 0u64);
         for pos in &positions {

@@ -21,15 +21,15 @@ use damas::{Color, Position};
 const MAX_PLIES: usize = 200;
 
 fn searcher(db: &Arc<Egdb>) -> Searcher {
-    Searcher::new(SearchOptions {
-        techniques: Techniques {
-            egdb: true,
-            ..Techniques::engine()
-        },
-        oracle: Some(db.clone()),
-        hash_mb: 16,
-        ..SearchOptions::default()
-    })
+    Searcher::new(
+        SearchOptions::default()
+            .with_techniques(Techniques {
+                egdb: true,
+                ..Techniques::engine()
+            })
+            .with_oracle(Some(db.clone()))
+            .with_hash_mb(16),
+    )
 }
 
 /// Play `start` out engine against engine; the result's winner.

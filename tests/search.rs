@@ -11,18 +11,16 @@ use damas::eval::{Evaluation, Evaluator};
 /// The library's default options with the thesis' material count, which the
 /// reference minimax below uses too.
 fn material_options() -> SearchOptions {
-    SearchOptions {
-        evaluation: Evaluation::Material,
-        aspiration_delta: damas::search::THESIS_ASPIRATION_DELTA,
-        ..SearchOptions::default()
-    }
+    SearchOptions::default()
+        .with_eval(Evaluation::Material)
+        .with_aspiration(damas::search::THESIS_ASPIRATION_DELTA)
 }
 use damas::fen::parse_fen;
 use damas::movegen::legal_moves;
 use damas::notation::{move_to_string, Notation};
 use damas::search::{
     DrawPolicy, Limits, Oracle, OracleAnswer, OracleValue, SearchOptions, SearchResult, Searcher,
-    TableKind, Techniques,
+    Techniques,
 };
 use damas::{Bitboard, Color, Move, Position, Score};
 use rand::{Rng, SeedableRng};
@@ -65,12 +63,7 @@ fn random_positions(count: usize, seed: u64) -> Vec<(Position, Vec<Position>)> {
 }
 
 fn options(t: Techniques) -> SearchOptions {
-    SearchOptions {
-        techniques: t,
-        table: TableKind::Thesis,
-        tt_bits: 16,
-        ..material_options()
-    }
+    material_options().with_techniques(t).with_thesis_table(16)
 }
 
 fn search_with(
@@ -200,10 +193,7 @@ fn tt_with_exact_drafts_matches_minimax() {
             reference(pos, history, depth, true),
         ];
         for &t in &combos {
-            let opts = SearchOptions {
-                tt_exact_draft: true,
-                ..options(t)
-            };
+            let opts = options(t).with_exact_draft(true);
             let r = search_with(opts, pos, history, Limits::depth(depth));
             assert_eq!(
                 r.score,
@@ -612,11 +602,9 @@ fn oracle_cutoffs_give_proven_scores() {
     for fen in ["W:Wd4,Kg1:Bc5", "W:Wc3,Ka1:Bd4", "B:Wc3:Bd6,Kh8"] {
         let pos = parse_fen(fen).expect("fen");
         let t: Techniques = "pvs,id,tt,qs,egdb".parse().expect("techniques");
-        let opts = SearchOptions {
-            oracle: Some(oracle.clone()),
-            egdb_draws: DrawPolicy::Score,
-            ..options(t)
-        };
+        let opts = options(t)
+            .with_oracle(Some(oracle.clone()))
+            .with_draw_policy(DrawPolicy::Score);
         let r = search_with(opts, &pos, &[], Limits::depth(4));
         assert!(r.stats.egdb_cutoffs > 0, "{fen}");
         check_stats(&r);
@@ -641,11 +629,9 @@ fn oracle_cutoffs_give_proven_scores() {
         .max()
         .expect("moves");
     let t: Techniques = "pvs,id,tt,qs,egdb".parse().expect("techniques");
-    let opts = SearchOptions {
-        oracle: Some(oracle.clone()),
-        egdb_draws: DrawPolicy::Score,
-        ..options(t)
-    };
+    let opts = options(t)
+        .with_oracle(Some(oracle.clone()))
+        .with_draw_policy(DrawPolicy::Score);
     let r = search_with(opts, &pos, &[], Limits::depth(3));
     assert_eq!(r.score, want);
 }
@@ -661,10 +647,7 @@ fn oracle_best_move_is_played_at_the_root() {
         .min_by_key(|(p, _)| damas::to_fen(p))
         .expect("a won two-piece position");
     let t: Techniques = "pvs,id,tt,qs,egdb".parse().expect("techniques");
-    let opts = SearchOptions {
-        oracle: Some(oracle.clone()),
-        ..options(t)
-    };
+    let opts = options(t).with_oracle(Some(oracle.clone()));
     let r = search_with(opts, &pos, &[], Limits::depth(10));
     assert_eq!(r.best, answer.best);
     assert_eq!(r.score, oracle_score(&answer, 0));
@@ -699,10 +682,7 @@ fn a_custom_evaluator_replaces_the_material_count() {
     let t: Techniques = "pvs,id,tt,qs".parse().expect("techniques");
     let material = search_with(options(t), &pos, &[], Limits::depth(2));
     assert_eq!(material.score, Score::centi(100));
-    let opts = SearchOptions {
-        evaluation: Evaluation::Custom(Arc::new(KingsOnly)),
-        ..options(t)
-    };
+    let opts = options(t).with_eval(Evaluation::Custom(Arc::new(KingsOnly)));
     let kings = search_with(opts, &pos, &[], Limits::depth(2));
     assert_eq!(kings.score, Score::DRAW);
 }
@@ -724,21 +704,16 @@ fn the_endgame_database_is_an_oracle() {
         .map(|&m| -oracle_score(&db.probe(&pos.play(m)).expect("covered"), 1))
         .max()
         .expect("moves");
-    let opts = SearchOptions {
-        oracle: Some(db.clone()),
-        egdb_draws: DrawPolicy::Score,
-        ..options(t)
-    };
+    let opts = options(t)
+        .with_oracle(Some(db.clone()))
+        .with_draw_policy(DrawPolicy::Score);
     let r = search_with(opts, &pos, &[], Limits::depth(5));
     assert_eq!(r.score, want);
     assert!(r.stats.egdb_cutoffs > 0);
     // At the root of a database position its best move is played.
     let root = parse_fen("W:WKa1,c3:Bh6").expect("fen");
     let answer = db.probe(&root).expect("covered");
-    let opts = SearchOptions {
-        oracle: Some(db.clone()),
-        ..options(t)
-    };
+    let opts = options(t).with_oracle(Some(db.clone()));
     let r = search_with(opts, &root, &[], Limits::depth(9));
     assert_eq!(r.best, answer.best);
     assert_eq!(r.score, oracle_score(&answer, 0));

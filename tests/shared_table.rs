@@ -8,7 +8,7 @@ use damas::eval::Evaluation;
 use damas::fen::parse_fen;
 use damas::movegen::legal_moves;
 use damas::position::Position;
-use damas::search::{Limits, SearchOptions, SearchResult, Searcher, TableKind, Techniques};
+use damas::search::{Limits, SearchOptions, SearchResult, Searcher, Techniques};
 
 #[path = "common/reference.rs"]
 mod reference;
@@ -25,12 +25,10 @@ fn search(
 }
 
 fn material(t: &str) -> SearchOptions {
-    SearchOptions {
-        techniques: t.parse::<Techniques>().expect("techniques"),
-        evaluation: Evaluation::Material,
-        tt_exact_draft: true,
-        ..SearchOptions::default()
-    }
+    SearchOptions::default()
+        .with_techniques(t.parse::<Techniques>().expect("techniques"))
+        .with_eval(Evaluation::Material)
+        .with_exact_draft(true)
 }
 
 #[test]
@@ -49,17 +47,10 @@ fn repetitions_are_found_with_a_tiny_table() {
     for depth in [4, 5] {
         let want = minimax(&pos, depth, 0, false, false, &mut history.clone());
         for t in ["ab,tt", "pvs,id,tt,history"] {
-            let thesis = SearchOptions {
-                table: TableKind::Thesis,
-                tt_bits: 10,
-                ..material(t)
-            };
+            let thesis = material(t).with_thesis_table(10);
             let r = search(thesis, &pos, &history, Limits::depth(depth));
             assert_eq!(r.score, want, "thesis table 2^10, {t} depth {depth}");
-            let replacing = SearchOptions {
-                hash_mb: 1,
-                ..material(t)
-            };
+            let replacing = material(t).with_hash_mb(1);
             let r = search(replacing, &pos, &history, Limits::depth(depth));
             assert_eq!(r.score, want, "replacing table, {t} depth {depth}");
         }
@@ -104,10 +95,7 @@ fn threads_agree_with_one_thread_on_proven_results() {
         let pos = parse_fen(fen).expect("fen");
         let one = search(SearchOptions::default(), &pos, &[], Limits::depth(12));
         let two = search(
-            SearchOptions {
-                threads: 2,
-                ..SearchOptions::default()
-            },
+            SearchOptions::default().with_threads(2),
             &pos,
             &[],
             Limits::depth(12),
@@ -135,15 +123,7 @@ fn threads_play_legal_moves_under_node_and_time_limits() {
         Limits::nodes(50_000),
         Limits::time(std::time::Duration::from_millis(50)),
     ] {
-        let r = search(
-            SearchOptions {
-                threads: 3,
-                ..SearchOptions::default()
-            },
-            &pos,
-            &[],
-            limits,
-        );
+        let r = search(SearchOptions::default().with_threads(3), &pos, &[], limits);
         assert!(legal_moves(&pos).contains(&r.best.expect("a move")));
         assert!(r.depth >= 1);
     }
@@ -154,10 +134,7 @@ fn threads_report_each_thread_and_end_at_the_depth_limit() {
     let pos = Position::start();
     let stop = AtomicBool::new(false);
     for threads in [1, 2] {
-        let mut s = Searcher::new(SearchOptions {
-            threads,
-            ..SearchOptions::default()
-        });
+        let mut s = Searcher::new(SearchOptions::default().with_threads(threads));
         let mut depths = Vec::new();
         let r = s.search(&pos, &[], &Limits::depth(10), &stop, &mut |i| {
             depths.push(i.depth)

@@ -322,10 +322,7 @@ pub fn build(
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     let mut state = State::load(state_path, config.nodes)?;
-    let options = SearchOptions {
-        hash_mb: config.hash_mb,
-        ..SearchOptions::default()
-    };
+    let options = SearchOptions::default().with_hash_mb(config.hash_mb);
     // One searcher per worker at a time, reused: tables are large to allocate.
     let searchers: Mutex<Vec<Searcher>> = Mutex::new(Vec::new());
     let pb = progress_bar(config.progress);

@@ -10,9 +10,7 @@ use crate::moves::Move;
 use crate::notation::{move_to_string, Notation};
 use crate::position::Position;
 use crate::search::parse_threads;
-use crate::search::{
-    Info, Limits, SearchOptions, Searcher, TableKind, Techniques, DEFAULT_HASH_MB,
-};
+use crate::search::{Info, Limits, SearchOptions, Searcher, Techniques, DEFAULT_HASH_MB};
 use crate::shared_tt::parse_hash;
 
 /// Arguments of `damas analyze`.
@@ -120,21 +118,19 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             }
         }
     };
-    let options = SearchOptions {
-        oracle: kept,
-        techniques,
-        table: if args.tt_bits.is_some() {
-            TableKind::Thesis
-        } else {
-            TableKind::Replacing
-        },
-        tt_bits: args.tt_bits.unwrap_or(SearchOptions::default().tt_bits),
-        hash_mb: args.hash,
-        threads: args.threads,
-        aspiration_delta: args.delta,
-        evaluation: Evaluation::select(args.eval, args.weights.as_deref())
-            .map_err(CliError::input)?,
-        ..SearchOptions::default()
+    let options = SearchOptions::default()
+        .with_oracle(kept)
+        .with_techniques(techniques)
+        .with_hash_mb(args.hash)
+        .with_threads(args.threads)
+        .with_aspiration(args.delta)
+        .with_eval(
+            Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?,
+        );
+    // A thesis table size asks for the thesis' table; without it the replacing one.
+    let options = match args.tt_bits {
+        Some(bits) => options.with_thesis_table(bits),
+        None => options,
     }
     .with_database(database);
     let mut searcher = Searcher::new(options);

@@ -129,13 +129,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             .map_or(0, |d| d.as_nanos() as u64);
         evaluation = Evaluation::Trained(Arc::new(t.with_noise(seed, args.variety)));
     }
-    let search = SearchOptions {
-        evaluation,
-        hash_mb: args.hash,
-        threads: args.threads,
-        ..SearchOptions::default()
-    }
-    .with_database(oracle.clone());
+    let search = SearchOptions::default()
+        .with_eval(evaluation)
+        .with_hash_mb(args.hash)
+        .with_threads(args.threads)
+        .with_database(oracle.clone());
     let config = ui::Config {
         start,
         players: Players {

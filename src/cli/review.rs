@@ -76,11 +76,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             .and_then(|dir| crate::egdb::Egdb::open(dir).ok())
             .map(|db| Arc::new(db) as Arc<dyn Oracle>),
     };
-    let options = SearchOptions {
-        hash_mb: args.hash,
-        ..SearchOptions::default()
-    }
-    .with_database(oracle);
+    let options = SearchOptions::default()
+        .with_hash_mb(args.hash)
+        .with_database(oracle);
     let mut searcher = Searcher::new(options);
     let bar = ProgressBar::new(game.positions().len() as u64);
     bar.set_style(

@@ -82,16 +82,14 @@ impl Settings {
     fn search_options(&self) -> SearchOptions {
         // An opened database switches the `egdb` technique on: setting `egdb-dir` is
         // how a GUI asks for it.
-        SearchOptions {
-            techniques: self.techniques,
-            table: self.table,
-            tt_bits: self.tt_bits,
-            hash_mb: self.hash_mb,
-            threads: self.threads,
-            evaluation: self.eval.evaluation(),
-            ..SearchOptions::default()
-        }
-        .with_database(self.egdb.clone().map(|db| db as Arc<dyn Oracle>))
+        SearchOptions::default()
+            .with_techniques(self.techniques)
+            .with_table_kind(self.table)
+            .with_tt_bits(self.tt_bits)
+            .with_hash_mb(self.hash_mb)
+            .with_threads(self.threads)
+            .with_eval(self.eval.evaluation())
+            .with_database(self.egdb.clone().map(|db| db as Arc<dyn Oracle>))
     }
 }
 

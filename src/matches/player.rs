@@ -247,31 +247,30 @@ pub struct InternalPlayer {
 impl InternalPlayer {
     /// A player for `spec` (which must not have a command).
     pub fn new(spec: &EngineSpec) -> InternalPlayer {
-        let mut options = SearchOptions {
-            // The file was read once when the spec was parsed; a file changed since
-            // then falls back to the embedded weights rather than failing mid-match.
-            evaluation: crate::eval::Evaluation::select(spec.eval, spec.weights.as_deref())
-                .unwrap_or_else(|e| {
+        // The file was read once when the spec was parsed; a file changed since
+        // then falls back to the embedded weights rather than failing mid-match.
+        let mut options = SearchOptions::default().with_eval(
+            crate::eval::Evaluation::select(spec.eval, spec.weights.as_deref()).unwrap_or_else(
+                |e| {
                     eprintln!("warning: {e}; using the embedded weights");
                     spec.eval.evaluation()
-                }),
-            ..SearchOptions::default()
-        };
+                },
+            ),
+        );
         if let Some(t) = spec.techniques {
-            options.techniques = t;
+            options = options.with_techniques(t);
         }
         if let Some(b) = spec.tt_bits {
-            options.tt_bits = b;
-            options.table = crate::search::TableKind::Thesis;
+            options = options.with_thesis_table(b);
         }
         if let Some(mb) = spec.hash_mb {
-            options.hash_mb = mb;
+            options = options.with_hash_mb(mb);
         }
         if let Some(n) = spec.threads {
-            options.threads = n;
+            options = options.with_threads(n);
         }
         if let Some(d) = spec.aspiration {
-            options.aspiration_delta = d;
+            options = options.with_aspiration(d);
         }
         InternalPlayer {
             name: spec.to_string(),

@@ -22,6 +22,10 @@ use crate::position::Position;
 use crate::score::Score;
 use crate::shared_tt::SharedTable;
 use crate::tt::{key, Table};
+pub use options::{
+    DrawPolicy, SearchOptions, TableKind, TableSetup, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA,
+    THESIS_ASPIRATION_DELTA,
+};
 pub use smp::{parse_threads, MAX_THREADS};
 
 /// Which search techniques are switched on. Parse from `pvs+asp+tt` or `pvs,asp,tt`;
@@ -203,127 +207,6 @@ impl Limits {
             nodes: Some(n),
             ..Limits::default()
         }
-    }
-}
-
-/// What the search does with a position the oracle knows to be drawn.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum DrawPolicy {
-    /// Search on with the remaining depth reduced by this many plies (the thesis:
-    /// returning 0 outright is too blunt, the opponent may still go wrong).
-    Reduce(u32),
-    /// Score the position as a draw at once.
-    Score,
-}
-
-/// Which transposition table a search with [`Techniques::tt`] uses.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum TableKind {
-    /// The thesis' table of `2^tt_bits` never-replaced entries (the node-count
-    /// study and the thesis configurations use it).
-    Thesis,
-    /// The replacing table of `hash_mb` megabytes, kept between the searches of a
-    /// game and shared by the search threads.
-    #[default]
-    Replacing,
-}
-
-/// Default size of the replacing table in megabytes.
-pub const DEFAULT_HASH_MB: usize = 64;
-
-/// The aspiration window's half-width the thesis' measurements used (hundredths of a
-/// man); the node-count study keeps it.
-pub const THESIS_ASPIRATION_DELTA: i32 = 50;
-
-/// The engine's aspiration half-width: with the trained evaluation a window of
-/// ±0.25 men beat ±0.5 by +20.5 ± 15.7 Elo at 20,000 nodes (SPRT 0/15, H1 after 782
-/// games).
-pub const ENGINE_ASPIRATION_DELTA: i32 = 25;
-
-/// Options of a [`Searcher`].
-#[derive(Clone)]
-pub struct SearchOptions {
-    /// Techniques switched on.
-    pub techniques: Techniques,
-    /// Which table: the thesis' or the replacing one (the default).
-    pub table: TableKind,
-    /// The thesis' table size: `2^tt_bits` entries.
-    pub tt_bits: u32,
-    /// The replacing table's size in megabytes.
-    pub hash_mb: usize,
-    /// Search threads (lazy SMP over the replacing table; the thesis' table
-    /// always searches with one).
-    pub threads: usize,
-    /// Aspiration window half-width in hundredths of a man.
-    pub aspiration_delta: i32,
-    /// Endgame database used when [`Techniques::egdb`] is on.
-    pub oracle: Option<Arc<dyn Oracle>>,
-    /// Static evaluation: the trained one by default; the thesis' configurations
-    /// and the node-count study use [`Evaluation::Material`].
-    pub evaluation: Evaluation,
-    /// Treatment of positions the oracle knows to be drawn.
-    pub egdb_draws: DrawPolicy,
-    /// Clear the thesis' table at the start of every search (the thesis does:
-    /// entries are never replaced by other keys, so a table kept across moves fills
-    /// up). The replacing table is kept until [`Searcher::clear`].
-    pub clear_tt: bool,
-    /// Use a stored value only when its depth equals the depth required (not when it
-    /// is deeper). With it, a search with `tt` returns exactly the fixed-depth minimax
-    /// value, which the tests check; normal play wants the deeper values.
-    pub tt_exact_draft: bool,
-    /// Probe the table at horizon nodes too, as the thesis does (its leaves then
-    /// count as TT cutoffs when found). Off, the horizon costs no memory access.
-    pub tt_leaves: bool,
-}
-
-impl fmt::Debug for SearchOptions {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SearchOptions")
-            .field("techniques", &self.techniques)
-            .field("table", &self.table)
-            .field("tt_bits", &self.tt_bits)
-            .field("hash_mb", &self.hash_mb)
-            .field("threads", &self.threads)
-            .field("aspiration_delta", &self.aspiration_delta)
-            .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
-            .field("evaluation", &self.evaluation.name())
-            .field("egdb_draws", &self.egdb_draws)
-            .field("clear_tt", &self.clear_tt)
-            .field("tt_exact_draft", &self.tt_exact_draft)
-            .field("tt_leaves", &self.tt_leaves)
-            .finish()
-    }
-}
-
-impl Default for SearchOptions {
-    fn default() -> Self {
-        SearchOptions {
-            techniques: Techniques::engine(),
-            table: TableKind::Replacing,
-            tt_bits: 21,
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            aspiration_delta: ENGINE_ASPIRATION_DELTA,
-            oracle: None,
-            evaluation: Evaluation::default(),
-            egdb_draws: DrawPolicy::Reduce(4),
-            clear_tt: true,
-            tt_exact_draft: false,
-            tt_leaves: false,
-        }
-    }
-}
-
-impl SearchOptions {
-    /// Search with `database`, if one was opened, and switch the `egdb` technique on
-    /// for it: opening a database is how every front end asks for it. `None` leaves
-    /// the options as they are.
-    pub fn with_database(mut self, database: Option<Arc<dyn Oracle>>) -> SearchOptions {
-        if let Some(db) = database {
-            self.techniques.egdb = true;
-            self.oracle = Some(db);
-        }
-        self
     }
 }
 
@@ -708,6 +591,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
 mod egdb_progress;
 mod limits;
 mod mtdf;
+mod options;
 mod order;
 mod pvs;
 mod qsearch;

@@ -29,6 +29,7 @@ use super::csv::{read_rows, CsvError, Row, HEADER};
 use super::positions::{read_positions, sample_even, PositionsError, TestPosition};
 use crate::notation::{move_to_string, Notation};
 use crate::position::Position;
+pub use crate::search::TableSetup;
 use crate::search::{Limits, Oracle, SearchOptions, Searcher, Stats};
 use std::sync::Arc;
 
@@ -136,29 +137,10 @@ struct Unit {
 
 /// Search options for a configuration.
 fn options(config: &Config, table: TableSetup, oracle: &Option<Arc<dyn Oracle>>) -> SearchOptions {
-    SearchOptions {
-        techniques: config.techniques,
-        table: crate::search::TableKind::Thesis,
-        tt_bits: table.bits,
-        tt_leaves: table.leaves,
-        tt_exact_draft: table.exact_draft,
-        oracle: oracle.clone(),
-        evaluation: crate::eval::Evaluation::Material,
-        aspiration_delta: crate::search::THESIS_ASPIRATION_DELTA,
-        ..SearchOptions::default()
-    }
-}
-
-/// Transposition-table settings of a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableSetup {
-    /// `2^bits` entries.
-    pub bits: u32,
-    /// Probe and store at horizon nodes too, as the thesis does (found leaves then
-    /// count as TT cutoffs).
-    pub leaves: bool,
-    /// Use a stored value only at exactly the depth required (not a deeper one).
-    pub exact_draft: bool,
+    SearchOptions::thesis()
+        .with_techniques(config.techniques)
+        .with_table(table)
+        .with_oracle(oracle.clone())
 }
 
 fn row(

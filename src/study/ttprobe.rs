@@ -83,17 +83,14 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
         .par_iter()
         .map(|&bits| {
             let stop = AtomicBool::new(false);
-            let mut searcher = Searcher::new(SearchOptions {
-                techniques,
-                table: crate::search::TableKind::Thesis,
-                tt_bits: bits,
-                // The protocol keeps the table across the depths of a position.
-                clear_tt: false,
-                tt_leaves: true,
-                evaluation: crate::eval::Evaluation::Material,
-                aspiration_delta: crate::search::THESIS_ASPIRATION_DELTA,
-                ..SearchOptions::default()
-            });
+            let mut searcher = Searcher::new(
+                SearchOptions::thesis()
+                    .with_techniques(techniques)
+                    .with_thesis_table(bits)
+                    .with_tt_leaves(true)
+                    // The protocol keeps the table across the depths of a position.
+                    .with_clear_tt(false),
+            );
             let mut r = ProbeResult {
                 bits,
                 ..ProbeResult::default()

@@ -102,13 +102,12 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> Gam
         }
         game.play(moves[rng.gen_range(0..moves.len())]);
     }
-    let mut searcher = Searcher::new(SearchOptions {
-        evaluation: cfg.evaluation.clone(),
-        table: crate::search::TableKind::Thesis,
-        tt_bits: cfg.tt_bits,
-        clear_tt: false,
-        ..SearchOptions::default()
-    });
+    let mut searcher = Searcher::new(
+        SearchOptions::default()
+            .with_eval(cfg.evaluation.clone())
+            .with_thesis_table(cfg.tt_bits)
+            .with_clear_tt(false),
+    );
     let stop = AtomicBool::new(false);
     let limits = Limits::nodes(cfg.nodes);
     let mut samples = Vec::new();

@@ -43,10 +43,7 @@ impl ReviewJob {
                 for m in moves {
                     game.play(m);
                 }
-                let mut searcher = Searcher::new(SearchOptions {
-                    threads: 1,
-                    ..options
-                });
+                let mut searcher = Searcher::new(options.with_threads(1));
                 let review = review_game(
                     &mut searcher,
                     &game,

@@ -1,0 +1,335 @@
+//! [`SearchOptions`] and its one construction path: [`SearchOptions::default`] (the
+//! playing engine) or [`SearchOptions::thesis`] (the thesis' configuration the
+//! node-count study measures), then chained `with_*` methods.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::{Oracle, Techniques};
+use crate::eval::Evaluation;
+
+/// What the search does with a position the oracle knows to be drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DrawPolicy {
+    /// Search on with the remaining depth reduced by this many plies (the thesis:
+    /// returning 0 outright is too blunt, the opponent may still go wrong).
+    Reduce(u32),
+    /// Score the position as a draw at once.
+    Score,
+}
+
+/// Which transposition table a search with [`Techniques::tt`] uses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum TableKind {
+    /// The thesis' table of `2^tt_bits` never-replaced entries (the node-count
+    /// study and the thesis configurations use it).
+    Thesis,
+    /// The replacing table of `hash_mb` megabytes, kept between the searches of a
+    /// game and shared by the search threads.
+    #[default]
+    Replacing,
+}
+
+/// Default size of the replacing table in megabytes.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// The aspiration window's half-width the thesis' measurements used (hundredths of a
+/// man); the node-count study keeps it.
+pub const THESIS_ASPIRATION_DELTA: i32 = 50;
+
+/// The engine's aspiration half-width: with the trained evaluation a window of
+/// ±0.25 men beat ±0.5 by +20.5 ± 15.7 Elo at 20,000 nodes (SPRT 0/15, H1 after 782
+/// games).
+pub const ENGINE_ASPIRATION_DELTA: i32 = 25;
+
+/// Options of a [`Searcher`].
+#[derive(Clone)]
+pub struct SearchOptions {
+    /// Techniques switched on.
+    pub techniques: Techniques,
+    /// Which table: the thesis' or the replacing one (the default).
+    pub table: TableKind,
+    /// The thesis' table size: `2^tt_bits` entries.
+    pub tt_bits: u32,
+    /// The replacing table's size in megabytes.
+    pub hash_mb: usize,
+    /// Search threads (lazy SMP over the replacing table; the thesis' table
+    /// always searches with one).
+    pub threads: usize,
+    /// Aspiration window half-width in hundredths of a man.
+    pub aspiration_delta: i32,
+    /// Endgame database used when [`Techniques::egdb`] is on.
+    pub oracle: Option<Arc<dyn Oracle>>,
+    /// Static evaluation: the trained one by default; the thesis' configurations
+    /// and the node-count study use [`Evaluation::Material`].
+    pub evaluation: Evaluation,
+    /// Treatment of positions the oracle knows to be drawn.
+    pub egdb_draws: DrawPolicy,
+    /// Clear the thesis' table at the start of every search (the thesis does:
+    /// entries are never replaced by other keys, so a table kept across moves fills
+    /// up). The replacing table is kept until [`Searcher::clear`].
+    pub clear_tt: bool,
+    /// Use a stored value only when its depth equals the depth required (not when it
+    /// is deeper). With it, a search with `tt` returns exactly the fixed-depth minimax
+    /// value, which the tests check; normal play wants the deeper values.
+    pub tt_exact_draft: bool,
+    /// Probe the table at horizon nodes too, as the thesis does (its leaves then
+    /// count as TT cutoffs when found). Off, the horizon costs no memory access.
+    pub tt_leaves: bool,
+}
+
+impl fmt::Debug for SearchOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchOptions")
+            .field("techniques", &self.techniques)
+            .field("table", &self.table)
+            .field("tt_bits", &self.tt_bits)
+            .field("hash_mb", &self.hash_mb)
+            .field("threads", &self.threads)
+            .field("aspiration_delta", &self.aspiration_delta)
+            .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
+            .field("evaluation", &self.evaluation.name())
+            .field("egdb_draws", &self.egdb_draws)
+            .field("clear_tt", &self.clear_tt)
+            .field("tt_exact_draft", &self.tt_exact_draft)
+            .field("tt_leaves", &self.tt_leaves)
+            .finish()
+    }
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            techniques: Techniques::engine(),
+            table: TableKind::Replacing,
+            tt_bits: 21,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            aspiration_delta: ENGINE_ASPIRATION_DELTA,
+            oracle: None,
+            evaluation: Evaluation::default(),
+            egdb_draws: DrawPolicy::Reduce(4),
+            clear_tt: true,
+            tt_exact_draft: false,
+            tt_leaves: false,
+        }
+    }
+}
+
+/// Transposition-table settings of the thesis' table: its size and the two ways the
+/// node-count study probes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableSetup {
+    /// `2^bits` entries.
+    pub bits: u32,
+    /// Probe and store at horizon nodes too, as the thesis does (found leaves then
+    /// count as TT cutoffs).
+    pub leaves: bool,
+    /// Use a stored value only at exactly the depth required (not a deeper one).
+    pub exact_draft: bool,
+}
+
+impl SearchOptions {
+    /// The thesis' configuration, which the node-count study measures: its strongest
+    /// techniques, its never-replacing table probed at the horizon too, the material
+    /// count and its aspiration half-width of [`THESIS_ASPIRATION_DELTA`].
+    pub fn thesis() -> SearchOptions {
+        SearchOptions {
+            techniques: Techniques::strongest(),
+            table: TableKind::Thesis,
+            aspiration_delta: THESIS_ASPIRATION_DELTA,
+            evaluation: Evaluation::Material,
+            tt_leaves: true,
+            ..SearchOptions::default()
+        }
+    }
+
+    /// Search with these techniques.
+    pub fn with_techniques(mut self, techniques: Techniques) -> SearchOptions {
+        self.techniques = techniques;
+        self
+    }
+
+    /// Use this table kind (its size stays as set).
+    pub fn with_table_kind(mut self, table: TableKind) -> SearchOptions {
+        self.table = table;
+        self
+    }
+
+    /// Size the thesis' table at `2^bits` entries (the table kind stays as set).
+    pub fn with_tt_bits(mut self, bits: u32) -> SearchOptions {
+        self.tt_bits = bits;
+        self
+    }
+
+    /// Use the thesis' table of `2^bits` entries.
+    pub fn with_thesis_table(self, bits: u32) -> SearchOptions {
+        self.with_table_kind(TableKind::Thesis).with_tt_bits(bits)
+    }
+
+    /// Use the thesis' table as `setup` describes: size, horizon probes, exact drafts.
+    pub fn with_table(mut self, setup: TableSetup) -> SearchOptions {
+        self = self.with_thesis_table(setup.bits);
+        self.tt_leaves = setup.leaves;
+        self.tt_exact_draft = setup.exact_draft;
+        self
+    }
+
+    /// Size the replacing table at `mb` megabytes (the table kind stays as set).
+    pub fn with_hash_mb(mut self, mb: usize) -> SearchOptions {
+        self.hash_mb = mb;
+        self
+    }
+
+    /// Search with `threads` threads.
+    pub fn with_threads(mut self, threads: usize) -> SearchOptions {
+        self.threads = threads;
+        self
+    }
+
+    /// Use an aspiration half-width of `delta` hundredths of a man.
+    pub fn with_aspiration(mut self, delta: i32) -> SearchOptions {
+        self.aspiration_delta = delta;
+        self
+    }
+
+    /// Evaluate leaves with `evaluation`.
+    pub fn with_eval(mut self, evaluation: Evaluation) -> SearchOptions {
+        self.evaluation = evaluation;
+        self
+    }
+
+    /// Give the search `oracle` without touching the techniques: it is consulted only
+    /// when [`Techniques::egdb`] is on (the study's configurations decide that).
+    pub fn with_oracle(mut self, oracle: Option<Arc<dyn Oracle>>) -> SearchOptions {
+        self.oracle = oracle;
+        self
+    }
+
+    /// Treat positions the oracle knows to be drawn by `policy`.
+    pub fn with_draw_policy(mut self, policy: DrawPolicy) -> SearchOptions {
+        self.egdb_draws = policy;
+        self
+    }
+
+    /// Keep the thesis' table across searches (`false`) or clear it at each (`true`).
+    pub fn with_clear_tt(mut self, clear: bool) -> SearchOptions {
+        self.clear_tt = clear;
+        self
+    }
+
+    /// Probe and store at horizon nodes too.
+    pub fn with_tt_leaves(mut self, leaves: bool) -> SearchOptions {
+        self.tt_leaves = leaves;
+        self
+    }
+
+    /// Use a stored value only at exactly the depth required.
+    pub fn with_exact_draft(mut self, exact: bool) -> SearchOptions {
+        self.tt_exact_draft = exact;
+        self
+    }
+
+    /// Search with `database`, if one was opened, and switch the `egdb` technique on
+    /// for it: opening a database is how every front end asks for it. `None` leaves
+    /// the options as they are.
+    pub fn with_database(mut self, database: Option<Arc<dyn Oracle>>) -> SearchOptions {
+        if let Some(db) = database {
+            self.techniques.egdb = true;
+            self.oracle = Some(db);
+        }
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // `SearchOptions` holds trait objects, so compare through `Debug`, which lists
+    // every field (the evaluation by name, the oracle by its piece count).
+    fn same(a: &SearchOptions, b: &SearchOptions) {
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+
+    #[test]
+    fn study_builder_matches_the_old_literal() {
+        let techniques: Techniques = "pvs+id+asp+tt+qs+killers+mtdf".parse().unwrap();
+        for (bits, leaves, exact_draft) in [(18, true, false), (21, false, true)] {
+            let setup = TableSetup {
+                bits,
+                leaves,
+                exact_draft,
+            };
+            let old = SearchOptions {
+                techniques,
+                table: TableKind::Thesis,
+                tt_bits: bits,
+                tt_leaves: leaves,
+                tt_exact_draft: exact_draft,
+                oracle: None,
+                evaluation: Evaluation::Material,
+                aspiration_delta: THESIS_ASPIRATION_DELTA,
+                ..SearchOptions::default()
+            };
+            let built = SearchOptions::thesis()
+                .with_techniques(techniques)
+                .with_table(setup)
+                .with_oracle(None);
+            same(&built, &old);
+            assert_eq!(built.aspiration_delta, 50);
+        }
+    }
+
+    #[test]
+    fn ttprobe_builder_matches_the_old_literal() {
+        let techniques = Techniques::strongest();
+        let old = SearchOptions {
+            techniques,
+            table: TableKind::Thesis,
+            tt_bits: 16,
+            clear_tt: false,
+            tt_leaves: true,
+            evaluation: Evaluation::Material,
+            aspiration_delta: THESIS_ASPIRATION_DELTA,
+            ..SearchOptions::default()
+        };
+        let built = SearchOptions::thesis()
+            .with_techniques(techniques)
+            .with_thesis_table(16)
+            .with_tt_leaves(true)
+            .with_clear_tt(false);
+        same(&built, &old);
+    }
+
+    #[test]
+    fn engine_builder_matches_the_old_literal() {
+        // The Hub's settings, each away from its default.
+        let techniques: Techniques = "pvs+id+tt+qs".parse().unwrap();
+        let old = SearchOptions {
+            techniques,
+            table: TableKind::Thesis,
+            tt_bits: 19,
+            hash_mb: 128,
+            threads: 2,
+            evaluation: Evaluation::Material,
+            ..SearchOptions::default()
+        };
+        let built = SearchOptions::default()
+            .with_techniques(techniques)
+            .with_table_kind(TableKind::Thesis)
+            .with_tt_bits(19)
+            .with_hash_mb(128)
+            .with_threads(2)
+            .with_eval(Evaluation::Material);
+        same(&built, &old);
+        // The engine keeps its own aspiration half-width and the replacing table.
+        let engine = SearchOptions::default();
+        assert_eq!(engine.aspiration_delta, ENGINE_ASPIRATION_DELTA);
+        assert_eq!(engine.table, TableKind::Replacing);
+        assert_ne!(
+            format!("{:?}", SearchOptions::thesis()),
+            format!("{engine:?}")
+        );
+    }
+}
