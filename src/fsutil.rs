@@ -38,8 +38,6 @@ where
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
-
     #[test]
     fn replaces_the_file_whole() {
         let dir = tempfile::tempdir().unwrap();
