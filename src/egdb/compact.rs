@@ -13,7 +13,6 @@
 //! verified the first time it is probed (or by `verify`), not at every open.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -92,20 +91,11 @@ pub fn write_slice_file(dir: &Path, slice: Slice, blocks: &[Vec<u8>]) -> Result<
     }
     let sum = body_checksum(SLICE_FORMAT_VERSION, &body);
     let header = header_bytes(slice, positions, offset, sum);
-    let tmp = path.with_extension("wdl.tmp");
-    let result = (|| {
-        let file = File::create(&tmp)?;
-        let mut w = BufWriter::with_capacity(1 << 20, file);
+    crate::fsutil::write_atomic_with(&path, |w| {
         w.write_all(&header)?;
-        w.write_all(&body)?;
-        let file = w.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, &path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(EgdbError::io(&path, e));
-    }
+        w.write_all(&body)
+    })
+    .map_err(|e| EgdbError::io(&path, e))?;
     Ok((HEADER_LEN + body.len()) as u64)
 }
 

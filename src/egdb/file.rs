@@ -7,7 +7,7 @@
 //! distance in the file (u32), 28 zero bytes; then the body, one entry per index slot.
 
 use std::fs::File;
-use std::io::{BufWriter, Cursor, Write};
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use byteorder::{LittleEndian, ReadBytesExt, WriteBytesExt};
@@ -203,29 +203,15 @@ pub fn checksum(body: &[u8]) -> u64 {
 }
 
 /// Write `header` (with the checksum of `body` filled in) and `body` to `path`
-/// through a temporary file that is renamed only when complete, so a file with the
-/// final name is always whole.
+/// through a temporary file that is renamed only when complete
+/// ([`crate::fsutil::write_atomic_with`]), so a file with the final name is always whole.
 pub fn write_part_file(path: &Path, mut header: Header, body: &[u8]) -> Result<(), EgdbError> {
     header.checksum = checksum(body);
-    let tmp = path.with_extension(format!(
-        "{}.tmp",
-        path.extension()
-            .and_then(|e| e.to_str())
-            .unwrap_or_default()
-    ));
-    let result = (|| {
-        let file = File::create(&tmp)?;
-        let mut w = BufWriter::with_capacity(1 << 20, file);
+    crate::fsutil::write_atomic_with(path, |w| {
         w.write_all(&header.to_bytes())?;
-        w.write_all(body)?;
-        let file = w.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(EgdbError::io(path, e));
-    }
+        w.write_all(body)
+    })
+    .map_err(|e| EgdbError::io(path, e))?;
     Ok(())
 }
 

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use super::config::Config;
-use super::csv::{read_rows, CsvError, Row, HEADER};
+use super::csv::{read_rows, CsvError, Row, RowWriter, HEADER};
 use super::positions::{read_positions, sample_even, PositionsError, TestPosition};
 use crate::notation::{move_to_string, Notation};
 use crate::position::Position;
@@ -303,7 +303,7 @@ pub fn run(spec: &RunSpec) -> Result<RunSummary, RunError> {
         source,
     };
     let file = open_results(&spec.out).map_err(write_err)?;
-    let writer = Mutex::new((BufWriter::new(file), 0usize));
+    let writer = Mutex::new((RowWriter::new(file), 0usize));
     let bar = Bar::new(
         spec.progress,
         Some(units.len() as u64),
@@ -321,7 +321,7 @@ pub fn run(spec: &RunSpec) -> Result<RunSummary, RunError> {
             );
             let mut w = writer.lock().unwrap_or_else(|e| e.into_inner());
             for r in &rows {
-                writeln!(w.0, "{}", r.to_line())?;
+                w.0.write(r)?;
             }
             w.0.flush()?;
             w.1 += rows.len();
