@@ -42,7 +42,7 @@ pub const THESIS_ASPIRATION_DELTA: i32 = 50;
 /// games).
 pub const ENGINE_ASPIRATION_DELTA: i32 = 25;
 
-/// Options of a [`Searcher`].
+/// Options of a [`Searcher`](super::Searcher).
 #[derive(Clone)]
 pub struct SearchOptions {
     /// Techniques switched on.
@@ -67,7 +67,7 @@ pub struct SearchOptions {
     pub egdb_draws: DrawPolicy,
     /// Clear the thesis' table at the start of every search (the thesis does:
     /// entries are never replaced by other keys, so a table kept across moves fills
-    /// up). The replacing table is kept until [`Searcher::clear`].
+    /// up). The replacing table is kept until [`Searcher::clear`](super::Searcher::clear).
     pub clear_tt: bool,
     /// Use a stored value only when its depth equals the depth required (not when it
     /// is deeper). With it, a search with `tt` returns exactly the fixed-depth minimax
