@@ -69,12 +69,6 @@ impl MoveBudget {
         }
     }
 
-    /// Whether to start another iteration after `elapsed`: only when it is likely to
-    /// finish before the soft deadline.
-    pub fn another_iteration(&self, elapsed: Duration) -> bool {
-        another_iteration(self.soft, elapsed)
-    }
-
     /// The searcher's limits: depth and nodes, and the hard deadline as its own clock
     /// (a backup for whoever watches the deadlines).
     pub fn search_limits(&self) -> Limits {
