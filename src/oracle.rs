@@ -33,6 +33,12 @@ pub trait Oracle: Send + Sync {
     fn probe(&self, pos: &Position) -> Option<OracleAnswer>;
     /// Positions with more pieces than this are never probed.
     fn max_pieces(&self) -> u32;
+    /// Whether `pos` has few enough pieces to be probed: the one place where the
+    /// search, its root and the terminal UI test a position against the database.
+    #[inline]
+    fn covers(&self, pos: &Position) -> bool {
+        pos.piece_count() <= self.max_pieces()
+    }
     /// As [`Oracle::probe`] but the best move may be left out (inside the tree only
     /// the value is needed, and finding the move can cost a move generation).
     fn probe_value(&self, pos: &Position) -> Option<OracleAnswer> {

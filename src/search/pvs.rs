@@ -127,10 +127,10 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         ply: u32,
         depth: &mut u32,
     ) -> Option<Score> {
-        let max = oracle.max_pieces();
-        if pos.piece_count() > max {
+        if !oracle.covers(pos) {
             return None;
         }
+        let max = oracle.max_pieces();
         let answer = oracle.probe_value(pos)?;
         let decided = answer.value != OracleValue::Draw;
         if decided && answer.plies.is_none() && *depth > 0 && self.root_within(ply, max) {

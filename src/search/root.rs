@@ -272,7 +272,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         on_info: &mut dyn FnMut(&Info),
     ) -> Option<SearchResult> {
         let oracle = self.opts.oracle.clone()?;
-        if pos.piece_count() > oracle.max_pieces() {
+        if !oracle.covers(pos) {
             return None;
         }
         let answer = oracle.probe(pos)?;

@@ -35,7 +35,7 @@ impl fmt::Display for Verdict {
 /// position is not covered. Uses the search's [`Oracle`], so the UI and the engine
 /// read the same database through one interface.
 pub fn verdict(oracle: &dyn Oracle, pos: &Position) -> Option<Verdict> {
-    if pos.piece_count() > oracle.max_pieces() {
+    if !oracle.covers(pos) {
         return None;
     }
     let v = oracle.probe_value(pos)?;
