@@ -8,7 +8,9 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use damas::cli::egdb::probe_line;
-use damas::egdb::file::{part_path, write_part_file, FileKind, Header, HEADER_LEN};
+use damas::egdb::file::{
+    legacy_checksum, part_path, write_part_file, FileKind, Header, FORMAT_VERSION, HEADER_LEN,
+};
 use damas::egdb::index::{is_valid_slot, part_size, rank_position, unrank};
 use damas::egdb::verify::verify;
 use damas::egdb::{build, BuildOptions, Egdb, EgdbError, Wdl};
@@ -250,6 +252,37 @@ fn flipped_byte_is_refused() {
     ));
 }
 
+/// Parts written before the CRC-32 (version 1, the old 64-bit checksum) still open
+/// and give the same values; a version-1 header holding a CRC-32 is a mismatch.
+#[test]
+fn version_1_parts_with_the_old_checksum_are_still_read() {
+    let dir = copy_db3();
+    for kind in [FileKind::Values, FileKind::Distances] {
+        let path = part_path(dir.path(), 3, kind);
+        let mut bytes = std::fs::read(&path).unwrap();
+        assert_eq!(
+            bytes[8..10],
+            FORMAT_VERSION.to_le_bytes(),
+            "written version"
+        );
+        bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
+        let old = legacy_checksum(&bytes[HEADER_LEN..]);
+        bytes[24..32].copy_from_slice(&old.to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+    }
+    let db = Egdb::open(dir.path()).unwrap();
+    for i in 0..part_size(3) {
+        let p = unrank(3, i).unwrap();
+        assert_eq!(db.probe_value(&p), db3().1.probe_value(&p), "slot {i}");
+    }
+    let path = part_path(dir.path(), 3, FileKind::Values);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let crc = u64::from(crc32fast::hash(&bytes[HEADER_LEN..]));
+    bytes[24..32].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    expect_open_error(dir.path(), |e| matches!(e, EgdbError::Checksum { .. }));
+}
+
 #[test]
 fn truncated_file_is_refused() {
     let dir = copy_db3();
@@ -388,6 +421,7 @@ fn two_byte_distances_read_the_same() {
         .flat_map(|&d| u16::from(d).to_le_bytes())
         .collect();
     let header = Header {
+        version: FORMAT_VERSION,
         kind: FileKind::Distances,
         pieces: 3,
         width: 2,
@@ -422,6 +456,7 @@ fn verify_finds_wrong_entries() {
         .unwrap();
     body[pos] = (body[pos] & !3) | 3; // a win stored as a loss
     let header = Header {
+        version: FORMAT_VERSION,
         kind: FileKind::Values,
         pieces: 3,
         width: 1,

@@ -27,7 +27,7 @@ use crate::progress::Bar;
 use rayon::prelude::*;
 
 use crate::egdb::error::EgdbError;
-use crate::egdb::file::{part_path, write_part_file, FileKind, Header, MappedFile};
+use crate::egdb::file::{part_path, write_part_file, FileKind, Header, MappedFile, FORMAT_VERSION};
 use crate::egdb::index::{assignments, combinations, part_size, rank, SlotBlock, MAX_PIECES};
 use crate::egdb::lock::BuildLock;
 use crate::egdb::probe::Egdb;
@@ -328,6 +328,7 @@ fn build_part(
     let entries = part_size(n);
     let max_distance = u32::from(last);
     let header = Header {
+        version: FORMAT_VERSION,
         kind: FileKind::Distances,
         pieces: n,
         width,

@@ -20,19 +20,19 @@ use memmap2::Mmap;
 
 use crate::egdb::codec::decode_at;
 use crate::egdb::error::EgdbError;
-use crate::egdb::file::{checksum, HEADER_LEN, MAGIC};
+use crate::egdb::file::{legacy_checksum, HEADER_LEN, MAGIC};
 use crate::egdb::slice::{Slice, SliceIndex};
 
 /// Format version of the slice files written: 3, whose checksum is a CRC-32.
 pub const SLICE_FORMAT_VERSION: u16 = 3;
 /// The previous version, read (same layout, the custom 64-bit checksum of
-/// [`crate::egdb::file::checksum`]), so that databases built with it stay usable.
+/// [`crate::egdb::file::legacy_checksum`]), so that databases built with it stay usable.
 pub const SLICE_FORMAT_V2: u16 = 2;
 
 /// The body checksum of a file of format `version` (3 or 2).
 pub fn body_checksum(version: u16, body: &[u8]) -> u64 {
     if version == SLICE_FORMAT_V2 {
-        checksum(body)
+        legacy_checksum(body)
     } else {
         u64::from(crc32fast::hash(body))
     }

@@ -5,6 +5,10 @@
 //! scheme (u16), kind (u8: 1 values, 2 distances), piece count (u8), entry width in
 //! bytes (u8), a zero byte, entry count (u64), checksum of the body (u64), longest
 //! distance in the file (u32), 28 zero bytes; then the body, one entry per index slot.
+//!
+//! Version 2 (written) checks the body with a CRC-32; version 1 (still read, so parts
+//! built before it stay usable) with the custom 64-bit [`legacy_checksum`]. The
+//! entries are the same in both.
 
 use std::fs::File;
 use std::io::Cursor;
@@ -18,8 +22,10 @@ use crate::egdb::index::{part_size, MAX_PIECES};
 
 /// First bytes of every part file.
 pub const MAGIC: [u8; 8] = *b"DAMASEGB";
-/// The only format version written and read.
-pub const FORMAT_VERSION: u16 = 1;
+/// The format version written: 2, whose body checksum is a CRC-32.
+pub const FORMAT_VERSION: u16 = 2;
+/// The first version, still read: the same entries under [`legacy_checksum`].
+pub const FORMAT_V1: u16 = 1;
 /// Index scheme 1: the thesis numbering of [`crate::egdb::index`], White to move.
 pub const SCHEME_THESIS: u16 = 1;
 /// Size of the header; the body starts here.
@@ -51,6 +57,8 @@ pub fn part_path(dir: &Path, pieces: usize, kind: FileKind) -> PathBuf {
 /// A part file header.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Header {
+    /// Format version: [`FORMAT_VERSION`] or [`FORMAT_V1`]; it decides the checksum.
+    pub version: u16,
     /// What the body holds.
     pub kind: FileKind,
     /// Piece count of the part.
@@ -59,7 +67,7 @@ pub struct Header {
     pub width: usize,
     /// Number of entries (the part size).
     pub entries: u64,
-    /// [`checksum`] of the body.
+    /// [`body_checksum`] of the body for this version.
     pub checksum: u64,
     /// Longest distance stored (informational).
     pub max_distance: u32,
@@ -71,7 +79,7 @@ impl Header {
         let mut out = Vec::with_capacity(HEADER_LEN);
         // Writes into a Vec cannot fail.
         out.extend_from_slice(&MAGIC);
-        out.write_u16::<LittleEndian>(FORMAT_VERSION).unwrap();
+        out.write_u16::<LittleEndian>(self.version).unwrap();
         out.write_u16::<LittleEndian>(SCHEME_THESIS).unwrap();
         out.write_u8(self.kind as u8).unwrap();
         out.write_u8(self.pieces as u8).unwrap();
@@ -120,9 +128,9 @@ impl Header {
         let entries = c.read_u64::<LittleEndian>().unwrap();
         let checksum = c.read_u64::<LittleEndian>().unwrap();
         let max_distance = c.read_u32::<LittleEndian>().unwrap();
-        if version != FORMAT_VERSION {
+        if version != FORMAT_VERSION && version != FORMAT_V1 {
             return Err(bad(format!(
-                "format version {version}, this program reads {FORMAT_VERSION}"
+                "format version {version}, this program reads {FORMAT_V1} and {FORMAT_VERSION}; rebuild with `damas-egdb build --legacy`"
             )));
         }
         if scheme != SCHEME_THESIS {
@@ -157,6 +165,7 @@ impl Header {
             return Err(bad("reserved bytes are not zero".into()));
         }
         Ok(Header {
+            version,
             kind,
             pieces,
             width,
@@ -172,10 +181,21 @@ impl Header {
     }
 }
 
-/// A 64-bit checksum of `body`: four multiply-xor lanes over 8-byte words. Each step
-/// is a bijection of the lane state, so any change confined to one word always
-/// changes the result.
-pub fn checksum(body: &[u8]) -> u64 {
+/// The body checksum of a file of format `version`: a CRC-32 from version 2 on,
+/// [`legacy_checksum`] for version 1.
+pub fn body_checksum(version: u16, body: &[u8]) -> u64 {
+    if version == FORMAT_V1 {
+        legacy_checksum(body)
+    } else {
+        u64::from(crc32fast::hash(body))
+    }
+}
+
+/// The first-generation 64-bit checksum, kept only to read files written with it
+/// (part files of version 1, slice files of version 2): four multiply-xor lanes
+/// over 8-byte words. Each step is a bijection of the lane state, so any change
+/// confined to one word always changes the result.
+pub fn legacy_checksum(body: &[u8]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let step = |h: u64, w: u64| (h.rotate_left(23) ^ w).wrapping_mul(K);
     let mut lanes = [
@@ -202,11 +222,13 @@ pub fn checksum(body: &[u8]) -> u64 {
     h ^ h >> 29
 }
 
-/// Write `header` (with the checksum of `body` filled in) and `body` to `path`
+/// Write `header` (in the current version, with the checksum of `body` filled in) and
+/// `body` to `path`
 /// through a temporary file that is renamed only when complete
 /// ([`crate::fsutil::write_atomic_with`]), so a file with the final name is always whole.
 pub fn write_part_file(path: &Path, mut header: Header, body: &[u8]) -> Result<(), EgdbError> {
-    header.checksum = checksum(body);
+    header.version = FORMAT_VERSION;
+    header.checksum = body_checksum(FORMAT_VERSION, body);
     crate::fsutil::write_atomic_with(path, |w| {
         w.write_all(&header.to_bytes())?;
         w.write_all(body)
@@ -267,7 +289,7 @@ impl MappedFile {
         }
         let mapped = MappedFile { map, header };
         if verify_checksum {
-            let computed = checksum(mapped.body());
+            let computed = body_checksum(header.version, mapped.body());
             if computed != header.checksum {
                 return Err(EgdbError::Checksum {
                     path: path.to_path_buf(),
@@ -296,20 +318,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn checksum_sees_every_byte() {
+    fn checksums_see_every_byte() {
         let body: Vec<u8> = (0..1000u32).map(|i| (i * 7) as u8).collect();
-        let base = checksum(&body);
-        for i in 0..body.len() {
-            let mut b = body.clone();
-            b[i] ^= 0x10;
-            assert_ne!(checksum(&b), base, "byte {i}");
+        for version in [FORMAT_V1, FORMAT_VERSION] {
+            let base = body_checksum(version, &body);
+            for i in 0..body.len() {
+                let mut b = body.clone();
+                b[i] ^= 0x10;
+                assert_ne!(
+                    body_checksum(version, &b),
+                    base,
+                    "version {version} byte {i}"
+                );
+            }
+            assert_ne!(body_checksum(version, &body[..999]), base);
         }
-        assert_ne!(checksum(&body[..999]), base);
+        assert_ne!(
+            body_checksum(FORMAT_V1, &body),
+            body_checksum(FORMAT_VERSION, &body)
+        );
     }
 
     #[test]
     fn header_round_trip() {
         let h = Header {
+            version: FORMAT_VERSION,
             kind: FileKind::Distances,
             pieces: 3,
             width: 2,
