@@ -1,10 +1,44 @@
-//! Search budget: node and time limits, the external stop flag, and the thesis' rule
+//! Search limits ([`Limits`], what the caller asks) and the budget that enforces them
+//! inside the tree: node and time limits, the external stop flag, and the thesis' rule
 //! for starting another iteration.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::Limits;
+/// When to stop searching. Unset fields do not limit; all unset means "until stopped".
+#[derive(Clone, Copy, PartialEq, Debug, Default)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Time for this move.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// Search to a fixed depth.
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+    /// Search for a fixed time.
+    pub fn time(t: Duration) -> Limits {
+        Limits {
+            time: Some(t),
+            ..Limits::default()
+        }
+    }
+    /// Search a fixed number of nodes.
+    pub fn nodes(n: u64) -> Limits {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+}
 
 /// How often (in nodes, a power of two minus one) the clock and stop flag are read.
 const POLL_MASK: u64 = 1023;
