@@ -97,6 +97,13 @@ fn material_rule(pos: &Position) -> Option<(EndReason, usize)> {
     None
 }
 
+/// Plies a counting rule of the material of `pos` allows before the game is drawn
+/// (10 for two pieces against a lone king, 30 for three kings against one, …);
+/// `None` when no material rule applies.
+pub fn material_count(pos: &Position) -> Option<usize> {
+    material_rule(pos).map(|(_, plies)| plies)
+}
+
 /// The counting draw rule that has ended the game at `pos`, given the earlier
 /// positions newest first (`earlier.next()` is the position just before `pos`).
 pub fn count_draw<'a>(

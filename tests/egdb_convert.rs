@@ -10,7 +10,7 @@ use std::sync::Arc;
 use damas::drawrules::LONG_DIAGONAL;
 use damas::egdb::slice::{Slice, SliceIndex};
 use damas::egdb::slice_build::build_slices;
-use damas::egdb::{BuildOptions, Egdb, Wdl};
+use damas::egdb::{build, BuildOptions, Egdb, Wdl};
 use damas::game::Game;
 use damas::movegen::has_capture;
 use damas::search::{Limits, SearchOptions, Searcher, Techniques};
@@ -32,8 +32,14 @@ fn searcher(db: &Arc<Egdb>) -> Searcher {
     )
 }
 
-/// Play `start` out engine against engine; the result's winner.
-fn play_out(db: &Arc<Egdb>, start: Position, nodes: u64) -> (Option<Color>, String) {
+/// Play `start` out engine against engine; the result's winner. With `perfect`, a
+/// database with distances, Black plays its moves instead (the slowest loss).
+fn play_out(
+    db: &Arc<Egdb>,
+    start: Position,
+    nodes: u64,
+    perfect: Option<&Egdb>,
+) -> (Option<Color>, String) {
     let mut sides = [searcher(db), searcher(db)];
     let mut game = Game::new(start);
     let stop = AtomicBool::new(false);
@@ -45,6 +51,13 @@ fn play_out(db: &Arc<Egdb>, start: Position, nodes: u64) -> (Option<Color>, Stri
             );
         }
         let pos = game.position();
+        let defence = perfect
+            .filter(|_| pos.side_to_move() == Color::Black)
+            .and_then(|p| p.probe(&pos)?.best);
+        if let Some(mv) = defence {
+            assert!(game.play(mv), "illegal database move {mv:?} in {pos:?}");
+            continue;
+        }
         let s = &mut sides[usize::from(pos.side_to_move() == Color::Black)];
         let r = s.search(
             &pos,
@@ -80,6 +93,10 @@ fn won_positions(
 
 fn check_conversions(dir: &Path, cases: &[(Slice, usize)], nodes: u64) {
     let db = Arc::new(Egdb::open(dir).expect("open"));
+    assert!(
+        db.has_distances(db.max_pieces() - 1),
+        "distances are missing"
+    );
     let off_diagonal = |p: &Position| (p.kings_of(Color::Black) & LONG_DIAGONAL).is_empty();
     let mut failures = Vec::new();
     let mut played = 0;
@@ -88,7 +105,7 @@ fn check_conversions(dir: &Path, cases: &[(Slice, usize)], nodes: u64) {
         assert_eq!(starts.len(), count, "{slice}: too few won positions");
         for start in starts {
             played += 1;
-            let (winner, how) = play_out(&db, start, nodes);
+            let (winner, how) = play_out(&db, start, nodes, None);
             eprintln!("{slice}: {start:?}: {how}");
             if winner != Some(Color::White) {
                 failures.push(format!("{slice} {start:?}: {how}"));
@@ -103,24 +120,85 @@ fn check_conversions(dir: &Path, cases: &[(Slice, usize)], nodes: u64) {
     );
 }
 
+/// The set-up `damas-egdb build --pieces 6 --distances 5` makes, in small:
+/// win/draw/loss slices of up to four pieces, and parts with distances of up to
+/// three. From a four-piece start with two defenders the search has only "won" to
+/// go on and must capture one against a defender that searches too; the distances
+/// then show the way to the end.
 #[test]
-fn won_three_and_four_piece_endings_are_played_to_the_win() {
+fn won_four_piece_endings_are_played_to_the_win() {
     let dir = tempfile::tempdir().expect("temp dir");
     build_slices(dir.path(), 4, &BuildOptions::default(), |_| {}).expect("build");
+    build(dir.path(), 3, &BuildOptions::default(), |_| {}).expect("distances");
     check_conversions(
         dir.path(),
         &[
-            (Slice::new(0, 2, 0, 1), 2),
-            (Slice::new(0, 3, 0, 1), 3),
-            (Slice::new(1, 2, 0, 1), 3),
-            (Slice::new(2, 1, 0, 1), 2),
-            (Slice::new(1, 2, 1, 0), 2),
+            (Slice::new(0, 2, 1, 1), 4),
+            (Slice::new(1, 1, 2, 0), 4),
+            (Slice::new(0, 2, 2, 0), 4),
         ],
         20_000,
     );
 }
 
-/// On the six-piece database (`DAMAS_EGDB6`, default /work/egdb6).
+/// The slowest wins a counting rule allows, found with the first-generation parts
+/// (which store distances), are played out with the win/draw/loss-only slices against
+/// the perfect defence of those parts (the slowest loss): the search has no distance
+/// to follow and must still win before a rule draws.
+/// Three kings against a lone king off the long diagonal must be won within 15 moves
+/// each (30 plies); with a man on the board no count runs, so those starts are the
+/// slowest wins of all.
+#[test]
+fn slowest_wins_within_the_counting_rules_are_played_to_the_win() {
+    let legacy_dir = tempfile::tempdir().expect("temp dir");
+    build(legacy_dir.path(), 4, &BuildOptions::default(), |_| {}).expect("legacy build");
+    let legacy = Egdb::open(legacy_dir.path()).expect("open legacy");
+    let dir = tempfile::tempdir().expect("temp dir");
+    build_slices(dir.path(), 4, &BuildOptions::default(), |_| {}).expect("build");
+    let db = Arc::new(Egdb::open(dir.path()).expect("open"));
+    assert!(!db.has_distances(4), "the slices must not give distances");
+    let attacker = Arc::new(Egdb::open(legacy_dir.path()).expect("open legacy"));
+    let off_diagonal = |p: &Position| (p.kings_of(Color::Black) & LONG_DIAGONAL).is_empty();
+    let mut failures = Vec::new();
+    let mut played = 0;
+    // (slice, starts, longest distance a counting rule allows)
+    for (slice, count, limit) in [
+        (Slice::new(0, 3, 0, 1), 4, 29u16),
+        (Slice::new(1, 2, 0, 1), 3, u16::MAX),
+        (Slice::new(2, 1, 0, 1), 3, u16::MAX),
+        (Slice::new(1, 2, 1, 0), 2, u16::MAX),
+    ] {
+        let ix = SliceIndex::new(slice);
+        let mut won: Vec<(u16, Position)> = (0..ix.size())
+            .filter_map(|i| ix.unrank(i).map(|p| p.position()))
+            .filter(|p| !has_capture(p) && off_diagonal(p))
+            .filter_map(|p| {
+                let v = legacy.probe_value(&p)?;
+                let d = v.distance?;
+                (v.wdl == Wdl::Win && d <= limit).then_some((d, p))
+            })
+            .collect();
+        won.sort_by_key(|&(d, _)| std::cmp::Reverse(d));
+        assert!(won.len() >= count, "{slice}: too few won starts");
+        for &(d, start) in won.iter().take(count) {
+            played += 1;
+            let (winner, how) = play_out(&attacker, start, 20_000, Some(&legacy));
+            eprintln!("{slice}: {start:?}: win in {d} plies with best play; {how}");
+            if winner != Some(Color::White) {
+                failures.push(format!("{slice} {start:?} (win in {d}): {how}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {played} not won:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// On the six-piece database (`DAMAS_EGDB6`, default /work/egdb6), built with
+/// `damas-egdb build --pieces 6 --distances 5`.
 #[test]
 #[ignore]
 fn won_five_and_six_piece_endings_are_played_to_the_win() {

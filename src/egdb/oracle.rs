@@ -15,10 +15,13 @@ fn value(wdl: Wdl) -> OracleValue {
 impl Oracle for Egdb {
     fn probe(&self, pos: &Position) -> Option<OracleAnswer> {
         let p = Egdb::probe(self, pos)?;
-        // Without a distance a winning move may make no progress (the slices store
-        // win/draw/loss only): leave winning to the search, which scores the
-        // database's wins and drives towards them.
-        let best = p.best.filter(|_| p.wdl != Wdl::Win || p.distance.is_some());
+        // Without a distance (the slices store win/draw/loss only) a winning move may
+        // make no progress and a losing one may lose at once: leave both to the
+        // search, which scores the database's wins by progress, so the winner drives
+        // towards the end and the loser resists it. A drawing move is as good as any.
+        let best = p
+            .best
+            .filter(|_| p.wdl == Wdl::Draw || p.distance.is_some());
         Some(OracleAnswer {
             value: value(p.wdl),
             best,

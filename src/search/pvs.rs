@@ -133,6 +133,19 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let max = oracle.max_pieces();
         let answer = oracle.probe_value(pos)?;
         let decided = answer.value != OracleValue::Draw;
+        if decided
+            && answer.plies.is_none()
+            && drawrules::material_count(pos).is_some_and(|n| n <= 10)
+        {
+            // Two pieces against a lone king (or three, the king on the long diagonal)
+            // are drawn after 5 moves each, and a database without distances cannot
+            // say the win comes in time: search on, and score the horizon as a draw.
+            if *depth > 0 {
+                return None;
+            }
+            self.stats.egdb_cutoffs += 1;
+            return Some(Score::DRAW);
+        }
         if decided && answer.plies.is_none() && *depth > 0 && self.root_within(ply, max) {
             // A win/draw/loss-only database says who wins, not how: inside a won
             // ending the search goes on, so that it finds the progress (captures,
