@@ -203,6 +203,20 @@ pub(crate) fn padded_generate<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
     }
 }
 
+/// Fill `list` with the legal captures (cleared first) and say whether there are
+/// any, testing for them with bitboard operations first: the endgame database's
+/// capture resolution, which needs only captures and works in the padded layout.
+#[inline]
+pub(crate) fn padded_captures_only(p: &PaddedPosition, list: &mut PaddedMoves) -> bool {
+    list.clear();
+    match classify_captures(p) {
+        Captures::None => return false,
+        Captures::Single(_) => single_jumps(p, |from, to, captured| list.push(from, to, captured)),
+        Captures::Complex => crate::unrolled_captures::generate_captures(p, list),
+    }
+    !list.as_slice().is_empty()
+}
+
 /// Call `visit` with every legal move in generation order. Quiet moves and single
 /// jumps go straight to `visit` without a list (perft's inner loop).
 #[inline(always)]

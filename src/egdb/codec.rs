@@ -100,7 +100,32 @@ pub fn encode_block(values: &[u8], out: &mut Vec<u8>) {
 /// before position `i` or hold an unused code (a corrupt block).
 #[inline]
 pub fn decode_at(codes: &[u8], i: usize) -> Option<u8> {
+    // Skip four codes at a time (one comparison per four: most of a probe's scan),
+    // then find the code within the group of four that covers `i`.
     let mut start = 0usize;
+    let mut groups = codes.chunks_exact(4);
+    let mut group: &[u8] = &[];
+    for g in groups.by_ref() {
+        let next = start
+            + ADVANCE[g[0] as usize] as usize
+            + ADVANCE[g[1] as usize] as usize
+            + ADVANCE[g[2] as usize] as usize
+            + ADVANCE[g[3] as usize] as usize;
+        if i < next {
+            group = g;
+            break;
+        }
+        start = next;
+    }
+    if group.is_empty() {
+        group = groups.remainder();
+    }
+    decode_from(group, start, i)
+}
+
+/// [`decode_at`] over `codes` whose first covers the positions from `start` on.
+#[inline(always)]
+fn decode_from(codes: &[u8], mut start: usize, i: usize) -> Option<u8> {
     for &c in codes {
         let next = start + ADVANCE[c as usize] as usize;
         if i < next {
@@ -168,6 +193,45 @@ mod tests {
         }
         assert!(round_trip(&v).len() <= 3);
         assert_eq!(RUN_LENGTHS[RUN_CLASSES - 1], 884);
+    }
+
+    /// The value of position `i` by walking the codes one by one.
+    fn decode_slowly(codes: &[u8], i: usize) -> Option<u8> {
+        decode_from(codes, 0, i)
+    }
+
+    #[test]
+    fn grouped_scan_agrees_with_a_code_by_code_scan() {
+        let mut x = 777u32;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for len in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 31, 64, 200] {
+            for _ in 0..50 {
+                // Any byte: quads, runs and unused (corrupt) codes.
+                let codes: Vec<u8> = (0..len).map(|_| (rnd() % 256) as u8).collect();
+                let far = (0..50).map(|_| rnd() as usize % (len * 900 + 1));
+                for i in (0..len * 4 + 8).chain(far) {
+                    assert_eq!(
+                        decode_at(&codes, i),
+                        decode_slowly(&codes, i),
+                        "{codes:?} {i}"
+                    );
+                }
+                let quads: Vec<u8> = (0..len).map(|_| (rnd() % 81) as u8).collect();
+                let far = (0..50).map(|_| rnd() as usize % (len * 900 + 1));
+                for i in (0..len * 4 + 8).chain(far) {
+                    assert_eq!(
+                        decode_at(&quads, i),
+                        decode_slowly(&quads, i),
+                        "{quads:?} {i}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

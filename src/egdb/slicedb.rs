@@ -14,8 +14,9 @@ use crate::egdb::compact::SliceFile;
 use crate::egdb::error::EgdbError;
 use crate::egdb::slice::{Slice, MAX_SLICE_PIECES};
 use crate::egdb::value::Wdl;
-use crate::movegen::{generate, generate_captures, has_capture};
+use crate::movegen::{generate, padded_captures_only};
 use crate::moves::{Move, MoveList};
+use crate::padded::{PaddedMoves, PaddedPosition};
 use crate::position::{Color, Position};
 
 /// The slice files of one directory. `Send + Sync`; probes take `&self`.
@@ -107,20 +108,46 @@ impl SliceDb {
         if pos.piece_count() as usize > MAX_SLICE_PIECES {
             return None;
         }
-        if has_capture(pos) {
-            let mut list = MoveList::new();
-            generate_captures(pos, &mut list);
-            let mut best = Wdl::Loss;
-            for &m in list.iter() {
-                match self.wdl(&pos.play(m))?.negate() {
-                    Wdl::Win => return Some(Wdl::Win),
-                    Wdl::Draw => best = Wdl::Draw,
-                    Wdl::Loss => {}
-                }
-            }
-            return Some(best);
+        let p = PaddedPosition::new(pos);
+        let mut list = PaddedMoves::new();
+        if padded_captures_only(&p, &mut list) {
+            self.best_capture(&p, &list)
+        } else {
+            self.stored(pos)
         }
-        self.stored(pos)
+    }
+
+    /// [`SliceDb::wdl`] of a position reached by a capture (so with at most
+    /// [`MAX_SLICE_PIECES`] pieces), kept in the padded layout: capture chains are
+    /// resolved without converting moves or positions back and forth.
+    fn resolve(&self, p: &PaddedPosition) -> Option<Wdl> {
+        if p.own.is_empty() {
+            return Some(Wdl::Loss);
+        }
+        if p.opp.is_empty() {
+            return Some(Wdl::Win);
+        }
+        let mut list = PaddedMoves::new();
+        if padded_captures_only(p, &mut list) {
+            self.best_capture(p, &list)
+        } else {
+            self.stored(&p.to_position())
+        }
+    }
+
+    /// The best value over the captures `list` of `p`: a win as soon as one child
+    /// is lost for the opponent.
+    #[inline(always)]
+    fn best_capture(&self, p: &PaddedPosition, list: &PaddedMoves) -> Option<Wdl> {
+        let mut best = Wdl::Loss;
+        for m in list.as_slice() {
+            match self.resolve(&p.play(m))?.negate() {
+                Wdl::Win => return Some(Wdl::Win),
+                Wdl::Draw => best = Wdl::Draw,
+                Wdl::Loss => {}
+            }
+        }
+        Some(best)
     }
 
     /// The stored value of a position without captures for the side to move.
