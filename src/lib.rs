@@ -34,7 +34,6 @@ pub mod train;
 pub mod tt;
 #[cfg(feature = "tui")]
 pub mod ui;
-mod unrolled_captures;
 
 pub use bitboard::{Bitboard, Dir};
 pub use fen::{parse_fen, to_fen, FenError};

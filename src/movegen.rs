@@ -212,7 +212,7 @@ pub(crate) fn padded_captures_only(p: &PaddedPosition, list: &mut PaddedMoves) -
     match classify_captures(p) {
         Captures::None => return false,
         Captures::Single(_) => single_jumps(p, |from, to, captured| list.push(from, to, captured)),
-        Captures::Complex => crate::unrolled_captures::generate_captures(p, list),
+        Captures::Complex => padded_generate_captures(p, list),
     }
     !list.as_slice().is_empty()
 }
@@ -288,6 +288,25 @@ fn quiet_moves<F: FnMut(Padded, Padded, Padded)>(p: &PaddedPosition, mut emit: F
     }
 }
 
+/// Direction numbers for the capture search's const-generic steps, in [`Dir::ALL`]'s
+/// order: each direction's step compiles to one constant shift instead of a run-time
+/// branch on a [`Dir`] (king captures are most of an endgame-database probe's cost).
+const NE: u8 = 0;
+const NW: u8 = 1;
+const SE: u8 = 2;
+const SW: u8 = 3;
+
+/// One diagonal step in direction `D` (as [`Padded::step`]).
+#[inline(always)]
+const fn step<const D: u8>(x: Padded) -> Padded {
+    Padded(match D {
+        NE => x.0 << 5,
+        NW => x.0 << 4,
+        SE => x.0 >> 4,
+        _ => x.0 >> 5,
+    })
+}
+
 /// State of the capture search for one moving piece.
 struct Capturer<'a, S> {
     from: Padded,
@@ -316,39 +335,52 @@ impl<S: MoveSink> Capturer<'_, S> {
         }
     }
 
-    fn man(&mut self, sq: Padded, captured: Padded) {
-        let mut extended = false;
-        let jumpable = self.opp & !captured;
-        for d in Dir::ALL {
-            let over = sq.step(d) & jumpable;
-            let land = over.step(d) & self.empty;
-            if land.any() {
-                extended = true;
-                self.man(land, captured | over);
-            }
+    /// Continue a man's capture from `sq` in direction `D`; whether it could.
+    #[inline(always)]
+    fn man_dir<const D: u8>(&mut self, sq: Padded, captured: Padded) -> bool {
+        let over = step::<D>(sq) & self.opp & !captured;
+        let land = step::<D>(over) & self.empty;
+        if land.any() {
+            self.man(land, captured | over);
         }
+        land.any()
+    }
+
+    fn man(&mut self, sq: Padded, captured: Padded) {
+        // `|` not `||`: every direction is tried, in order.
+        let extended = self.man_dir::<NE>(sq, captured)
+            | self.man_dir::<NW>(sq, captured)
+            | self.man_dir::<SE>(sq, captured)
+            | self.man_dir::<SW>(sq, captured);
         if !extended && captured.any() {
             self.record(sq, captured);
         }
     }
 
-    fn king(&mut self, sq: Padded, captured: Padded) {
-        let mut extended = false;
-        for d in Dir::ALL {
-            let mut over = sq.step(d);
-            while (over & self.empty).any() {
-                over = over.step(d);
-            }
-            if (over & self.opp & !captured).is_empty() {
-                continue;
-            }
-            let mut land = over.step(d) & self.empty;
-            while land.any() {
-                extended = true;
-                self.king(land, captured | over);
-                land = land.step(d) & self.empty;
-            }
+    /// Continue a king's capture from `sq` in direction `D`; whether it could.
+    #[inline(always)]
+    fn king_dir<const D: u8>(&mut self, sq: Padded, captured: Padded) -> bool {
+        let mut over = step::<D>(sq);
+        while (over & self.empty).any() {
+            over = step::<D>(over);
         }
+        if (over & self.opp & !captured).is_empty() {
+            return false;
+        }
+        let mut land = step::<D>(over) & self.empty;
+        let extended = land.any();
+        while land.any() {
+            self.king(land, captured | over);
+            land = step::<D>(land) & self.empty;
+        }
+        extended
+    }
+
+    fn king(&mut self, sq: Padded, captured: Padded) {
+        let extended = self.king_dir::<NE>(sq, captured)
+            | self.king_dir::<NW>(sq, captured)
+            | self.king_dir::<SE>(sq, captured)
+            | self.king_dir::<SW>(sq, captured);
         if !extended && captured.any() {
             self.record(sq, captured);
         }
