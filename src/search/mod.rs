@@ -561,6 +561,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
         root_best: None,
         lists: shared.lists,
         smp: shared.smp,
+        known_key: None,
     };
     // The thesis marks the root (and here the reversible part of the game history)
     // as on the path, so that meeting it again scores a draw.
