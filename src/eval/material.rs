@@ -1,6 +1,7 @@
 //! The thesis' material count (man 1, king 3), in hundredths of a man.
 
 use super::Evaluator;
+use crate::padded::{Padded, PaddedPosition};
 use crate::position::{Color, Position};
 use crate::score::Score;
 
@@ -18,5 +19,46 @@ impl Evaluator for Material {
         let side = pos.side_to_move();
         let v = |c: Color| MAN * pos.men(c).count() as i32 + KING * pos.kings_of(c).count() as i32;
         Score::centi(v(side) - v(side.opponent()))
+    }
+
+    /// The same count without converting layouts (counts do not depend on them).
+    #[inline]
+    fn eval_padded(&self, pos: &PaddedPosition) -> Score {
+        let v = |p: Padded| {
+            MAN * (p & !pos.kings).count() as i32 + KING * (p & pos.kings).count() as i32
+        };
+        Score::centi(v(pos.own) - v(pos.opp))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_fen;
+    use crate::movegen::legal_moves;
+
+    #[test]
+    fn padded_count_agrees_with_the_position_count() {
+        for fen in ["W:WK1,5,9,14,22:BK30,25,20,17", "B:WK1,K5,9:BK30,25"] {
+            let mut pos = parse_fen(fen).unwrap();
+            // Walk a line (first move each time) so both sides and promotions show up.
+            for _ in 0..12 {
+                let padded = PaddedPosition::new(&pos);
+                assert_eq!(
+                    Material.eval_padded(&padded),
+                    Material.eval(&pos),
+                    "{pos:?}"
+                );
+                let Some(&m) = legal_moves(&pos).first() else {
+                    break;
+                };
+                pos = pos.play(m);
+            }
+        }
+        let start = Position::start();
+        assert_eq!(
+            Material.eval_padded(&PaddedPosition::new(&start)),
+            Material.eval(&start)
+        );
     }
 }

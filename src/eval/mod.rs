@@ -25,6 +25,7 @@ pub use material::{Material, KING, MAN};
 pub use trained::Trained;
 pub use weights::{Weights, WeightsError};
 
+use crate::padded::PaddedPosition;
 use crate::position::Position;
 use crate::score::Score;
 
@@ -32,6 +33,14 @@ use crate::score::Score;
 pub trait Evaluator: Send + Sync {
     /// Score of `pos` for the side to move (not a proven result).
     fn eval(&self, pos: &Position) -> Score;
+
+    /// [`Evaluator::eval`] of a position in the move generator's layout (the
+    /// quiescence search's leaves); converted to a [`Position`] unless an evaluator
+    /// reads that layout directly.
+    #[inline]
+    fn eval_padded(&self, pos: &PaddedPosition) -> Score {
+        self.eval(&pos.to_position())
+    }
 }
 
 /// The evaluators known by name: `--eval NAME`, the Hub parameter `eval`, the

@@ -54,6 +54,9 @@ pub(crate) struct Budget<'a> {
     halt: Option<&'a AtomicBool>,
     /// Set once any limit is hit; every node then returns at once.
     pub aborted: bool,
+    /// The node count at which [`Budget::exhausted`] next reads the limits: the next
+    /// poll or the node limit, whichever comes first (node counts only grow).
+    next_check: u64,
 }
 
 impl<'a> Budget<'a> {
@@ -72,14 +75,30 @@ impl<'a> Budget<'a> {
             stop,
             halt,
             aborted: false,
+            next_check: 0,
         }
     }
 
     /// Whether the search must stop now; `nodes` counts every node visited.
     #[inline(always)]
     pub fn exhausted(&mut self, nodes: u64) -> bool {
+        // One compare on most nodes.
+        if nodes < self.next_check && !self.aborted {
+            return false;
+        }
+        self.check(nodes)
+    }
+
+    /// [`Budget::exhausted`] at a node where a limit may be reached.
+    #[cold]
+    #[inline(never)]
+    fn check(&mut self, nodes: u64) -> bool {
         if self.aborted {
             return true;
+        }
+        self.next_check = (nodes | POLL_MASK) + 1;
+        if let Some(n) = self.max_nodes {
+            self.next_check = self.next_check.min(n.saturating_add(1));
         }
         if let Some(n) = self.max_nodes {
             if nodes > n {

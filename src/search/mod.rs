@@ -300,6 +300,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
         root_best: None,
         lists: shared.lists,
         smp: shared.smp,
+        known_key: None,
     };
     let marked = if t.tt && T::TRACKS_PATH {
         table::mark_game_path(&mut *engine.tt, pos, history)

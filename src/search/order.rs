@@ -64,6 +64,11 @@ impl Heuristics {
     }
 
     /// Fill `order[..list.len()]` with the indices of `list` in search order.
+    ///
+    /// One pass builds a unique key per move: its class high (TT move 3, first
+    /// killer 2, second killer 1, others 0), its history score next, its position in
+    /// the list (reversed) low, so that one descending sort gives the TT move, the
+    /// killers, then the rest by history with ties in list order (a stable sort).
     #[inline]
     pub fn order(
         &mut self,
@@ -75,50 +80,59 @@ impl Heuristics {
         order: &mut [u8; MAX_MOVES],
     ) {
         let n = list.len();
-        for (i, o) in order[..n].iter_mut().enumerate() {
-            *o = i as u8;
-        }
-        let mut start = 0;
-        if let Some(t) = tt_move.filter(|&t| t < n) {
-            to_front(&mut order[..=t]);
-            start = 1;
-        }
+        let tt = tt_move.filter(|&t| t < n);
         // Captures are compulsory: when there are any, every move is one and the
-        // quiet-move heuristics have nothing to say.
-        if n - start < 2 || list[0].is_capture() {
+        // quiet-move heuristics have nothing to say; only the TT move moves.
+        if n < 2 || list[0].is_capture() || !killers && !history {
+            for (i, o) in order[..n].iter_mut().enumerate() {
+                *o = i as u8;
+            }
+            if let Some(t) = tt {
+                to_front(&mut order[..=t]);
+            }
             return;
         }
-        if killers {
-            for k in self.killers[ply as usize].into_iter().flatten() {
-                if let Some(j) = order[start..n].iter().position(|&i| list[i as usize] == k) {
-                    to_front(&mut order[start..=start + j]);
-                    start += 1;
-                }
-            }
+        // Killers are quiet moves and so is every move here: start and end squares
+        // identify them, compared as one integer (comparing `Option<Move>`s cost more
+        // than the rest of the ordering).
+        let code = |m: Move| m.from().index() as u32 | (m.to().index() as u32) << 8;
+        let [k0, k1] = if killers {
+            self.killers[ply as usize].map(|k| k.map_or(u32::MAX, code))
+        } else {
+            [u32::MAX; 2]
+        };
+        let tt = tt.unwrap_or(usize::MAX);
+        let keys = &mut self.keys[..n];
+        for (i, (key, &m)) in keys.iter_mut().zip(list.iter()).enumerate() {
+            let c = code(m);
+            let class: u64 = if i == tt {
+                3
+            } else if c == k0 {
+                2
+            } else if c == k1 {
+                1
+            } else {
+                0
+            };
+            let h = if history {
+                self.history[m.from().index() & 31][m.to().index() & 31]
+            } else {
+                0
+            };
+            *key = class << 40 | u64::from(h) << 8 | (0xFF - i as u64);
         }
-        if history && n - start > 1 {
-            // One history read per move, then a sort of unique keys: the score high,
-            // the position in the list (reversed) low, so equal scores keep their
-            // order (a stable sort by score, descending) and the index rides along.
-            let keys = &mut self.keys[start..n];
-            for (k, (key, &i)) in keys.iter_mut().zip(&order[start..n]).enumerate() {
-                let m = list[i as usize];
-                let h = self.history[m.from().index()][m.to().index()];
-                *key = u64::from(h) << 16 | (0xFF - k as u64) << 8 | u64::from(i);
+        // Insertion sort, descending: lists are short and often nearly sorted.
+        for a in 1..n {
+            let x = keys[a];
+            let mut b = a;
+            while b > 0 && keys[b - 1] < x {
+                keys[b] = keys[b - 1];
+                b -= 1;
             }
-            // Insertion sort, descending: lists are short and often nearly sorted.
-            for a in 1..keys.len() {
-                let x = keys[a];
-                let mut b = a;
-                while b > 0 && keys[b - 1] < x {
-                    keys[b] = keys[b - 1];
-                    b -= 1;
-                }
-                keys[b] = x;
-            }
-            for (o, key) in order[start..n].iter_mut().zip(keys.iter()) {
-                *o = *key as u8;
-            }
+            keys[b] = x;
+        }
+        for (o, key) in order[..n].iter_mut().zip(keys.iter()) {
+            *o = 0xFF - *key as u8;
         }
     }
 }

@@ -88,6 +88,9 @@ pub(crate) struct Engine<'a, E: Evaluator + ?Sized, T: TableAccess> {
     pub lists: &'a mut Vec<MoveList>,
     /// This thread's place in a parallel search (which depths it searches).
     pub smp: Option<super::smp::Role<'a>>,
+    /// The key of the position the next [`Engine::node`] call searches, when the
+    /// parent already computed it for the prefetch (taken at the node's entry).
+    pub known_key: Option<u64>,
 }
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
@@ -200,6 +203,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         mut alpha: Score,
         beta: Score,
     ) -> Score {
+        let known_key = self.known_key.take();
         self.stats.nodes += 1;
         if self.budget.exhausted(self.stats.nodes) {
             return Score::DRAW;
@@ -220,6 +224,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             let trail = drawrules::trail(pos, path.clone());
             if check_repetition && trail.repeated
                 || t.rules
+                    // Every counting rule needs a king: checked here, without a call.
+                    && pos.kings().any()
                     && drawrules::count_draw_after(pos, trail.reversible_plies, path).is_some()
             {
                 self.stats.terminal += 1;
@@ -237,7 +243,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let mut slot: Option<T::Slot> = None;
         let mut tt_move: Option<u32> = None;
         if probe {
-            let probed = self.tt.probe(key(pos));
+            let probed = self.tt.probe(known_key.unwrap_or_else(|| key(pos)));
             if T::TRACKS_PATH && probed.is_none() && !root && self.repeated(pos) {
                 self.stats.terminal += 1;
                 return Score::DRAW;
@@ -343,20 +349,25 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let mut best_i = order[0] as usize;
         let prefetch = t.tt && (depth > 1 || self.opts.tt_leaves);
         let mut next = pos.play(self.lists[p][best_i]);
+        let mut next_key = None;
         for j in 0..n {
             let i = order[j];
             let m = self.lists[p][i as usize];
             // Each child is made once: as the next one (for the prefetch), then here.
             let child = next;
+            // Its key, when computed for the prefetch, is handed to its node.
+            let child_key = next_key;
             if j + 1 < n {
                 next = pos.play(self.lists[p][order[j + 1] as usize]);
                 if prefetch {
                     // The next child's slot is fetched while this one is searched.
-                    self.tt.prefetch(key(&next));
+                    let k = key(&next);
+                    self.tt.prefetch(k);
+                    next_key = Some(k);
                 }
             }
             let s = if j == 0 || !t.pvs {
-                -self.node(&child, child_depth, ply + 1, -beta, -alpha)
+                -self.child(&child, child_key, child_depth, ply + 1, -beta, -alpha)
             } else if t.lmr
                 && depth >= LMR_MIN_DEPTH
                 && j >= LMR_MIN_MOVE
@@ -370,16 +381,23 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                     1
                 };
                 let null = Score(-alpha.0 - 1);
-                let s = -self.node(&child, depth - 1 - r, ply + 1, null, -alpha);
+                let s = -self.child(&child, child_key, depth - 1 - r, ply + 1, null, -alpha);
                 if s > alpha && !self.budget.aborted {
-                    -self.node(&child, depth - 1, ply + 1, null, -alpha)
+                    -self.child(&child, child_key, depth - 1, ply + 1, null, -alpha)
                 } else {
                     s
                 }
             } else {
-                let s = -self.node(&child, depth - 1, ply + 1, Score(-alpha.0 - 1), -alpha);
+                let s = -self.child(
+                    &child,
+                    child_key,
+                    depth - 1,
+                    ply + 1,
+                    Score(-alpha.0 - 1),
+                    -alpha,
+                );
                 if s > alpha && s < beta && !self.budget.aborted {
-                    -self.node(&child, depth - 1, ply + 1, -beta, -alpha)
+                    -self.child(&child, child_key, depth - 1, ply + 1, -beta, -alpha)
                 } else {
                     s
                 }
@@ -424,6 +442,21 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             }
         }
         best
+    }
+
+    /// [`Engine::node`] on `child`, whose key the parent may already know.
+    #[inline(always)]
+    fn child(
+        &mut self,
+        child: &Position,
+        key: Option<u64>,
+        depth: u32,
+        ply: u32,
+        alpha: Score,
+        beta: Score,
+    ) -> Score {
+        self.known_key = key;
+        self.node(child, depth, ply, alpha, beta)
     }
 
     /// Enhanced transposition cutoff: a child whose stored upper bound already

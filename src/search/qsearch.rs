@@ -31,7 +31,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             let s = if padded_has_capture(&child) {
                 -self.padded_qsearch(&child, -beta, -alpha, ply + 1)
             } else if padded_has_quiet_move(&child) {
-                -self.eval.eval(&child.to_position())
+                -self.eval.eval_padded(&child)
             } else {
                 Score::win_in(ply + 1)
             };
