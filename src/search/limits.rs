@@ -2,7 +2,7 @@
 //! inside the tree: node and time limits, the external stop flag, and the thesis' rule
 //! for starting another iteration.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 /// When to stop searching. Unset fields do not limit; all unset means "until stopped".
@@ -52,6 +52,14 @@ pub(crate) struct Budget<'a> {
     stop: &'a AtomicBool,
     /// The parallel search's own stop flag, read along with `stop`.
     halt: Option<&'a AtomicBool>,
+    /// The parallel search's deepest completed iteration: the current iteration
+    /// is abandoned once it reaches `iteration`.
+    completed: Option<&'a AtomicU32>,
+    /// Depth of the iteration under way.
+    pub iteration: u32,
+    /// Set (with `aborted`) when the iteration was abandoned because another
+    /// thread completed its depth; the search goes on with a deeper one.
+    pub superseded: bool,
     /// Set once any limit is hit; every node then returns at once.
     pub aborted: bool,
     /// The node count at which [`Budget::exhausted`] next reads the limits: the next
@@ -66,6 +74,7 @@ impl<'a> Budget<'a> {
         limits: &Limits,
         stop: &'a AtomicBool,
         halt: Option<&'a AtomicBool>,
+        completed: Option<&'a AtomicU32>,
     ) -> Budget<'a> {
         Budget {
             start,
@@ -74,6 +83,10 @@ impl<'a> Budget<'a> {
             max_nodes: limits.nodes,
             stop,
             halt,
+            completed,
+            // No iteration yet: nothing to supersede.
+            iteration: u32::MAX,
+            superseded: false,
             aborted: false,
             next_check: 0,
         }
@@ -118,8 +131,22 @@ impl<'a> Budget<'a> {
             self.aborted = self.stop.load(Ordering::Relaxed)
                 || self.halt.is_some_and(|h| h.load(Ordering::Relaxed))
                 || self.deadline.is_some_and(|d| Instant::now() >= d);
+            if !self.aborted
+                && self
+                    .completed
+                    .is_some_and(|c| c.load(Ordering::Relaxed) >= self.iteration)
+            {
+                self.aborted = true;
+                self.superseded = true;
+            }
         }
         self.aborted
+    }
+
+    /// Resume after an abandoned (superseded) iteration.
+    pub fn resume(&mut self) {
+        self.aborted = false;
+        self.superseded = false;
     }
 
     /// Whether an iteration predicted to take `next` can still finish in time.
@@ -141,4 +168,48 @@ pub(crate) fn predict_next(last_time: Duration, last_nodes: u64, prev_nodes: u64
         4.0
     };
     last_time.mul_f64(growth.clamp(1.5, 8.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_iteration_another_thread_completed_is_superseded_then_resumed() {
+        let stop = AtomicBool::new(false);
+        let halt = AtomicBool::new(false);
+        let completed = AtomicU32::new(7);
+        let limits = Limits::default();
+        let mut b = Budget::new(
+            Instant::now(),
+            &limits,
+            &stop,
+            Some(&halt),
+            Some(&completed),
+        );
+        // Before any iteration nothing is superseded.
+        assert!(!b.poll());
+        b.iteration = 8;
+        assert!(!b.poll(), "depth 8 is deeper than any completed");
+        completed.store(8, Ordering::Relaxed);
+        assert!(b.poll());
+        assert!(b.superseded && b.aborted);
+        b.resume();
+        b.iteration = 9;
+        assert!(!b.poll() && !b.superseded);
+        // A stop is not a supersession: the search ends.
+        halt.store(true, Ordering::Relaxed);
+        completed.store(9, Ordering::Relaxed);
+        assert!(b.poll());
+        assert!(!b.superseded);
+    }
+
+    #[test]
+    fn one_thread_is_never_superseded() {
+        let stop = AtomicBool::new(false);
+        let limits = Limits::default();
+        let mut b = Budget::new(Instant::now(), &limits, &stop, None, None);
+        b.iteration = 0;
+        assert!(!b.poll() && !b.superseded);
+    }
 }

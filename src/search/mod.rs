@@ -295,6 +295,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
             limits,
             stop,
             shared.smp.map(|r| &r.coord.done),
+            shared.smp.map(|r| &r.coord.completed),
         ),
         path: history.to_vec(),
         root_best: None,

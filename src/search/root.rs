@@ -201,7 +201,18 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let (mut next, mut searched) = (first, false);
         while next <= max_depth {
             let d = match self.smp {
-                Some(role) => role.start_iteration(next, max_depth),
+                Some(role) => {
+                    let d = role.start_iteration(next, max_depth);
+                    if let Some((mv, score)) = role.adopt(result.depth) {
+                        if let Some(i) = moves.iter().position(|&m| m == mv) {
+                            moves[..=i].rotate_right(1);
+                            values[..=i].rotate_right(1);
+                            values[0] = score;
+                        }
+                    }
+                    self.budget.iteration = d;
+                    d
+                }
                 None => next,
             };
             let iter_start = Instant::now();
@@ -227,6 +238,15 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 };
                 self.root_iteration(pos, d, &mut moves, &mut values, window)
             };
+            if self.budget.superseded {
+                // Another thread completed this depth: its partial result is moot.
+                self.budget.resume();
+                if self.smp.is_some_and(|r| r.finished(max_depth)) {
+                    break;
+                }
+                next = d + 1;
+                continue;
+            }
             if let Some(b) = best {
                 result.best = Some(b.mv);
                 result.score = b.score;

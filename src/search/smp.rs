@@ -6,7 +6,10 @@
 //! deepest iteration any thread has completed, so no depth is searched twice at
 //! once. The search ends as soon as any thread completes the depth limit (or when the
 //! main thread stops for time, nodes or the stop flag), and its answer is that of
-//! the thread with the deepest completed iteration (the main thread on a tie). The
+//! the thread with the deepest completed iteration (the main thread on a tie). An
+//! iteration that another thread has already completed at its depth or deeper is
+//! abandoned at once (it could only be thrown away), and a thread starting an
+//! iteration puts first the best move of the deepest completed one. The
 //! main thread alone reports progress. With one thread the search is exactly the
 //! single-threaded one.
 
@@ -15,7 +18,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::eval::Evaluator;
+use crate::moves::Move;
 use crate::position::Position;
+use crate::score::Score;
 use crate::shared_tt::SharedTable;
 
 use super::table::SharedHandle;
@@ -48,6 +53,8 @@ pub(super) struct Job<'a> {
 struct Deepest {
     depth: u32,
     thread: usize,
+    /// Best move and score of that iteration (whichever thread completed it).
+    best: Option<(Move, Score)>,
     result: Option<(SearchResult, Info)>,
 }
 
@@ -58,6 +65,9 @@ pub(super) struct Coord {
     /// Depth each thread is searching now (0: none).
     searching: Vec<AtomicU32>,
     deepest: Mutex<Deepest>,
+    /// `deepest.depth`, readable from inside the tree without the lock: an
+    /// iteration no deeper than this is superseded and abandoned.
+    pub completed: AtomicU32,
     /// Set when the search is over: every thread returns.
     pub done: AtomicBool,
 }
@@ -69,8 +79,10 @@ impl Coord {
             deepest: Mutex::new(Deepest {
                 depth: 0,
                 thread: 0,
+                best: None,
                 result: None,
             }),
+            completed: AtomicU32::new(0),
             done: AtomicBool::new(false),
         }
     }
@@ -112,6 +124,24 @@ impl Role<'_> {
         d
     }
 
+    /// The best move and score of the deepest iteration any thread completed, when
+    /// it is deeper than `own` (this thread's deepest): searched first next, so a
+    /// thread that skipped depths does not start from a stale best move.
+    pub fn adopt(&self, own: u32) -> Option<(Move, Score)> {
+        let deepest = self.coord.deepest();
+        if deepest.depth > own {
+            deepest.best
+        } else {
+            None
+        }
+    }
+
+    /// Whether the search is over or another thread completed `max_depth`.
+    pub fn finished(&self, max_depth: u32) -> bool {
+        self.coord.done.load(Ordering::Relaxed)
+            || self.coord.completed.load(Ordering::Relaxed) >= max_depth
+    }
+
     /// Record a completed iteration; completing `max_depth` ends the search.
     pub fn completed(&self, result: &SearchResult, info: &Info, max_depth: u32) {
         let c = self.coord;
@@ -120,6 +150,8 @@ impl Role<'_> {
             if result.depth > deepest.depth {
                 deepest.depth = result.depth;
                 deepest.thread = self.thread;
+                deepest.best = result.best.map(|m| (m, result.score));
+                c.completed.store(result.depth, Ordering::Relaxed);
                 if self.thread != 0 {
                     deepest.result = Some((result.clone(), info.clone()));
                 }
