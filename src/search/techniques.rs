@@ -29,7 +29,7 @@ pub struct Techniques {
     /// starts from the previous score; without `id` one iteration from the static
     /// evaluation).
     pub mtdf: bool,
-    /// Endgame database cutoffs (needs [`SearchOptions::oracle`]).
+    /// Endgame database cutoffs (needs [`SearchOptions::oracle`](super::SearchOptions::oracle)).
     pub egdb: bool,
     /// Late move reductions: at null-window nodes with 3 or more plies to go, quiet
     /// moves after the first three that give the opponent no capture are searched
