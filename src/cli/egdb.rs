@@ -87,7 +87,7 @@ pub struct BuildArgs {
     /// slices: they store distances to the end, which the engine follows to win
     /// won endings in the fewest moves (a win/draw/loss slice says only who wins,
     /// and a search alone cannot always find a long win before a counting rule
-    /// draws it). About 0.4 GB and a minute of CPU for N = 5.
+    /// draws it). About 0.43 GB and a few minutes for N = 5.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=MAX_PIECES as i64))]
     pub distances: u8,
     /// Database directory to write (default: `DAMAS_EGDB`, else
