@@ -288,25 +288,6 @@ fn quiet_moves<F: FnMut(Padded, Padded, Padded)>(p: &PaddedPosition, mut emit: F
     }
 }
 
-/// Direction numbers for the capture search's const-generic steps, in [`Dir::ALL`]'s
-/// order: each direction's step compiles to one constant shift instead of a run-time
-/// branch on a [`Dir`] (king captures are most of an endgame-database probe's cost).
-const NE: u8 = 0;
-const NW: u8 = 1;
-const SE: u8 = 2;
-const SW: u8 = 3;
-
-/// One diagonal step in direction `D` (as [`Padded::step`]).
-#[inline(always)]
-const fn step<const D: u8>(x: Padded) -> Padded {
-    Padded(match D {
-        NE => x.0 << 5,
-        NW => x.0 << 4,
-        SE => x.0 >> 4,
-        _ => x.0 >> 5,
-    })
-}
-
 /// State of the capture search for one moving piece.
 struct Capturer<'a, S> {
     from: Padded,
@@ -337,9 +318,9 @@ impl<S: MoveSink> Capturer<'_, S> {
 
     /// Continue a man's capture from `sq` in direction `D`; whether it could.
     #[inline(always)]
-    fn man_dir<const D: u8>(&mut self, sq: Padded, captured: Padded) -> bool {
-        let over = step::<D>(sq) & self.opp & !captured;
-        let land = step::<D>(over) & self.empty;
+    fn man_dir(&mut self, d: Dir, sq: Padded, captured: Padded) -> bool {
+        let over = sq.step(d) & self.opp & !captured;
+        let land = over.step(d) & self.empty;
         if land.any() {
             self.man(land, captured | over);
         }
@@ -347,11 +328,12 @@ impl<S: MoveSink> Capturer<'_, S> {
     }
 
     fn man(&mut self, sq: Padded, captured: Padded) {
-        // `|` not `||`: every direction is tried, in order.
-        let extended = self.man_dir::<NE>(sq, captured)
-            | self.man_dir::<NW>(sq, captured)
-            | self.man_dir::<SE>(sq, captured)
-            | self.man_dir::<SW>(sq, captured);
+        // `|` not `||`: every direction is tried, in order. Each call is inlined
+        // with a constant direction, so every step is one constant shift.
+        let extended = self.man_dir(Dir::NE, sq, captured)
+            | self.man_dir(Dir::NW, sq, captured)
+            | self.man_dir(Dir::SE, sq, captured)
+            | self.man_dir(Dir::SW, sq, captured);
         if !extended && captured.any() {
             self.record(sq, captured);
         }
@@ -359,28 +341,28 @@ impl<S: MoveSink> Capturer<'_, S> {
 
     /// Continue a king's capture from `sq` in direction `D`; whether it could.
     #[inline(always)]
-    fn king_dir<const D: u8>(&mut self, sq: Padded, captured: Padded) -> bool {
-        let mut over = step::<D>(sq);
+    fn king_dir(&mut self, d: Dir, sq: Padded, captured: Padded) -> bool {
+        let mut over = sq.step(d);
         while (over & self.empty).any() {
-            over = step::<D>(over);
+            over = over.step(d);
         }
         if (over & self.opp & !captured).is_empty() {
             return false;
         }
-        let mut land = step::<D>(over) & self.empty;
+        let mut land = over.step(d) & self.empty;
         let extended = land.any();
         while land.any() {
             self.king(land, captured | over);
-            land = step::<D>(land) & self.empty;
+            land = land.step(d) & self.empty;
         }
         extended
     }
 
     fn king(&mut self, sq: Padded, captured: Padded) {
-        let extended = self.king_dir::<NE>(sq, captured)
-            | self.king_dir::<NW>(sq, captured)
-            | self.king_dir::<SE>(sq, captured)
-            | self.king_dir::<SW>(sq, captured);
+        let extended = self.king_dir(Dir::NE, sq, captured)
+            | self.king_dir(Dir::NW, sq, captured)
+            | self.king_dir(Dir::SE, sq, captured)
+            | self.king_dir(Dir::SW, sq, captured);
         if !extended && captured.any() {
             self.record(sq, captured);
         }
