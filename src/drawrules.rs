@@ -116,16 +116,27 @@ pub fn count_draw<'a>(
 
 /// [`count_draw`] when the reversible plies up to `pos` are known (from [`trail`]).
 /// Reads back only as far as a material rule needs (at most 120 positions).
-#[inline]
+#[inline(always)]
 pub fn count_draw_after<'a>(
     pos: &Position,
     reversible_plies: usize,
     earlier: impl Iterator<Item = &'a Position>,
 ) -> Option<EndReason> {
-    // Every counting rule needs a king on the board: most positions stop here.
+    // Every counting rule needs a king on the board: most positions stop here, in
+    // the caller, without a call (the search asks at every node).
     if pos.kings().is_empty() {
         return None;
     }
+    counted_draw(pos, reversible_plies, earlier)
+}
+
+/// [`count_draw_after`] for a position with a king.
+#[inline(never)]
+fn counted_draw<'a>(
+    pos: &Position,
+    reversible_plies: usize,
+    earlier: impl Iterator<Item = &'a Position>,
+) -> Option<EndReason> {
     if reversible_plies >= 30 {
         return Some(EndReason::KingMoves);
     }

@@ -112,8 +112,6 @@ impl<'a> Budget<'a> {
         self.next_check = (nodes | POLL_MASK) + 1;
         if let Some(n) = self.max_nodes {
             self.next_check = self.next_check.min(n.saturating_add(1));
-        }
-        if let Some(n) = self.max_nodes {
             if nodes > n {
                 self.aborted = true;
                 return true;

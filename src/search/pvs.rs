@@ -136,24 +136,24 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let max = oracle.max_pieces();
         let answer = oracle.probe_value(pos)?;
         let decided = answer.value != OracleValue::Draw;
-        if decided
-            && answer.plies.is_none()
-            && drawrules::material_count(pos).is_some_and(|n| n <= 10)
-        {
-            // Two pieces against a lone king (or three, the king on the long diagonal)
-            // are drawn after 5 moves each, and a database without distances cannot
-            // say the win comes in time: search on, and score the horizon as a draw.
-            if *depth > 0 {
+        if decided && answer.plies.is_none() {
+            if drawrules::material_count(pos).is_some_and(|n| n <= 10) {
+                // Two pieces against a lone king (or three, the king on the long
+                // diagonal) are drawn after 5 moves each, and a database without
+                // distances cannot say the win comes in time: search on, and score
+                // the horizon as a draw.
+                if *depth > 0 {
+                    return None;
+                }
+                self.stats.egdb_cutoffs += 1;
+                return Some(Score::DRAW);
+            }
+            if *depth > 0 && self.root_within(ply, max) {
+                // A win/draw/loss-only database says who wins, not how: inside a won
+                // ending the search goes on, so that it finds the progress (captures,
+                // promotions, the defender cornered) that the leaves' estimate rewards.
                 return None;
             }
-            self.stats.egdb_cutoffs += 1;
-            return Some(Score::DRAW);
-        }
-        if decided && answer.plies.is_none() && *depth > 0 && self.root_within(ply, max) {
-            // A win/draw/loss-only database says who wins, not how: inside a won
-            // ending the search goes on, so that it finds the progress (captures,
-            // promotions, the defender cornered) that the leaves' estimate rewards.
-            return None;
         }
         let dist = |a: Option<u32>| {
             let unknown = || {
@@ -224,8 +224,6 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             let trail = drawrules::trail(pos, path.clone());
             if check_repetition && trail.repeated
                 || t.rules
-                    // Every counting rule needs a king: checked here, without a call.
-                    && pos.kings().any()
                     && drawrules::count_draw_after(pos, trail.reversible_plies, path).is_some()
             {
                 self.stats.terminal += 1;
