@@ -91,6 +91,33 @@ fn won_positions(
     won.into_iter().step_by(step).take(count).collect()
 }
 
+/// Games that White should win, and those it did not.
+#[derive(Default)]
+struct Tally {
+    played: usize,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    fn record(&mut self, label: String, winner: Option<Color>, how: &str) {
+        eprintln!("{label}: {how}");
+        self.played += 1;
+        if winner != Some(Color::White) {
+            self.failures.push(format!("{label}: {how}"));
+        }
+    }
+
+    fn assert_all_won(&self) {
+        assert!(
+            self.failures.is_empty(),
+            "{} of {} not won:\n{}",
+            self.failures.len(),
+            self.played,
+            self.failures.join("\n")
+        );
+    }
+}
+
 fn check_conversions(dir: &Path, cases: &[(Slice, usize)], nodes: u64) {
     let db = Arc::new(Egdb::open(dir).expect("open"));
     assert!(
@@ -98,26 +125,16 @@ fn check_conversions(dir: &Path, cases: &[(Slice, usize)], nodes: u64) {
         "distances are missing"
     );
     let off_diagonal = |p: &Position| (p.kings_of(Color::Black) & LONG_DIAGONAL).is_empty();
-    let mut failures = Vec::new();
-    let mut played = 0;
+    let mut tally = Tally::default();
     for &(slice, count) in cases {
         let starts = won_positions(&db, slice, count, off_diagonal);
         assert_eq!(starts.len(), count, "{slice}: too few won positions");
         for start in starts {
-            played += 1;
             let (winner, how) = play_out(&db, start, nodes, None);
-            eprintln!("{slice}: {start:?}: {how}");
-            if winner != Some(Color::White) {
-                failures.push(format!("{slice} {start:?}: {how}"));
-            }
+            tally.record(format!("{slice} {start:?}"), winner, &how);
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {played} not won:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    tally.assert_all_won();
 }
 
 /// The set-up `damas-egdb build --pieces 6 --distances 5` makes, in small:
@@ -142,9 +159,8 @@ fn won_four_piece_endings_are_played_to_the_win() {
 }
 
 /// The slowest wins a counting rule allows, found with the first-generation parts
-/// (which store distances), are played out with the win/draw/loss-only slices against
-/// the perfect defence of those parts (the slowest loss): the search has no distance
-/// to follow and must still win before a rule draws.
+/// (which store distances), are played out by the engine reading those parts against
+/// their perfect defence (the slowest loss), and must be won before a rule draws.
 /// Three kings against a lone king off the long diagonal must be won within 15 moves
 /// each (30 plies); with a man on the board no count runs, so those starts are the
 /// slowest wins of all.
@@ -152,15 +168,10 @@ fn won_four_piece_endings_are_played_to_the_win() {
 fn slowest_wins_within_the_counting_rules_are_played_to_the_win() {
     let legacy_dir = tempfile::tempdir().expect("temp dir");
     build(legacy_dir.path(), 4, &BuildOptions::default(), |_| {}).expect("legacy build");
-    let legacy = Egdb::open(legacy_dir.path()).expect("open legacy");
-    let dir = tempfile::tempdir().expect("temp dir");
-    build_slices(dir.path(), 4, &BuildOptions::default(), |_| {}).expect("build");
-    let db = Arc::new(Egdb::open(dir.path()).expect("open"));
-    assert!(!db.has_distances(4), "the slices must not give distances");
-    let attacker = Arc::new(Egdb::open(legacy_dir.path()).expect("open legacy"));
+    let legacy = Arc::new(Egdb::open(legacy_dir.path()).expect("open legacy"));
+    assert!(legacy.has_distances(4), "the parts must give distances");
     let off_diagonal = |p: &Position| (p.kings_of(Color::Black) & LONG_DIAGONAL).is_empty();
-    let mut failures = Vec::new();
-    let mut played = 0;
+    let mut tally = Tally::default();
     // (slice, starts, longest distance a counting rule allows)
     for (slice, count, limit) in [
         (Slice::new(0, 3, 0, 1), 4, 29u16),
@@ -181,20 +192,11 @@ fn slowest_wins_within_the_counting_rules_are_played_to_the_win() {
         won.sort_by_key(|&(d, _)| std::cmp::Reverse(d));
         assert!(won.len() >= count, "{slice}: too few won starts");
         for &(d, start) in won.iter().take(count) {
-            played += 1;
-            let (winner, how) = play_out(&attacker, start, 20_000, Some(&legacy));
-            eprintln!("{slice}: {start:?}: win in {d} plies with best play; {how}");
-            if winner != Some(Color::White) {
-                failures.push(format!("{slice} {start:?} (win in {d}): {how}"));
-            }
+            let (winner, how) = play_out(&legacy, start, 20_000, Some(&legacy));
+            tally.record(format!("{slice} {start:?} (win in {d})"), winner, &how);
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {played} not won:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    tally.assert_all_won();
 }
 
 /// On the six-piece database (`DAMAS_EGDB6`, default /work/egdb6), built with
