@@ -3,7 +3,6 @@
 //! `ponder-hit` are answered while it thinks.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -13,85 +12,15 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::book::{self, Book};
 use crate::egdb::Egdb;
-use crate::eval::EvalName;
-use crate::level::Strength;
 use crate::movegen::legal_moves;
 use crate::notation::MoveError;
 use crate::position::Position;
-use crate::search::{
-    parse_threads, Oracle, SearchOptions, Searcher, TableKind, Techniques, MAX_THREADS,
-};
-use crate::shared_tt::{parse_hash, MAX_MB, MIN_MB};
+use crate::search::Searcher;
 
-use super::numbering::MoveNumbering;
 use super::protocol::{parse_command, quote, GoMode, HubCommand, HubLevel};
+use super::settings::Settings;
 use super::worker::{self, Control, Job, Output};
 use crate::clock::MoveBudget;
-
-/// Engine settings, each a Hub `param`.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Which table: setting `tt-bits` selects the thesis' table of `2^tt_bits`
-    /// entries, setting `hash` the replacing one (the default).
-    pub table: TableKind,
-    /// The thesis' table size as `2^tt_bits` entries.
-    pub tt_bits: u32,
-    /// The replacing table's size in megabytes.
-    pub hash_mb: usize,
-    /// Search threads.
-    pub threads: usize,
-    /// Search techniques.
-    pub techniques: Techniques,
-    /// Endgame database directory (empty: none).
-    pub egdb_dir: PathBuf,
-    /// The database opened from `egdb_dir`, for the search's endgame-database
-    /// technique.
-    pub egdb: Option<Arc<Egdb>>,
-    /// Numbering of squares in moves.
-    pub numbering: MoveNumbering,
-    /// Static evaluation (`trained` or `material`).
-    pub eval: EvalName,
-    /// Playing strength 1–10 (`strength`; 10, full strength, by default). Not the
-    /// protocol's `level` command, which sets the thinking time.
-    pub strength: Strength,
-    /// Play from the opening book while the position is in it (`book`, on by
-    /// default).
-    pub book: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        let o = SearchOptions::default();
-        Settings {
-            table: o.table,
-            tt_bits: o.tt_bits,
-            hash_mb: o.hash_mb,
-            threads: o.threads,
-            techniques: o.techniques,
-            egdb_dir: PathBuf::new(),
-            egdb: None,
-            numbering: MoveNumbering::default(),
-            eval: EvalName::default(),
-            strength: Strength::FULL,
-            book: true,
-        }
-    }
-}
-
-impl Settings {
-    fn search_options(&self) -> SearchOptions {
-        // An opened database switches the `egdb` technique on: setting `egdb-dir` is
-        // how a GUI asks for it.
-        SearchOptions::default()
-            .with_techniques(self.techniques)
-            .with_table_kind(self.table)
-            .with_tt_bits(self.tt_bits)
-            .with_hash_mb(self.hash_mb)
-            .with_threads(self.threads)
-            .with_eval(self.eval.evaluation())
-            .with_database(self.egdb.clone().map(|db| db as Arc<dyn Oracle>))
-    }
-}
 
 struct Running {
     control: Arc<Control>,
@@ -202,128 +131,15 @@ impl HubEngine {
     }
 
     fn announce(&self) {
-        let s = &self.settings;
-        let lines = [
-            format!(
-                "id name=damas version={} author=\"damas authors\" country=Brazil",
-                env!("CARGO_PKG_VERSION")
-            ),
-            "param name=variant value=brazilian type=enum values=\"brazilian\"".to_string(),
-            format!(
-                "param name=hash value={} type=int min={MIN_MB} max={MAX_MB}",
-                s.hash_mb
-            ),
-            format!(
-                "param name=threads value={} type=int min=1 max={MAX_THREADS}",
-                s.threads
-            ),
-            format!(
-                "param name=tt-bits value={} type=int min=10 max=30",
-                s.tt_bits
-            ),
-            format!(
-                "param name=techniques value={} type=string",
-                quote(&s.techniques.to_string())
-            ),
-            format!(
-                "param name=egdb-dir value={} type=string",
-                quote(&s.egdb_dir.display().to_string())
-            ),
-            format!(
-                "param name=move-numbering value={} type=enum values=\"standard rows-reversed\"",
-                s.numbering
-            ),
-            format!(
-                "param name=eval value={} type=enum values=\"{}\"",
-                s.eval,
-                EvalName::ALL.map(|e| e.as_str()).join(" ")
-            ),
-            format!(
-                "param name=strength value={} type=int min=1 max=10",
-                s.strength.number()
-            ),
-            format!("param name=book value={} type=bool", s.book),
-            "wait".to_string(),
-        ];
-        for l in lines {
+        for l in self.settings.announcement() {
             self.out.line(&l);
         }
     }
 
     fn set_param(&mut self, name: &str, value: &str) {
-        match name {
-            "variant" if value != "brazilian" => {
-                self.error(format!("unsupported variant {value:?} (only brazilian)"))
-            }
-            "tt-bits" => match value.parse::<u32>() {
-                Ok(b) if (10..=30).contains(&b) => {
-                    self.settings.tt_bits = b;
-                    self.settings.table = TableKind::Thesis;
-                    self.stale = true;
-                }
-                _ => self.error(format!(
-                    "tt-bits must be a whole number from 10 to 30, not {value:?}"
-                )),
-            },
-            "hash" => match parse_hash(value) {
-                Ok(mb) => {
-                    self.settings.hash_mb = mb;
-                    self.settings.table = TableKind::Replacing;
-                    self.stale = true;
-                }
-                Err(e) => self.error(format!("hash: {e}")),
-            },
-            "threads" => match parse_threads(value) {
-                Ok(n) => {
-                    self.settings.threads = n;
-                    self.stale = true;
-                }
-                Err(e) => self.error(format!("threads: {e}")),
-            },
-            "techniques" => match value.parse::<Techniques>() {
-                Ok(t) => {
-                    self.settings.techniques = t;
-                    self.stale = true;
-                }
-                Err(e) => self.error(e),
-            },
-            // The directory is kept for the endgame-database search technique; an
-            // empty value means none.
-            "egdb-dir" if value.is_empty() => {
-                self.settings.egdb_dir = PathBuf::new();
-                self.settings.egdb = None;
-                self.stale = true;
-            }
-            // Opening checks every part file, so a bad directory is reported now.
-            "egdb-dir" => match Egdb::open(value) {
-                Ok(db) => {
-                    self.settings.egdb_dir = PathBuf::from(value);
-                    self.settings.egdb = Some(Arc::new(db));
-                    self.stale = true;
-                }
-                Err(e) => self.error(format!("egdb-dir {value:?}: {e}")),
-            },
-            "eval" => match value.parse::<EvalName>() {
-                Ok(e) => {
-                    self.settings.eval = e;
-                    self.stale = true;
-                }
-                Err(e) => self.error(e),
-            },
-            "strength" => match value.parse::<Strength>() {
-                Ok(l) => self.settings.strength = l,
-                Err(e) => self.error(format!("strength: {e}")),
-            },
-            "book" => match value {
-                "true" | "on" | "1" => self.settings.book = true,
-                "false" | "off" | "0" => self.settings.book = false,
-                _ => self.error(format!("book must be true or false, not {value:?}")),
-            },
-            "move-numbering" => match value.parse() {
-                Ok(n) => self.settings.numbering = n,
-                Err(e) => self.error(e),
-            },
-            _ => {}
+        match self.settings.set(name, value) {
+            Ok(needs_searcher) => self.stale |= needs_searcher,
+            Err(message) => self.error(message),
         }
     }
 
@@ -525,6 +341,10 @@ pub fn run_stdio(egdb: Option<&std::path::Path>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::EvalName;
+    use crate::hub::MoveNumbering;
+    use crate::level::Strength;
+    use crate::search::TableKind;
 
     /// An output buffer the test can read while the engine owns a writer to it.
     #[derive(Clone, Default)]

@@ -6,11 +6,13 @@ pub mod client;
 pub mod engine;
 pub mod numbering;
 pub mod protocol;
+pub mod settings;
 mod worker;
 
 pub use client::{ClientError, HubClient};
-pub use engine::{run_stdio, HubEngine, Settings};
+pub use engine::{run_stdio, HubEngine};
 pub use numbering::MoveNumbering;
 pub use protocol::{
     parse_command, parse_position, position_string, GoMode, HubCommand, HubLevel, ProtocolError,
 };
+pub use settings::Settings;
