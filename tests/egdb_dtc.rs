@@ -10,6 +10,7 @@ use damas::egdb::compact::slice_path;
 use damas::egdb::dtc::{dtc_path, DtcFile, SliceDistances};
 use damas::egdb::slice::{Slice, SliceIndex};
 use damas::egdb::slice_build::build_slices;
+use damas::egdb::slice_check::slice_counts;
 use damas::egdb::{BuildOptions, Egdb, EgdbError, Wdl};
 use damas::movegen::{has_capture, legal_moves};
 use damas::Position;
@@ -189,4 +190,33 @@ fn damaged_distance_files_are_refused_naming_the_file() {
     std::fs::copy(slice_path(d.path(), s), &path).unwrap();
     let e = DtcFile::open(dir.path(), s).unwrap_err();
     assert!(named(&e), "{e}");
+}
+
+#[test]
+fn the_longest_win_is_reported_by_the_build_and_by_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let summaries = build_slices(dir.path(), 3, &with_dtc(), |_| {}).unwrap();
+    let db = Egdb::open(dir.path()).unwrap();
+    let sdb = db.slices().unwrap();
+    let mut longest_overall = 0;
+    for s in &summaries {
+        let built = s.counts.unwrap();
+        let file = db.slice_distances().unwrap().file(s.slice);
+        let counted = slice_counts(sdb, file, s.slice).unwrap();
+        assert_eq!(built, counted, "{}", s.slice);
+        // The longest win, probed position by position.
+        let ix = SliceIndex::new(s.slice);
+        let longest = (0..ix.size())
+            .map(|i| ix.unrank(i).unwrap().position())
+            .filter(|p| !has_capture(p))
+            .filter_map(|p| {
+                let v = db.probe_value(&p).unwrap();
+                (v.wdl == Wdl::Win).then(|| v.distance.unwrap())
+            })
+            .max()
+            .unwrap_or(0);
+        assert_eq!(u16::from(built.longest_win), longest, "{}", s.slice);
+        longest_overall = longest_overall.max(longest);
+    }
+    assert!(longest_overall >= 10, "{longest_overall}");
 }

@@ -217,6 +217,13 @@ fn print_slice_summary(s: &SliceSummary) {
             "; {} wins, {} draws, {} losses ({} captures not stored)",
             c.wins, c.draws, c.losses, c.captures
         );
+        if s.dtc_bytes > 0 {
+            print!(
+                "; distances {} bytes, longest win {} to conversion",
+                s.dtc_bytes,
+                plies(u64::from(c.longest_win))
+            );
+        }
     }
     println!();
 }
@@ -334,18 +341,27 @@ fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
     }
     if let Some(sdb) = db.slices() {
         for s in present_slices(sdb) {
-            let Some(c) = slice_counts(sdb, s) else {
+            let distances = db.slice_distances().and_then(|d| d.file(s));
+            let Some(c) = slice_counts(sdb, distances, s) else {
                 let _ = writeln!(out, "  {:<14} unreadable (run verify)", s.to_string());
                 continue;
             };
             let _ = writeln!(
                 out,
-                "  {:<14} {:>11} wins {:>11} draws {:>11} losses  ({} captures)",
+                "  {:<14} {:>11} wins {:>11} draws {:>11} losses  ({} captures){}",
                 s.to_string(),
                 c.wins,
                 c.draws,
                 c.losses,
-                c.captures
+                c.captures,
+                if distances.is_some() {
+                    format!(
+                        "  longest win {} to conversion",
+                        plies(u64::from(c.longest_win))
+                    )
+                } else {
+                    String::new()
+                }
             );
         }
     }

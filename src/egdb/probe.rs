@@ -261,6 +261,11 @@ impl Egdb {
         })
     }
 
+    /// The slices' distance files, when present.
+    pub fn slice_distances(&self) -> Option<&SliceDistances> {
+        self.dtc.as_ref()
+    }
+
     /// Whether the slices of `pieces` pieces have their distance files.
     pub fn has_slice_distances(&self, pieces: usize) -> bool {
         self.dtc.as_ref().is_some_and(|d| d.has_pieces(pieces))

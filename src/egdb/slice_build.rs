@@ -55,6 +55,23 @@ pub struct SliceCounts {
     pub losses: u64,
     /// Positions where the side to move must capture (not stored).
     pub captures: u64,
+    /// The longest win in plies to conversion (capture or promotion), when the
+    /// distances are known (built with [`BuildOptions::dtc`], or read from the
+    /// distance file); 0 otherwise.
+    pub longest_win: u8,
+}
+
+impl SliceCounts {
+    /// The counts of two parts of a slice together.
+    pub fn merge(self, b: SliceCounts) -> SliceCounts {
+        SliceCounts {
+            wins: self.wins + b.wins,
+            draws: self.draws + b.draws,
+            losses: self.losses + b.losses,
+            captures: self.captures + b.captures,
+            longest_win: self.longest_win.max(b.longest_win),
+        }
+    }
 }
 
 /// What happened to one slice.
@@ -315,14 +332,9 @@ fn build_pair(
                 (codes, c)
             })
             .collect();
-        let counts = blocks
+        let mut counts = blocks
             .iter()
-            .fold(SliceCounts::default(), |a, (_, c)| SliceCounts {
-                wins: a.wins + c.wins,
-                draws: a.draws + c.draws,
-                losses: a.losses + c.losses,
-                captures: a.captures + c.captures,
-            });
+            .fold(SliceCounts::default(), |a, (_, c)| a.merge(*c));
         let codes: Vec<Vec<u8>> = blocks.into_iter().map(|(b, _)| b).collect();
         let bytes = write_slice_file(dir, slice_ix.slice(), &codes)?;
         let mut dtc_bytes = 0;
@@ -340,6 +352,16 @@ fn build_pair(
                     }
                 })
                 .collect();
+            counts.longest_win = body
+                .par_iter()
+                .zip(states.par_iter())
+                .filter(|(_, s)| {
+                    let s = s.load(Relaxed);
+                    s & RESOLVED != 0 && s & 3 == V_WIN
+                })
+                .map(|(&d, _)| d)
+                .max()
+                .unwrap_or(0);
             dtc_bytes = write_dtc_file(dir, slice_ix.slice(), &body)?;
         }
         out.push(SliceSummary {

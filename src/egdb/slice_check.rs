@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::egdb::dtc::DtcFile;
 use crate::egdb::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
 use crate::egdb::slice_build::SliceCounts;
 use crate::egdb::slicedb::SliceDb;
@@ -148,31 +149,38 @@ fn check_one(db: &SliceDb, ix: &SliceIndex, i: u64, list: &mut MoveList) -> Opti
 }
 
 /// Wins, draws and losses of every position of `slice` (capture positions
-/// resolved by search); `None` when the slice is missing or unreadable.
-pub fn slice_counts(db: &SliceDb, slice: Slice) -> Option<SliceCounts> {
+/// resolved by search), and with its distance file the longest win; `None` when
+/// the slice (or the distance file given) is missing or unreadable.
+pub fn slice_counts(
+    db: &SliceDb,
+    distances: Option<&DtcFile>,
+    slice: Slice,
+) -> Option<SliceCounts> {
     let ix = SliceIndex::new(slice);
     db.file(slice)?.check().ok()?;
+    if let Some(d) = distances {
+        d.check().ok()?;
+    }
     (0..ix.size().div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let mut k = SliceCounts::default();
             for i in c * CHUNK..((c + 1) * CHUNK).min(ix.size()) {
                 let pos = ix.unrank(i)?.position();
-                k.captures += u64::from(has_capture(&pos));
+                let capture = has_capture(&pos);
+                k.captures += u64::from(capture);
                 match db.wdl(&pos)? {
-                    Wdl::Win => k.wins += 1,
+                    Wdl::Win => {
+                        k.wins += 1;
+                        if let Some(d) = distances.filter(|_| !capture) {
+                            k.longest_win = k.longest_win.max(d.get(i)?);
+                        }
+                    }
                     Wdl::Draw => k.draws += 1,
                     Wdl::Loss => k.losses += 1,
                 }
             }
             Some(k)
         })
-        .try_reduce(SliceCounts::default, |a, b| {
-            Some(SliceCounts {
-                wins: a.wins + b.wins,
-                draws: a.draws + b.draws,
-                losses: a.losses + b.losses,
-                captures: a.captures + b.captures,
-            })
-        })
+        .try_reduce(SliceCounts::default, |a, b| Some(a.merge(b)))
 }
