@@ -7,10 +7,10 @@
 use std::sync::OnceLock;
 
 use damas::egdb::compact::slice_path;
-use damas::egdb::dtc::{dtc_path, DtcFile, SliceDistances};
+use damas::egdb::dtc::{dtc_path, write_dtc_file, DtcFile, SliceDistances};
 use damas::egdb::slice::{Slice, SliceIndex};
 use damas::egdb::slice_build::build_slices;
-use damas::egdb::slice_check::slice_counts;
+use damas::egdb::slice_check::{slice_counts, verify_slices, VerifyOptions};
 use damas::egdb::{BuildOptions, Egdb, EgdbError, Wdl};
 use damas::movegen::{has_capture, legal_moves};
 use damas::Position;
@@ -219,4 +219,57 @@ fn the_longest_win_is_reported_by_the_build_and_by_stats() {
         longest_overall = longest_overall.max(longest);
     }
     assert!(longest_overall >= 10, "{longest_overall}");
+}
+
+#[test]
+fn verify_checks_every_distance_and_finds_a_wrong_one() {
+    let (d, db) = db();
+    let sdb = db.slices().unwrap();
+    let opts = VerifyOptions {
+        keep: 5,
+        ..VerifyOptions::default()
+    };
+    let r = verify_slices(sdb, db.slice_distances(), &opts, |_| {});
+    assert_eq!(r.violations, 0, "{:?}", r.first);
+    assert_eq!(r.parts, [2, 3, 4]);
+
+    // One won position's distance one ply too long, the file otherwise sound.
+    let dir = tempfile::tempdir().unwrap();
+    for n in 2..=3 {
+        for s in Slice::all(n) {
+            std::fs::copy(slice_path(d.path(), s), slice_path(dir.path(), s)).unwrap();
+            std::fs::copy(dtc_path(d.path(), s), dtc_path(dir.path(), s)).unwrap();
+        }
+    }
+    let s = Slice::new(0, 2, 0, 1);
+    let ix = SliceIndex::new(s);
+    let copy = Egdb::open(dir.path()).unwrap();
+    let victim = (0..ix.size())
+        .find(|&i| {
+            let p = ix.unrank(i).unwrap().position();
+            let v = copy.probe_value(&p).unwrap();
+            !has_capture(&p) && v.wdl == Wdl::Win && v.distance >= Some(3)
+        })
+        .expect("a long win in two kings against one");
+    let mut body = std::fs::read(dtc_path(dir.path(), s)).unwrap()[64..].to_vec();
+    body[victim as usize] += 1;
+    drop(copy);
+    write_dtc_file(dir.path(), s, &body).unwrap();
+    let copy = Egdb::open(dir.path()).unwrap();
+    let r = verify_slices(
+        copy.slices().unwrap(),
+        copy.slice_distances(),
+        &opts,
+        |_| {},
+    );
+    assert!(r.violations >= 1, "{r:?}");
+    let line = format!("{s} #{victim}: ");
+    assert!(
+        r.first.iter().any(|l| l.starts_with(&line)),
+        "{:?}",
+        r.first
+    );
+    // Without the distance files, the values alone are sound.
+    let r = verify_slices(copy.slices().unwrap(), None, &opts, |_| {});
+    assert_eq!(r.violations, 0, "{:?}", r.first);
 }

@@ -271,7 +271,7 @@ fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
             progress: !a.quiet,
             keep: 10,
         };
-        let r2 = verify_slices(s, &opts, |v| {
+        let r2 = verify_slices(s, db.slice_distances(), &opts, |v| {
             println!(
                 "{} {:<14} {:>11} positions, {} violations, {:.1} s",
                 v.slice.stem(),
