@@ -331,6 +331,7 @@ fn interrupted_build_resumes() {
         &BuildOptions {
             threads: 1,
             progress: false,
+            dtc: false,
         },
         |_| {},
     )

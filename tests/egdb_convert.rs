@@ -200,7 +200,8 @@ fn slowest_wins_within_the_counting_rules_are_played_to_the_win() {
 }
 
 /// On the six-piece database (`DAMAS_EGDB6`, default /work/egdb6), built with
-/// `damas-egdb build --pieces 6 --distances 5`.
+/// `damas-egdb build --pieces 6 --dtc` (distances to conversion for every slice)
+/// or `--pieces 6 --distances 5` (distances to the end up to five pieces only).
 #[test]
 #[ignore]
 fn won_five_and_six_piece_endings_are_played_to_the_win() {

@@ -90,6 +90,12 @@ pub struct BuildArgs {
     /// draws it). About 0.43 GB and a few minutes for N = 5.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=MAX_PIECES as i64))]
     pub distances: u8,
+    /// Also write each slice's distance file (`w21b10.dtc`: plies to the next
+    /// capture or promotion, one byte per position), which the engine follows to
+    /// win long won endings the slices alone cannot. About 2.4 GB for six pieces.
+    /// Slices already built without one are solved again.
+    #[arg(long, conflicts_with = "legacy")]
+    pub dtc: bool,
     /// Database directory to write (default: `DAMAS_EGDB`, else
     /// `$XDG_DATA_HOME/damas/egdb` or `~/.local/share/damas/egdb`).
     #[arg(long)]
@@ -158,6 +164,7 @@ fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
     let opts = BuildOptions {
         threads: a.threads,
         progress: !a.quiet,
+        dtc: a.dtc,
     };
     let dir = location::write_dir(a.dir.as_deref(), &Env::from_process());
     println!("building in {}", dir.display());
@@ -172,6 +179,13 @@ fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
             slices.len(),
             bytes as f64 / 1e6
         );
+        if a.dtc {
+            let dtc: u64 = slices.iter().map(|s| s.dtc_bytes).sum();
+            println!(
+                "distance files written now: {dtc} bytes ({:.2} MB)",
+                dtc as f64 / 1e6
+            );
+        }
         if a.distances > 0 {
             println!("distances: parts 1 to {}", a.distances);
             build(&dir, a.distances as usize, &opts, print_summary)?;
@@ -203,6 +217,13 @@ fn print_slice_summary(s: &SliceSummary) {
             "; {} wins, {} draws, {} losses ({} captures not stored)",
             c.wins, c.draws, c.losses, c.captures
         );
+        if s.dtc_bytes > 0 {
+            print!(
+                "; distances {} bytes, longest win {} to conversion",
+                s.dtc_bytes,
+                plies(u64::from(c.longest_win))
+            );
+        }
     }
     println!();
 }
@@ -250,7 +271,7 @@ fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
             progress: !a.quiet,
             keep: 10,
         };
-        let r2 = verify_slices(s, &opts, |v| {
+        let r2 = verify_slices(s, db.slice_distances(), &opts, |v| {
             println!(
                 "{} {:<14} {:>11} positions, {} violations, {:.1} s",
                 v.slice.stem(),
@@ -320,18 +341,27 @@ fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
     }
     if let Some(sdb) = db.slices() {
         for s in present_slices(sdb) {
-            let Some(c) = slice_counts(sdb, s) else {
+            let distances = db.slice_distances().and_then(|d| d.file(s));
+            let Some(c) = slice_counts(sdb, distances, s) else {
                 let _ = writeln!(out, "  {:<14} unreadable (run verify)", s.to_string());
                 continue;
             };
             let _ = writeln!(
                 out,
-                "  {:<14} {:>11} wins {:>11} draws {:>11} losses  ({} captures)",
+                "  {:<14} {:>11} wins {:>11} draws {:>11} losses  ({} captures){}",
                 s.to_string(),
                 c.wins,
                 c.draws,
                 c.losses,
-                c.captures
+                c.captures,
+                if distances.is_some() {
+                    format!(
+                        "  longest win {} to conversion",
+                        plies(u64::from(c.longest_win))
+                    )
+                } else {
+                    String::new()
+                }
             );
         }
     }

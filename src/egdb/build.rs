@@ -44,6 +44,9 @@ pub struct BuildOptions {
     pub threads: usize,
     /// Draw progress bars on stderr (only when it is a terminal).
     pub progress: bool,
+    /// Also write each slice's distance file ([`crate::egdb::dtc`]); a slice whose
+    /// win/draw/loss file exists but not its distance file is solved again.
+    pub dtc: bool,
 }
 
 impl BuildOptions {

@@ -10,6 +10,7 @@
 pub mod build;
 pub mod codec;
 pub mod compact;
+pub mod dtc;
 pub mod error;
 pub mod file;
 pub mod index;

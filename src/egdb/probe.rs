@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::egdb::dtc::SliceDistances;
 use crate::egdb::error::EgdbError;
 use crate::egdb::file::{part_path, FileKind, MappedFile};
 use crate::egdb::index::{rank, rank_position, MAX_PIECES};
@@ -76,6 +77,8 @@ pub struct Egdb {
     parts: Vec<Option<Part>>,
     /// The second-generation slices, when the directory has any.
     slices: Option<SliceDb>,
+    /// The slices' distance files, when the directory has any.
+    dtc: Option<SliceDistances>,
 }
 
 impl Egdb {
@@ -91,6 +94,10 @@ impl Egdb {
         let slices = SliceDb::open_existing(dir.as_ref())?;
         if !slices.is_empty() {
             db.slices = Some(slices);
+            let dtc = SliceDistances::open_existing(dir.as_ref())?;
+            if !dtc.is_empty() {
+                db.dtc = Some(dtc);
+            }
         }
         if db.parts.iter().all(Option::is_none) && db.slices.is_none() {
             return Err(EgdbError::NoParts { dir: db.dir });
@@ -144,6 +151,7 @@ impl Egdb {
             dir: dir.to_path_buf(),
             parts,
             slices: None,
+            dtc: None,
         })
     }
 
@@ -195,9 +203,10 @@ impl Egdb {
     #[inline]
     pub fn probe_value(&self, pos: &Position) -> Option<Value> {
         if let Some(s) = self.slices_for(pos.piece_count() as usize) {
-            return s.wdl(pos).map(|wdl| Value {
+            let wdl = s.wdl(pos)?;
+            return Some(Value {
                 wdl,
-                distance: None,
+                distance: self.slice_distance(pos, wdl),
             });
         }
         let (pieces, index, _) = rank_position(pos)?;
@@ -225,9 +234,14 @@ impl Egdb {
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
         if let Some(s) = self.slices_for(pos.piece_count() as usize) {
             let (wdl, best) = s.probe(pos)?;
+            let distance = self.slice_distance(pos, wdl);
+            let best = match distance {
+                Some(_) => self.fastest_conversion(pos, wdl).or(best),
+                None => best,
+            };
             return Some(Probe {
                 wdl,
-                distance: None,
+                distance,
                 best,
             });
         }
@@ -245,5 +259,63 @@ impl Egdb {
             distance: if wdl == Wdl::Draw { None } else { distance },
             best,
         })
+    }
+
+    /// The slices' distance files, when present.
+    pub fn slice_distances(&self) -> Option<&SliceDistances> {
+        self.dtc.as_ref()
+    }
+
+    /// Whether the slices of `pieces` pieces have their distance files.
+    pub fn has_slice_distances(&self, pieces: usize) -> bool {
+        self.dtc.as_ref().is_some_and(|d| d.has_pieces(pieces))
+    }
+
+    /// Plies to conversion of a won or lost slice position, from its distance
+    /// file ([`crate::egdb::dtc`]); `None` for draws or without the file.
+    fn slice_distance(&self, pos: &Position, wdl: Wdl) -> Option<u16> {
+        if wdl == Wdl::Draw {
+            return None;
+        }
+        let d = self.dtc.as_ref()?;
+        if !d.has_pieces(pos.piece_count() as usize) {
+            return None;
+        }
+        d.plies(pos).map(u16::from)
+    }
+
+    /// The move that follows the slices' distances from a won or lost position
+    /// `pos` (valued `wdl`): a winner converts (captures or promotes) into a lost
+    /// position when it can, else steps to the nearest lost position of the
+    /// slice; a loser steps to the farthest won one, converting only when it must.
+    /// This is the move the builder's waves assumed, so the distance falls by one
+    /// with each move of the winner's. Ties go to the least move in [`Move`]'s order.
+    fn fastest_conversion(&self, pos: &Position, wdl: Wdl) -> Option<Move> {
+        let pieces = pos.piece_count();
+        let kings = pos.kings().count();
+        let mut best: Option<(i32, Move)> = None;
+        for &m in legal_moves(pos).iter() {
+            let child = pos.play(m);
+            let v = self.probe_value(&child)?;
+            if v.wdl.negate() != wdl {
+                continue;
+            }
+            let converts = child.piece_count() != pieces || child.kings().count() != kings;
+            let plies = i32::from(v.distance.unwrap_or(0));
+            // Lower is better for the side to move.
+            // Conversions rank before (winner) or after (loser) every move inside
+            // the slice; among themselves by the distance they lead to.
+            const CONVERSION: i32 = 1 << 16;
+            let key = match wdl {
+                Wdl::Win if converts => plies - CONVERSION,
+                Wdl::Win => plies,
+                _ if converts => CONVERSION - plies,
+                _ => -plies,
+            };
+            if best.is_none_or(|(k, b)| key < k || (key == k && m < b)) {
+                best = Some((key, m));
+            }
+        }
+        best.map(|(_, m)| m)
     }
 }

@@ -18,8 +18,10 @@
 //!    under a temporary name, renamed when whole: an interrupted build resumes at
 //!    the first pair whose files are missing.
 //!
-//! Only win/draw/loss is computed (no distances): one byte of state per position
-//! holds the counter, or the value with the wave (mod 15) that solved it.
+//! One byte of state per position holds the counter, or the value with the wave
+//! (mod 15) that solved it. With [`BuildOptions::dtc`] a second byte per position
+//! keeps the whole wave number, written as the slice's distance file
+//! ([`crate::egdb::dtc`]).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -31,6 +33,7 @@ use rayon::prelude::*;
 use crate::egdb::build::{bar, BuildOptions};
 use crate::egdb::codec::{encode_block, ANY, DRAW, LOSS, WIN};
 use crate::egdb::compact::{write_slice_file, SliceFile, BLOCK_POSITIONS};
+use crate::egdb::dtc::{dtc_path, write_dtc_file, MAX_DTC};
 use crate::egdb::error::EgdbError;
 use crate::egdb::lock::BuildLock;
 use crate::egdb::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
@@ -52,6 +55,23 @@ pub struct SliceCounts {
     pub losses: u64,
     /// Positions where the side to move must capture (not stored).
     pub captures: u64,
+    /// The longest win in plies to conversion (capture or promotion), when the
+    /// distances are known (built with [`BuildOptions::dtc`], or read from the
+    /// distance file); 0 otherwise.
+    pub longest_win: u8,
+}
+
+impl SliceCounts {
+    /// The counts of two parts of a slice together.
+    pub fn merge(self, b: SliceCounts) -> SliceCounts {
+        SliceCounts {
+            wins: self.wins + b.wins,
+            draws: self.draws + b.draws,
+            losses: self.losses + b.losses,
+            captures: self.captures + b.captures,
+            longest_win: self.longest_win.max(b.longest_win),
+        }
+    }
 }
 
 /// What happened to one slice.
@@ -65,6 +85,8 @@ pub struct SliceSummary {
     pub counts: Option<SliceCounts>,
     /// Bytes of its file.
     pub bytes: u64,
+    /// Bytes of its distance file, when written now.
+    pub dtc_bytes: u64,
     /// Seconds spent on its pair (shared by the two slices of a pair).
     pub seconds: f64,
     /// Retrograde waves of its pair.
@@ -117,7 +139,8 @@ pub fn build_slices(
             .iter()
             .map(|&p| SliceFile::open(dir, p))
             .collect::<Result<_, _>>()?;
-        let summaries = if existing.iter().all(Option::is_some) {
+        let distances_there = !opts.dtc || pair.iter().all(|&p| dtc_path(dir, p).is_file());
+        let summaries = if existing.iter().all(Option::is_some) && distances_there {
             existing
                 .iter()
                 .flatten()
@@ -128,6 +151,7 @@ pub fn build_slices(
                         reused: true,
                         counts: None,
                         bytes: f.len(),
+                        dtc_bytes: 0,
                         seconds: 0.0,
                         waves: 0,
                     }
@@ -137,7 +161,7 @@ pub fn build_slices(
             drop(existing);
             pb.set_message(format!("{} pieces: {s}", s.pieces()));
             let db = SliceDb::open_existing(dir)?;
-            pool.install(|| build_pair(dir, &pair, &db, &pb))?
+            pool.install(|| build_pair(dir, &pair, &db, &pb, opts.dtc))?
         };
         for summary in &summaries {
             on_slice(summary);
@@ -183,6 +207,7 @@ fn build_pair(
     pair: &[Slice],
     db: &SliceDb,
     pb: &Bar,
+    with_dtc: bool,
 ) -> Result<Vec<SliceSummary>, EgdbError> {
     let start = Instant::now();
     let fail = |what: String| EgdbError::Build {
@@ -192,6 +217,12 @@ fn build_pair(
     };
     let ix = PairIndex::new(pair);
     let state: Vec<AtomicU8> = (0..ix.total).map(|_| AtomicU8::new(0)).collect();
+    // The wave that solved each position (plies to conversion), when asked for.
+    let levels: Vec<AtomicU8> = if with_dtc {
+        (0..ix.total).map(|_| AtomicU8::new(0)).collect()
+    } else {
+        Vec::new()
+    };
 
     // 1. Init.
     const CHUNK: u64 = 1 << 14;
@@ -256,7 +287,7 @@ fn build_pair(
     // 2. Retrograde waves.
     let mut waves = 0;
     loop {
-        let solved = wave(&ix, &state, waves);
+        let solved = wave(&ix, &state, &levels, waves);
         waves += 1;
         if solved == 0 {
             break;
@@ -301,21 +332,44 @@ fn build_pair(
                 (codes, c)
             })
             .collect();
-        let counts = blocks
+        let mut counts = blocks
             .iter()
-            .fold(SliceCounts::default(), |a, (_, c)| SliceCounts {
-                wins: a.wins + c.wins,
-                draws: a.draws + c.draws,
-                losses: a.losses + c.losses,
-                captures: a.captures + c.captures,
-            });
+            .fold(SliceCounts::default(), |a, (_, c)| a.merge(*c));
         let codes: Vec<Vec<u8>> = blocks.into_iter().map(|(b, _)| b).collect();
         let bytes = write_slice_file(dir, slice_ix.slice(), &codes)?;
+        let mut dtc_bytes = 0;
+        if with_dtc {
+            let body: Vec<u8> = levels[base..base + size]
+                .par_iter()
+                .zip(states.par_iter())
+                .map(|(l, s)| {
+                    let s = s.load(Relaxed);
+                    // Draws and capture positions: no distance.
+                    if s & RESOLVED == 0 || s & CAPTURE != 0 {
+                        0
+                    } else {
+                        l.load(Relaxed)
+                    }
+                })
+                .collect();
+            counts.longest_win = body
+                .par_iter()
+                .zip(states.par_iter())
+                .filter(|(_, s)| {
+                    let s = s.load(Relaxed);
+                    s & RESOLVED != 0 && s & 3 == V_WIN
+                })
+                .map(|(&d, _)| d)
+                .max()
+                .unwrap_or(0);
+            dtc_bytes = write_dtc_file(dir, slice_ix.slice(), &body)?;
+        }
         out.push(SliceSummary {
             slice: slice_ix.slice(),
             reused: false,
             counts: Some(counts),
             bytes,
+            dtc_bytes,
             seconds,
             waves,
         });
@@ -324,8 +378,9 @@ fn build_pair(
 }
 
 /// Un-move every win and loss solved in wave `level`; returns how many positions
-/// this solved.
-fn wave(ix: &PairIndex, state: &[AtomicU8], level: u32) -> u64 {
+/// this solved. When `levels` is not empty, each newly solved position's wave
+/// (`level + 1`, at most [`MAX_DTC`]) is recorded there.
+fn wave(ix: &PairIndex, state: &[AtomicU8], levels: &[AtomicU8], level: u32) -> u64 {
     let want_win = resolved(V_WIN, level);
     let want_loss = resolved(V_LOSS, level);
     let win_next = resolved(V_WIN, level + 1);
@@ -361,7 +416,8 @@ fn wave(ix: &PairIndex, state: &[AtomicU8], level: u32) -> u64 {
                     // An un-promotion: the predecessor is in a slice built later.
                     return;
                 }
-                let pred = &state[(pred_base + pred_ix.rank(pw, pb, pk)) as usize];
+                let pred_i = (pred_base + pred_ix.rank(pw, pb, pk)) as usize;
+                let pred = &state[pred_i];
                 let update = if s == want_loss {
                     pred.fetch_update(Relaxed, Relaxed, |x| {
                         (x & RESOLVED == 0).then_some(win_next)
@@ -375,6 +431,9 @@ fn wave(ix: &PairIndex, state: &[AtomicU8], level: u32) -> u64 {
                 };
                 if (s == want_loss && update.is_ok()) || update == Ok(1) {
                     count += 1;
+                    if let Some(l) = levels.get(pred_i) {
+                        l.store((level + 1).min(u32::from(MAX_DTC)) as u8, Relaxed);
+                    }
                 }
             });
         }

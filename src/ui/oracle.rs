@@ -63,6 +63,7 @@ mod tests {
         let opts = crate::egdb::BuildOptions {
             threads: 1,
             progress: false,
+            dtc: false,
         };
         crate::egdb::build(dir.path(), 2, &opts, |_| {}).unwrap();
         let db = Egdb::open(dir.path()).unwrap();
