@@ -390,6 +390,10 @@ pub fn probe_line(db: &Egdb, fen: &str) -> String {
     let mut line = p.wdl.name().to_string();
     if let Some(d) = p.distance {
         line.push_str(&format!(" {d}"));
+        // Slices count plies to the next capture or promotion, parts to the end.
+        if !db.has_legacy_part(n) {
+            line.push_str(" to-conversion");
+        }
     }
     if let Some(m) = p.best {
         line.push_str(&format!(
