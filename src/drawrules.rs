@@ -16,6 +16,9 @@ use crate::position::{Color, Position};
 /// The long diagonal a1–h8.
 pub const LONG_DIAGONAL: Bitboard = Bitboard(0x8844_2211);
 
+/// Plies of king moves without capture (15 moves each) that draw the game.
+pub const KING_MOVE_PLIES: usize = 30;
+
 /// Men and kings per side: the rules' "material".
 fn signature(p: &Position) -> [u32; 4] {
     [
@@ -137,7 +140,7 @@ fn counted_draw<'a>(
     reversible_plies: usize,
     earlier: impl Iterator<Item = &'a Position>,
 ) -> Option<EndReason> {
-    if reversible_plies >= 30 {
+    if reversible_plies >= KING_MOVE_PLIES {
         return Some(EndReason::KingMoves);
     }
     let (reason, needed) = material_rule(pos)?;

@@ -23,8 +23,12 @@ pub struct OracleAnswer {
     pub value: OracleValue,
     /// The best move (fastest win, slowest loss, or one keeping the draw).
     pub best: Option<Move>,
-    /// Plies to the end with best play, when known (wins and losses).
+    /// Plies to the end with best play, when known (wins and losses), or to the
+    /// next capture or promotion when [`OracleAnswer::to_conversion`].
     pub plies: Option<u32>,
+    /// `plies` counts to the next conversion (capture or promotion), not to the
+    /// end: a line that long may be all king moves, which a counting rule draws.
+    pub to_conversion: bool,
 }
 
 /// Perfect knowledge of some positions (an endgame database).

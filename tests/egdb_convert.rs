@@ -260,3 +260,54 @@ fn won_five_and_six_piece_endings_are_played_to_the_win() {
         50_000,
     );
 }
+
+/// The longest six-piece wins to conversion that the king-move rule cannot draw
+/// by itself (under 30 plies: 15 king moves each), against the database's own
+/// defence (the slowest conversion, then the slowest loss of the first generation),
+/// on a database built with `damas-egdb build --pieces 6 --dtc --distances 5`
+/// (`DAMAS_EGDB6`, default /work/egdb6). Longer ones exist (98 plies in two men and
+/// two kings against two kings), but the database knows no counting rule: where
+/// every man move gives the win away they are draws under the rules.
+#[test]
+#[ignore]
+fn the_longest_six_piece_wins_are_played_to_the_win() {
+    use damas::egdb::dtc::DtcFile;
+    let dir = std::env::var("DAMAS_EGDB6").unwrap_or_else(|_| "/work/egdb6".into());
+    let db = Arc::new(Egdb::open(&dir).expect("open"));
+    assert!(db.has_slice_distances(6), "build with --dtc");
+    let mut tally = Tally::default();
+    for (slice, count) in [
+        (Slice::new(2, 2, 0, 2), 3),
+        (Slice::new(1, 2, 2, 1), 3),
+        (Slice::new(1, 3, 0, 2), 2),
+        (Slice::new(3, 1, 1, 1), 2),
+        (Slice::new(2, 2, 1, 1), 2),
+    ] {
+        let file = DtcFile::open(Path::new(&dir), slice)
+            .expect("readable")
+            .expect("distance file");
+        let ix = SliceIndex::new(slice);
+        // The longest wins first: scan the distances, check the value after.
+        let mut by_distance: Vec<(u8, u64)> = (0..ix.size())
+            .filter_map(|i| Some((file.get(i)?, i)))
+            .filter(|&(d, _)| (20..30).contains(&d))
+            .collect();
+        by_distance.sort_by_key(|&(d, i)| (std::cmp::Reverse(d), i));
+        let starts: Vec<(u8, Position)> = by_distance
+            .into_iter()
+            .filter_map(|(d, i)| Some((d, ix.unrank(i)?.position())))
+            .filter(|(_, p)| !has_capture(p) && db.probe_wdl(p) == Some(Wdl::Win))
+            .take(count)
+            .collect();
+        assert_eq!(starts.len(), count, "{slice}: too few long wins");
+        for (d, start) in starts {
+            let (winner, how) = play_out(&db, start, 50_000, Some(&db));
+            tally.record(
+                format!("{slice} {start:?} ({d} plies to conversion)"),
+                winner,
+                &how,
+            );
+        }
+    }
+    tally.assert_all_won();
+}

@@ -566,6 +566,7 @@ impl Oracle for TwoPieceOracle {
                 value: OracleValue::Loss,
                 best: None,
                 plies: Some(0),
+                to_conversion: false,
             });
         }
         Some(match self.table.get(pos) {
@@ -573,11 +574,13 @@ impl Oracle for TwoPieceOracle {
                 value,
                 best,
                 plies: Some(plies),
+                to_conversion: false,
             },
             None => OracleAnswer {
                 value: OracleValue::Draw,
                 best: Some(moves[0]),
                 plies: None,
+                to_conversion: false,
             },
         })
     }

@@ -26,6 +26,8 @@ impl Oracle for Egdb {
             value: value(p.wdl),
             best,
             plies: p.distance.map(u32::from),
+            to_conversion: p.distance.is_some()
+                && !self.has_legacy_part(pos.piece_count() as usize),
         })
     }
 
@@ -35,6 +37,8 @@ impl Oracle for Egdb {
             value: value(v.wdl),
             best: None,
             plies: v.distance.map(u32::from),
+            to_conversion: v.distance.is_some()
+                && !self.has_legacy_part(pos.piece_count() as usize),
         })
     }
 

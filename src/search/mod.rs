@@ -314,6 +314,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
 }
 
 mod egdb_progress;
+mod egdb_root;
 mod limits;
 mod mtdf;
 mod options;

@@ -11,6 +11,7 @@
 
 use std::time::Instant;
 
+use crate::drawrules;
 use crate::eval::Evaluator;
 use crate::movegen::generate;
 use crate::moves::{Move, MoveList};
@@ -297,6 +298,10 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         }
         let answer = oracle.probe(pos)?;
         let best = answer.best.filter(|m| list.contains(m))?;
+        let kings_only = drawrules::trail(pos, self.path.iter().rev()).reversible_plies;
+        let best =
+            super::egdb_root::man_move_before_the_count(&*oracle, pos, list, &answer, kings_only)
+                .unwrap_or(best);
         let plies = answer
             .plies
             .unwrap_or(super::pvs::UNKNOWN_DISTANCE)
