@@ -153,11 +153,7 @@ pub fn count_moves(pos: &Position) -> usize {
 pub(crate) fn padded_count_moves(p: &PaddedPosition) -> usize {
     match classify_captures(p) {
         Captures::Single(n) => return n as usize,
-        Captures::Complex => {
-            let mut list = PaddedMoves::new();
-            padded_generate_captures(p, &mut list);
-            return list.as_slice().len();
-        }
+        Captures::Complex => return count_captures(p),
         Captures::None => {}
     }
     let empty = p.empty();
@@ -177,6 +173,16 @@ pub(crate) fn padded_count_moves(p: &PaddedPosition) -> usize {
         }
     }
     n as usize
+}
+
+/// Number of captures of `p`, by generating them. Kept out of line: its move list
+/// is kilobytes of stack, which would otherwise be reserved and probed at every
+/// call of [`padded_count_moves`], most of which need no list.
+#[inline(never)]
+fn count_captures(p: &PaddedPosition) -> usize {
+    let mut list = PaddedMoves::new();
+    padded_generate_captures(p, &mut list);
+    list.as_slice().len()
 }
 
 /// All legal moves of the side to move (empty when it has lost).
@@ -228,12 +234,18 @@ pub(crate) fn padded_for_each_move<F: FnMut(&PaddedMove)>(p: &PaddedPosition, mu
         Captures::Single(_) => single_jumps(p, |from, to, captured| {
             visit(&PaddedMove { from, to, captured })
         }),
-        Captures::Complex => {
-            let mut list = PaddedMoves::new();
-            padded_generate_captures(p, &mut list);
-            list.as_slice().iter().for_each(visit);
-        }
+        Captures::Complex => for_each_capture(p, visit),
     }
+}
+
+/// [`padded_for_each_move`]'s generated captures, out of line for the same reason
+/// as [`count_captures`]: perft recurses through the caller, and every frame would
+/// carry the list.
+#[inline(never)]
+fn for_each_capture<F: FnMut(&PaddedMove)>(p: &PaddedPosition, visit: F) {
+    let mut list = PaddedMoves::new();
+    padded_generate_captures(p, &mut list);
+    list.as_slice().iter().for_each(visit);
 }
 
 /// The single man jumps, when [`classify_captures`] found that they are all there is.
