@@ -313,6 +313,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
     result
 }
 
+mod busy;
 mod egdb_progress;
 mod egdb_root;
 mod limits;

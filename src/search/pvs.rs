@@ -11,6 +11,7 @@ use crate::position::Position;
 use crate::score::Score;
 use crate::tt::{from_tt, key, to_tt, Bound};
 
+use super::busy;
 use super::egdb_progress;
 use super::limits::Budget;
 use super::order::{select, Heuristics};
@@ -347,16 +348,45 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let mut best_i = order[0] as usize;
         let prefetch = t.tt && (depth > 1 || self.opts.tt_leaves);
         let mut next = pos.play(self.lists[p][best_i]);
+        let mut next_i = order[0];
         let mut next_key = None;
-        for j in 0..n {
-            let i = order[j];
+        // With other threads, a later move whose child another thread is searching
+        // is put off to the end (`busy`), when its value is likely in the table.
+        let busy = self
+            .smp
+            .map(|r| &r.coord.busy)
+            .filter(|_| child_depth >= busy::MIN_DEPTH);
+        let mut deferred = [0u8; busy::MAX_DEFERRED];
+        let mut deferred_rank = [0u8; busy::MAX_DEFERRED];
+        let mut n_deferred = 0;
+        let mut j = 0;
+        while j < n + n_deferred {
+            let i = if j < n { order[j] } else { deferred[j - n] };
+            // A deferred move keeps its place in the ordering for the reductions.
+            let rank = if j < n {
+                j
+            } else {
+                deferred_rank[j - n] as usize
+            };
             let m = self.lists[p][i as usize];
             // Each child is made once: as the next one (for the prefetch), then here.
-            let child = next;
-            // Its key, when computed for the prefetch, is handed to its node.
-            let child_key = next_key;
-            if j + 1 < n {
-                next = pos.play(self.lists[p][order[j + 1] as usize]);
+            let (child, child_key) = if next_i == i {
+                // Its key, when computed for the prefetch, is handed to its node.
+                (next, next_key)
+            } else {
+                (pos.play(m), None)
+            };
+            let following = if j + 1 < n {
+                Some(order[j + 1])
+            } else if j + 1 < n + n_deferred {
+                Some(deferred[j + 1 - n])
+            } else {
+                None
+            };
+            if let Some(f) = following {
+                next = pos.play(self.lists[p][f as usize]);
+                next_i = f;
+                next_key = None;
                 if prefetch {
                     // The next child's slot is fetched while this one is searched.
                     let k = key(&next);
@@ -364,16 +394,30 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                     next_key = Some(k);
                 }
             }
+            let mut entered = None;
+            if let Some(b) = busy {
+                let k = child_key.unwrap_or_else(|| key(&child));
+                if j > 0 && j < n && n_deferred < busy::MAX_DEFERRED && b.is_busy(k) {
+                    deferred[n_deferred] = i;
+                    deferred_rank[n_deferred] = j as u8;
+                    n_deferred += 1;
+                    j += 1;
+                    continue;
+                }
+                if b.enter(k) {
+                    entered = Some(k);
+                }
+            }
             let s = if j == 0 || !t.pvs {
                 -self.child(&child, child_key, child_depth, ply + 1, -beta, -alpha)
             } else if t.lmr
                 && depth >= LMR_MIN_DEPTH
-                && j >= LMR_MIN_MOVE
+                && rank >= LMR_MIN_MOVE
                 && beta.0 - alpha.0 == 1
                 && !m.is_capture()
                 && !has_capture(&child)
             {
-                let r = if j >= 2 * LMR_MIN_MOVE && depth >= 2 * LMR_MIN_DEPTH {
+                let r = if rank >= 2 * LMR_MIN_MOVE && depth >= 2 * LMR_MIN_DEPTH {
                     2
                 } else {
                     1
@@ -400,6 +444,10 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                     s
                 }
             };
+            if let (Some(b), Some(k)) = (busy, entered) {
+                b.leave(k);
+            }
+            j += 1;
             if self.budget.aborted {
                 break;
             }

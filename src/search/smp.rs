@@ -23,6 +23,7 @@ use crate::position::Position;
 use crate::score::Score;
 use crate::shared_tt::SharedTable;
 
+use super::busy::Busy;
 use super::table::SharedHandle;
 use super::{run, Info, Limits, SearchOptions, SearchResult, ThreadState};
 
@@ -70,6 +71,8 @@ pub(super) struct Coord {
     pub completed: AtomicU32,
     /// Set when the search is over: every thread returns.
     pub done: AtomicBool,
+    /// The children some thread is searching now, which the others put last.
+    pub busy: Busy,
 }
 
 impl Coord {
@@ -84,6 +87,7 @@ impl Coord {
             }),
             completed: AtomicU32::new(0),
             done: AtomicBool::new(false),
+            busy: Busy::default(),
         }
     }
 
