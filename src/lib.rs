@@ -22,6 +22,7 @@ pub mod oracle;
 pub mod padded;
 pub mod pdn;
 pub mod perft;
+mod perft_bulk;
 pub mod position;
 pub mod progress;
 pub mod review;

@@ -12,17 +12,10 @@
 
 use crate::bitboard::Dir;
 use crate::moves::{Move, MoveList};
-use crate::padded::{MoveSink, Padded, PaddedMove, PaddedMoves, PaddedPosition};
+use crate::padded::{
+    Black, MoveSink, Padded, PaddedMove, PaddedMoves, PaddedPosition, Side, White,
+};
 use crate::position::{Color, Position};
-
-/// The forward directions of `color`'s men.
-#[inline(always)]
-const fn forward(color: Color) -> [Dir; 2] {
-    match color {
-        Color::White => [Dir::NE, Dir::NW],
-        Color::Black => [Dir::SE, Dir::SW],
-    }
-}
 
 impl MoveSink for MoveList {
     #[inline(always)]
@@ -91,7 +84,10 @@ pub(crate) fn padded_has_capture(p: &PaddedPosition) -> bool {
 pub(crate) fn padded_has_quiet_move(p: &PaddedPosition) -> bool {
     let empty = p.empty();
     let men = p.own_men();
-    let [d1, d2] = forward(p.side);
+    let [d1, d2] = match p.side {
+        Color::White => White::FORWARD,
+        Color::Black => Black::FORWARD,
+    };
     if ((men.step(d1) | men.step(d2)) & empty).any() {
         return true;
     }
@@ -102,11 +98,12 @@ pub(crate) fn padded_has_quiet_move(p: &PaddedPosition) -> bool {
             .any()
 }
 
-/// What the capture test found: nothing, only single man jumps (counted), or
-/// something that needs the full generator.
+/// What the capture test found: nothing, only single man jumps (counted), men's
+/// captures some of which go on (no king can capture), or king captures.
 enum Captures {
     None,
     Single(u32),
+    ManChains,
     Complex,
 }
 
@@ -137,7 +134,7 @@ fn classify_captures(p: &PaddedPosition) -> Captures {
         | (land[2] & (ne | se | sw))
         | (land[3] & (nw | se | sw));
     if goes_on.any() {
-        return Captures::Complex;
+        return Captures::ManChains;
     }
     Captures::Single(land[0].count() + land[1].count() + land[2].count() + land[3].count())
 }
@@ -151,14 +148,24 @@ pub fn count_moves(pos: &Position) -> usize {
 /// [`count_moves`] in the padded layout.
 #[inline]
 pub(crate) fn padded_count_moves(p: &PaddedPosition) -> usize {
+    match p.side {
+        Color::White => count_moves_as::<White>(p),
+        Color::Black => count_moves_as::<Black>(p),
+    }
+}
+
+/// [`padded_count_moves`] when the side to move is known to be `S`.
+#[inline(always)]
+pub(crate) fn count_moves_as<S: Side>(p: &PaddedPosition) -> usize {
     match classify_captures(p) {
         Captures::Single(n) => return n as usize,
+        Captures::ManChains => return count_man_chains(p),
         Captures::Complex => return count_captures(p),
         Captures::None => {}
     }
     let empty = p.empty();
     let men = p.own_men();
-    let [d1, d2] = forward(p.side);
+    let [d1, d2] = S::FORWARD;
     let mut n = (men.step(d1) & empty).count() + (men.step(d2) & empty).count();
     let kings = p.own_kings();
     if kings.any() {
@@ -185,6 +192,99 @@ fn count_captures(p: &PaddedPosition) -> usize {
     list.as_slice().len()
 }
 
+/// Longest capture found so far and how many captures have that length.
+struct Tally {
+    best: u32,
+    count: u32,
+}
+
+/// Number of captures of `p` when only men capture ([`Captures::ManChains`]),
+/// without a move list: a search over the chains that keeps the longest length
+/// and its count. A man's capture of at most three pieces is the only one with its
+/// start, end and captured set (its first piece is the one next to the start, and
+/// so on), so such captures are counted as found; from four pieces on two routes
+/// can take the same pieces, and the generator, which merges them, counts.
+#[inline(never)]
+fn count_man_chains(p: &PaddedPosition) -> usize {
+    let opp = p.opp;
+    let empty = p.empty();
+    if let Some(n) = count_double_jumps(p.own_men(), opp, empty) {
+        return n as usize;
+    }
+    let first_jump = |e: Dir| (empty.step(e.opposite()) & opp).step(e.opposite());
+    let jumpers = p.own_men()
+        & (first_jump(Dir::NE) | first_jump(Dir::NW) | first_jump(Dir::SE) | first_jump(Dir::SW));
+    let mut tally = Tally { best: 0, count: 0 };
+    for from in jumpers.singles() {
+        man_chains(from, opp, empty | from, 0, &mut tally);
+    }
+    if tally.best >= 4 {
+        return count_captures(p);
+    }
+    tally.count as usize
+}
+
+/// The number of men's captures when the longest take two pieces, counted with
+/// set operations; `None` when some capture takes three or more.
+///
+/// A chain of up to three jumps never meets its own start square or a piece it has
+/// taken: the second jump cannot go back over the first piece, and a third jump's
+/// piece or landing square would need a step straight back. So up to three jumps,
+/// chains are exactly the paths through the position's own sets: the landing
+/// squares after jumps in directions `d` then `e` (`e` not back along `d`) mark one
+/// chain each.
+#[inline(always)]
+fn count_double_jumps(men: Padded, opp: Padded, empty: Padded) -> Option<u32> {
+    let jump = |from: Padded, d: Dir| (from.step(d) & opp).step(d) & empty;
+    let mut count = 0;
+    // After two jumps, the landing squares of the chains whose second went `e`.
+    let mut second = [Padded::EMPTY; 4];
+    for d in Dir::ALL {
+        let first = jump(men, d);
+        for (e, after) in Dir::ALL.into_iter().zip(second.iter_mut()) {
+            if e != d.opposite() {
+                let l = jump(first, e);
+                count += l.count();
+                *after |= l;
+            }
+        }
+    }
+    let third = Dir::ALL.into_iter().zip(second).any(|(e, from)| {
+        Dir::ALL
+            .into_iter()
+            .any(|f| f != e.opposite() && jump(from, f).any())
+    });
+    (!third).then_some(count)
+}
+
+/// Continue a man's capture from `sq`, having taken `taken` pieces; `victims` are
+/// the opponent's pieces not yet taken (taken ones stay on the board: they block,
+/// but cannot be jumped again), `empty` includes the man's start square.
+fn man_chains(sq: Padded, victims: Padded, empty: Padded, taken: u32, tally: &mut Tally) {
+    // Each direction inlined with a constant shift.
+    #[inline(always)]
+    fn go(d: Dir, sq: Padded, victims: Padded, empty: Padded, taken: u32, t: &mut Tally) -> bool {
+        let over = sq.step(d) & victims;
+        let land = over.step(d) & empty;
+        if land.any() {
+            man_chains(land, victims ^ over, empty, taken + 1, t);
+        }
+        land.any()
+    }
+    let extended = go(Dir::NE, sq, victims, empty, taken, tally)
+        | go(Dir::NW, sq, victims, empty, taken, tally)
+        | go(Dir::SE, sq, victims, empty, taken, tally)
+        | go(Dir::SW, sq, victims, empty, taken, tally);
+    if !extended && taken > 0 {
+        if taken > tally.best {
+            tally.best = taken;
+            tally.count = 1;
+        } else if taken == tally.best {
+            tally.count += 1;
+        }
+    }
+}
+
 /// All legal moves of the side to move (empty when it has lost).
 pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
@@ -203,9 +303,9 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
 pub(crate) fn padded_generate<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
     list.clear();
     match classify_captures(p) {
-        Captures::None => quiet_moves(p, |from, to, captured| list.push(from, to, captured)),
-        Captures::Single(_) => single_jumps(p, |from, to, captured| list.push(from, to, captured)),
-        Captures::Complex => padded_generate_captures(p, list),
+        Captures::None => quiet_moves(p, &mut PushTo(list)),
+        Captures::Single(_) => single_jumps(p, &mut PushTo(list)),
+        Captures::ManChains | Captures::Complex => padded_generate_captures(p, list),
     }
 }
 
@@ -217,28 +317,25 @@ pub(crate) fn padded_captures_only(p: &PaddedPosition, list: &mut PaddedMoves) -
     list.clear();
     match classify_captures(p) {
         Captures::None => return false,
-        Captures::Single(_) => single_jumps(p, |from, to, captured| list.push(from, to, captured)),
-        Captures::Complex => padded_generate_captures(p, list),
+        Captures::Single(_) => single_jumps(p, &mut PushTo(list)),
+        Captures::ManChains | Captures::Complex => padded_generate_captures(p, list),
     }
     !list.as_slice().is_empty()
 }
 
-/// Call `visit` with every legal move in generation order. Quiet moves and single
-/// jumps go straight to `visit` without a list (perft's inner loop).
+/// Call `visit` with every legal move in generation order, the side to move being
+/// `S`. Quiet moves and single jumps go straight to `visit` without a list
+/// (perft's inner loop).
 #[inline(always)]
-pub(crate) fn padded_for_each_move<F: FnMut(&PaddedMove)>(p: &PaddedPosition, mut visit: F) {
+pub(crate) fn for_each_move_as<S: Side, F: FnMut(&PaddedMove)>(p: &PaddedPosition, mut visit: F) {
     match classify_captures(p) {
-        Captures::None => quiet_moves(p, |from, to, captured| {
-            visit(&PaddedMove { from, to, captured })
-        }),
-        Captures::Single(_) => single_jumps(p, |from, to, captured| {
-            visit(&PaddedMove { from, to, captured })
-        }),
-        Captures::Complex => for_each_capture(p, visit),
+        Captures::None => quiet_moves_as::<S, _>(p, &mut visit),
+        Captures::Single(_) => single_jumps(p, &mut visit),
+        Captures::ManChains | Captures::Complex => for_each_capture(p, visit),
     }
 }
 
-/// [`padded_for_each_move`]'s generated captures, out of line for the same reason
+/// [`for_each_move_as`]'s generated captures, out of line for the same reason
 /// as [`count_captures`]: perft recurses through the caller, and every frame would
 /// carry the list.
 #[inline(never)]
@@ -248,18 +345,46 @@ fn for_each_capture<F: FnMut(&PaddedMove)>(p: &PaddedPosition, visit: F) {
     list.as_slice().iter().for_each(visit);
 }
 
+/// Where the move emitters ([`quiet_moves`], [`single_jumps`]) send each move: a
+/// closure, or a list ([`PushTo`]).
+trait MoveVisitor {
+    /// Called once per move.
+    fn visit(&mut self, m: &PaddedMove);
+}
+
+impl<F: FnMut(&PaddedMove)> MoveVisitor for F {
+    #[inline(always)]
+    fn visit(&mut self, m: &PaddedMove) {
+        self(m);
+    }
+}
+
+/// Appends each move to a list.
+struct PushTo<'a, L>(&'a mut L);
+
+impl<L: MoveSink> MoveVisitor for PushTo<'_, L> {
+    #[inline(always)]
+    fn visit(&mut self, m: &PaddedMove) {
+        self.0.push(m.from, m.to, m.captured);
+    }
+}
+
 /// The single man jumps, when [`classify_captures`] found that they are all there is.
 /// Same order as the full generator (start square, then direction), so a stored
 /// move index (endgame database, TT) means the same move whichever path made the list.
 #[inline(always)]
-fn single_jumps<F: FnMut(Padded, Padded, Padded)>(p: &PaddedPosition, mut emit: F) {
+fn single_jumps<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
     let opp = p.opp;
     let empty = p.empty();
     for from in p.own_men().singles() {
         for d in Dir::ALL {
             let over = from.step(d) & opp;
             if (over.step(d) & empty).any() {
-                emit(from, over.step(d), over);
+                visitor.visit(&PaddedMove {
+                    from,
+                    to: over.step(d),
+                    captured: over,
+                });
             }
         }
     }
@@ -275,25 +400,42 @@ pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
 #[inline(always)]
 fn padded_generate_quiet<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
     list.clear();
-    quiet_moves(p, |from, to, captured| list.push(from, to, captured));
+    quiet_moves(p, &mut PushTo(list));
 }
 
 /// Emit the non-capturing moves in generation order.
 #[inline(always)]
-fn quiet_moves<F: FnMut(Padded, Padded, Padded)>(p: &PaddedPosition, mut emit: F) {
+fn quiet_moves<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
+    match p.side {
+        Color::White => quiet_moves_as::<White, V>(p, visitor),
+        Color::Black => quiet_moves_as::<Black, V>(p, visitor),
+    }
+}
+
+/// [`quiet_moves`] when the side to move is known to be `S`.
+#[inline(always)]
+fn quiet_moves_as<S: Side, V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
     let empty = p.empty();
     let men = p.own_men();
-    for dir in forward(p.side) {
+    for dir in S::FORWARD {
         let back = dir.opposite();
         for to in (men.step(dir) & empty).singles() {
-            emit(to.step(back), to, Padded::EMPTY);
+            visitor.visit(&PaddedMove {
+                from: to.step(back),
+                to,
+                captured: Padded::EMPTY,
+            });
         }
     }
     for from in p.own_kings().singles() {
         for dir in Dir::ALL {
             let mut to = from.step(dir) & empty;
             while to.any() {
-                emit(from, to, Padded::EMPTY);
+                visitor.visit(&PaddedMove {
+                    from,
+                    to,
+                    captured: Padded::EMPTY,
+                });
                 to = to.step(dir) & empty;
             }
         }

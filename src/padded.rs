@@ -219,11 +219,18 @@ impl PaddedPosition {
     /// The position after `mv` (legal here), with the same effects as [`Position::play`].
     #[inline(always)]
     pub fn play(&self, mv: &PaddedMove) -> PaddedPosition {
+        match self.side {
+            Color::White => self.play_as::<White>(mv),
+            Color::Black => self.play_as::<Black>(mv),
+        }
+    }
+
+    /// [`PaddedPosition::play`] when the side to move is known to be `S`.
+    #[inline(always)]
+    pub fn play_as<S: Side>(&self, mv: &PaddedMove) -> PaddedPosition {
+        debug_assert_eq!(self.side, S::COLOR);
         let travel = mv.from ^ mv.to; // empty when a king capture ends where it started
-        let promotion = match self.side {
-            Color::White => RANK_8,
-            Color::Black => RANK_1,
-        };
+        let promotion = S::PROMOTION;
         let mut kings = self.kings & !mv.captured;
         if (self.kings & mv.from).any() {
             kings ^= travel;
@@ -234,9 +241,42 @@ impl PaddedPosition {
             own: self.opp & !mv.captured,
             opp: self.own ^ travel,
             kings,
-            side: self.side.opponent(),
+            side: S::Other::COLOR,
         }
     }
+}
+
+/// The side to move as a type: code generic over it (perft's inner loops, the bulk
+/// count) has the men's directions and the promotion row as constants instead of
+/// choosing them at every node.
+pub trait Side {
+    /// The colour.
+    const COLOR: Color;
+    /// The men's forward directions, in generation order.
+    const FORWARD: [Dir; 2];
+    /// The row where this side's men promote.
+    const PROMOTION: Padded;
+    /// The opponent.
+    type Other: Side;
+}
+
+/// White to move (see [`Side`]).
+pub struct White;
+/// Black to move (see [`Side`]).
+pub struct Black;
+
+impl Side for White {
+    const COLOR: Color = Color::White;
+    const FORWARD: [Dir; 2] = [Dir::NE, Dir::NW];
+    const PROMOTION: Padded = RANK_8;
+    type Other = Black;
+}
+
+impl Side for Black {
+    const COLOR: Color = Color::Black;
+    const FORWARD: [Dir; 2] = [Dir::SE, Dir::SW];
+    const PROMOTION: Padded = RANK_1;
+    type Other = White;
 }
 
 /// A move in the padded layout: one-square start and end sets and the captured set.

@@ -2,30 +2,43 @@
 
 use rayon::prelude::*;
 
-use crate::movegen::{generate, padded_count_moves, padded_for_each_move};
+use crate::movegen::{count_moves_as, for_each_move_as, generate};
 use crate::moves::{Move, MoveList};
-use crate::padded::PaddedPosition;
-use crate::position::Position;
+use crate::padded::{Black, PaddedPosition, Side, White};
+use crate::perft_bulk::two_plies;
+use crate::position::{Color, Position};
 
 /// Leaves of the legal move tree of `pos` at `depth` (unique moves, see SPEC §3).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    padded_perft(&PaddedPosition::new(pos), depth)
+    let p = PaddedPosition::new(pos);
+    match p.side {
+        Color::White => padded_perft::<White>(&p, depth),
+        Color::Black => padded_perft::<Black>(&p, depth),
+    }
 }
 
-/// [`perft`] in the generator's own layout, so the tree never converts masks.
-fn padded_perft(p: &PaddedPosition, depth: u32) -> u64 {
+/// [`perft`] in the generator's own layout, so the tree never converts masks, and
+/// with the side to move as a type, so no node chooses directions or rows.
+fn padded_perft<S: Side>(p: &PaddedPosition, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => padded_count_moves(p) as u64,
+        1 => count_moves_as::<S>(p) as u64,
         // The last two plies inline: no call per child, only the bulk count.
         2 => {
+            if let Some(n) = two_plies::<S>(p) {
+                return n;
+            }
             let mut n = 0;
-            padded_for_each_move(p, |m| n += padded_count_moves(&p.play(m)) as u64);
+            for_each_move_as::<S, _>(p, |m| {
+                n += count_moves_as::<S::Other>(&p.play_as::<S>(m)) as u64
+            });
             n
         }
         _ => {
             let mut n = 0;
-            padded_for_each_move(p, |m| n += padded_perft(&p.play(m), depth - 1));
+            for_each_move_as::<S, _>(p, |m| {
+                n += padded_perft::<S::Other>(&p.play_as::<S>(m), depth - 1)
+            });
             n
         }
     }
