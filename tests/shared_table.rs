@@ -154,3 +154,26 @@ fn threads_report_each_thread_and_end_at_the_depth_limit() {
         );
     }
 }
+
+/// With two threads, moves whose subtree the other thread is searching are put off
+/// (ABDADA-style deferral, `search/busy.rs`), and the search still ends at the
+/// depth limit with a legal move; one thread never defers.
+#[test]
+fn a_second_thread_defers_moves_the_first_is_searching() {
+    let pos = Position::start();
+    let stop = AtomicBool::new(false);
+    let deferred = |threads: usize| {
+        let mut s = Searcher::new(SearchOptions::default().with_threads(threads));
+        let r = s.search(&pos, &[], &Limits::depth(14), &stop, &mut |_| {});
+        assert_eq!(r.depth, 14);
+        assert!(legal_moves(&pos).contains(&r.best.expect("a move")));
+        r.stats.deferred
+    };
+    assert_eq!(deferred(1), 0);
+    // Two threads meet in the tree only while both run at once: a test machine busy
+    // with other tests may keep one waiting for a while, so three tries.
+    assert!(
+        (0..3).any(|_| deferred(2) > 0),
+        "no move deferred with two threads"
+    );
+}

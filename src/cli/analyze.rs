@@ -165,7 +165,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             0.0
         };
         println!(
-            "stats nodes {} interior {} leaves {} tt_cutoffs {} terminal {} egdb_cutoffs {} qs_nodes {} tt_accesses {} tt_compares {} compares_per_access {per_access:.3} time {:.3} nps {} thread_nodes {}",
+            "stats nodes {} interior {} leaves {} tt_cutoffs {} terminal {} egdb_cutoffs {} qs_nodes {} tt_accesses {} tt_compares {} compares_per_access {per_access:.3} time {:.3} nps {} thread_nodes {} deferred {}",
             s.nodes,
             s.interior,
             s.leaves,
@@ -182,7 +182,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
                 .iter()
                 .map(u64::to_string)
                 .collect::<Vec<_>>()
-                .join(",")
+                .join(","),
+            s.deferred
         );
     }
     Ok(())

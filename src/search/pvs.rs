@@ -401,6 +401,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                     deferred[n_deferred] = i;
                     deferred_rank[n_deferred] = j as u8;
                     n_deferred += 1;
+                    self.stats.deferred += 1;
                     j += 1;
                     continue;
                 }

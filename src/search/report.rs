@@ -27,6 +27,9 @@ pub struct Stats {
     pub tt_accesses: u64,
     /// Key comparisons over all TT accesses (for the replacing table, buckets read).
     pub tt_compares: u64,
+    /// Moves put off to the end of their node because another thread was searching
+    /// their subtree (parallel search only, see `search/busy.rs`).
+    pub deferred: u64,
     /// Table entries in use per thousand (of the current search, for the replacing
     /// table).
     pub tt_permille: u32,
@@ -47,6 +50,7 @@ impl Stats {
         self.qs_nodes += other.qs_nodes;
         self.tt_accesses += other.tt_accesses;
         self.tt_compares += other.tt_compares;
+        self.deferred += other.deferred;
     }
 
     /// Nodes per second counting every node, quiescence included.
