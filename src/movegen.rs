@@ -255,10 +255,19 @@ fn for_each_capture<F: FnMut(&PaddedMove)>(p: &PaddedPosition, visit: F) {
 fn single_jumps<F: FnMut(Padded, Padded, Padded)>(p: &PaddedPosition, mut emit: F) {
     let opp = p.opp;
     let empty = p.empty();
-    for from in p.own_men().singles() {
-        for d in Dir::ALL {
-            let over = from.step(d) & opp;
-            if (over.step(d) & empty).any() {
+    let men = p.own_men();
+    // The men that jump in each direction, so that only they are visited.
+    let jumpers = |d: Dir| men & (empty.step(d.opposite()) & opp).step(d.opposite());
+    let by_dir = [
+        jumpers(Dir::NE),
+        jumpers(Dir::NW),
+        jumpers(Dir::SE),
+        jumpers(Dir::SW),
+    ];
+    for from in (by_dir[0] | by_dir[1] | by_dir[2] | by_dir[3]).singles() {
+        for (d, set) in Dir::ALL.into_iter().zip(by_dir) {
+            if (from & set).any() {
+                let over = from.step(d);
                 emit(from, over.step(d), over);
             }
         }
