@@ -316,6 +316,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
 mod busy;
 mod egdb_progress;
 mod egdb_root;
+mod leaf;
 mod limits;
 mod mtdf;
 mod options;
