@@ -10,7 +10,7 @@
 //! direction (NE, NW, SE, SW), distance; captures by start square, then depth-first in
 //! direction order, a longer capture clearing the shorter ones found before it.
 
-use crate::bitboard::Dir;
+use crate::bitboard::{Bitboard, Dir};
 use crate::moves::{Move, MoveList};
 use crate::padded::{MoveSink, Padded, PaddedMove, PaddedMoves, PaddedPosition};
 use crate::position::{Color, Position};
@@ -41,6 +41,14 @@ impl MoveSink for MoveList {
     fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool {
         self.iter()
             .any(|m| *m == Move::new(from.square(), to.square(), captured.to_bitboard()))
+    }
+
+    #[inline(always)]
+    fn push_steps(&mut self, to: Padded, back: Dir) {
+        self.extend_from_iter(
+            to.singles()
+                .map(|t| Move::new(t.stepped_square(back), t.square(), Bitboard::EMPTY)),
+        );
     }
 }
 
@@ -203,10 +211,30 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
 pub(crate) fn padded_generate<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
     list.clear();
     match classify_captures(p) {
-        Captures::None => quiet_moves(p, |from, to, captured| list.push(from, to, captured)),
+        Captures::None => quiet_into(p, list),
         Captures::Single(_) => single_jumps(p, |from, to, captured| list.push(from, to, captured)),
         Captures::Complex => padded_generate_captures(p, list),
     }
+}
+
+/// The non-capturing moves into `list`, in generation order: the men's by
+/// direction in bulk ([`MoveSink::push_steps`], each direction a constant), then
+/// the kings'.
+#[inline(always)]
+fn quiet_into<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+    let empty = p.empty();
+    let men = p.own_men();
+    match p.side {
+        Color::White => {
+            list.push_steps(men.step(Dir::NE) & empty, Dir::SW);
+            list.push_steps(men.step(Dir::NW) & empty, Dir::SE);
+        }
+        Color::Black => {
+            list.push_steps(men.step(Dir::SE) & empty, Dir::NW);
+            list.push_steps(men.step(Dir::SW) & empty, Dir::NE);
+        }
+    }
+    quiet_king_moves(p, |from, to, captured| list.push(from, to, captured));
 }
 
 /// Fill `list` with the legal captures (cleared first) and say whether there are
@@ -284,7 +312,7 @@ pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
 #[inline(always)]
 fn padded_generate_quiet<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
     list.clear();
-    quiet_moves(p, |from, to, captured| list.push(from, to, captured));
+    quiet_into(p, list);
 }
 
 /// Emit the non-capturing moves in generation order.
@@ -298,6 +326,13 @@ fn quiet_moves<F: FnMut(Padded, Padded, Padded)>(p: &PaddedPosition, mut emit: F
             emit(to.step(back), to, Padded::EMPTY);
         }
     }
+    quiet_king_moves(p, emit);
+}
+
+/// Emit the kings' non-capturing moves in generation order.
+#[inline(always)]
+fn quiet_king_moves<F: FnMut(Padded, Padded, Padded)>(p: &PaddedPosition, mut emit: F) {
+    let empty = p.empty();
     for from in p.own_kings().singles() {
         for dir in Dir::ALL {
             let mut to = from.step(dir) & empty;
