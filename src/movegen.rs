@@ -10,7 +10,7 @@
 //! direction (NE, NW, SE, SW), distance; captures by start square, then depth-first in
 //! direction order, a longer capture clearing the shorter ones found before it.
 
-use crate::bitboard::Dir;
+use crate::bitboard::{Bitboard, Dir};
 use crate::moves::{Move, MoveList};
 use crate::padded::{
     Black, MoveSink, Padded, PaddedMove, PaddedMoves, PaddedPosition, Side, White,
@@ -34,6 +34,14 @@ impl MoveSink for MoveList {
     fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool {
         self.iter()
             .any(|m| *m == Move::new(from.square(), to.square(), captured.to_bitboard()))
+    }
+
+    #[inline(always)]
+    fn push_steps(&mut self, to: Padded, back: Dir) {
+        self.extend_from_iter(
+            to.singles()
+                .map(|t| Move::new(t.stepped_square(back), t.square(), Bitboard::EMPTY)),
+        );
     }
 }
 
@@ -303,10 +311,30 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
 pub(crate) fn padded_generate<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
     list.clear();
     match classify_captures(p) {
-        Captures::None => quiet_moves(p, &mut PushTo(list)),
+        Captures::None => quiet_into(p, list),
         Captures::Single(_) => single_jumps(p, &mut PushTo(list)),
         Captures::ManChains | Captures::Complex => padded_generate_captures(p, list),
     }
+}
+
+/// The non-capturing moves into `list`, in generation order: the men's by
+/// direction in bulk ([`MoveSink::push_steps`], each direction a constant), then
+/// the kings'.
+#[inline(always)]
+fn quiet_into<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+    let empty = p.empty();
+    let men = p.own_men();
+    match p.side {
+        Color::White => {
+            list.push_steps(men.step(Dir::NE) & empty, Dir::SW);
+            list.push_steps(men.step(Dir::NW) & empty, Dir::SE);
+        }
+        Color::Black => {
+            list.push_steps(men.step(Dir::SE) & empty, Dir::NW);
+            list.push_steps(men.step(Dir::SW) & empty, Dir::NE);
+        }
+    }
+    quiet_king_moves(p, &mut PushTo(list));
 }
 
 /// Fill `list` with the legal captures (cleared first) and say whether there are
@@ -345,7 +373,7 @@ fn for_each_capture<F: FnMut(&PaddedMove)>(p: &PaddedPosition, visit: F) {
     list.as_slice().iter().for_each(visit);
 }
 
-/// Where the move emitters ([`quiet_moves`], [`single_jumps`]) send each move: a
+/// Where the move emitters ([`quiet_moves_as`], [`single_jumps`]) send each move: a
 /// closure, or a list ([`PushTo`]).
 trait MoveVisitor {
     /// Called once per move.
@@ -376,10 +404,19 @@ impl<L: MoveSink> MoveVisitor for PushTo<'_, L> {
 fn single_jumps<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
     let opp = p.opp;
     let empty = p.empty();
-    for from in p.own_men().singles() {
-        for d in Dir::ALL {
-            let over = from.step(d) & opp;
-            if (over.step(d) & empty).any() {
+    let men = p.own_men();
+    // The men that jump in each direction, so that only they are visited.
+    let jumpers = |d: Dir| men & (empty.step(d.opposite()) & opp).step(d.opposite());
+    let by_dir = [
+        jumpers(Dir::NE),
+        jumpers(Dir::NW),
+        jumpers(Dir::SE),
+        jumpers(Dir::SW),
+    ];
+    for from in (by_dir[0] | by_dir[1] | by_dir[2] | by_dir[3]).singles() {
+        for (d, set) in Dir::ALL.into_iter().zip(by_dir) {
+            if (from & set).any() {
+                let over = from.step(d);
                 visitor.visit(&PaddedMove {
                     from,
                     to: over.step(d),
@@ -400,19 +437,10 @@ pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
 #[inline(always)]
 fn padded_generate_quiet<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
     list.clear();
-    quiet_moves(p, &mut PushTo(list));
+    quiet_into(p, list);
 }
 
-/// Emit the non-capturing moves in generation order.
-#[inline(always)]
-fn quiet_moves<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
-    match p.side {
-        Color::White => quiet_moves_as::<White, V>(p, visitor),
-        Color::Black => quiet_moves_as::<Black, V>(p, visitor),
-    }
-}
-
-/// [`quiet_moves`] when the side to move is known to be `S`.
+/// Emit the non-capturing moves in generation order, the side to move being `S`.
 #[inline(always)]
 fn quiet_moves_as<S: Side, V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
     let empty = p.empty();
@@ -427,6 +455,13 @@ fn quiet_moves_as<S: Side, V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) 
             });
         }
     }
+    quiet_king_moves(p, visitor);
+}
+
+/// Emit the kings' non-capturing moves in generation order.
+#[inline(always)]
+fn quiet_king_moves<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
+    let empty = p.empty();
     for from in p.own_kings().singles() {
         for dir in Dir::ALL {
             let mut to = from.step(dir) & empty;

@@ -105,6 +105,20 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Append the moves of `moves`, each checked against the capacity as by
+    /// [`MoveList::push`], with the length kept in a register meanwhile (the move
+    /// generator's bulk path: `push` stores it back after every move).
+    #[inline(always)]
+    pub(crate) fn extend_from_iter<I: IntoIterator<Item = Move>>(&mut self, moves: I) {
+        let mut len = self.len;
+        for mv in moves {
+            assert!(len < MAX_MOVES, "MoveList overflow: see MAX_MOVES");
+            self.moves[len] = MaybeUninit::new(mv);
+            len += 1;
+        }
+        self.len = len;
+    }
+
     /// Remove every move.
     pub fn clear(&mut self) {
         self.len = 0;

@@ -104,6 +104,21 @@ impl Padded {
         Square::from_index(SQUARE_OF_BIT[self.0.trailing_zeros() as usize & 63] as u32)
     }
 
+    /// The square one diagonal step in `dir` from a one-square set (the step must
+    /// stay on the board): [`Padded::square`] of [`Padded::step`], one addition
+    /// instead of a shift and a second bit scan.
+    #[inline(always)]
+    pub const fn stepped_square(self, dir: Dir) -> Square {
+        let delta: i32 = match dir {
+            Dir::NE => 5,
+            Dir::NW => 4,
+            Dir::SE => -4,
+            Dir::SW => -5,
+        };
+        let bit = self.0.trailing_zeros() as i32 + delta;
+        Square::from_index(SQUARE_OF_BIT[bit as usize & 63] as u32)
+    }
+
     /// Iterate over the one-square subsets, lowest first.
     #[inline(always)]
     pub const fn singles(self) -> Singles {
@@ -329,6 +344,14 @@ pub trait MoveSink {
     fn push(&mut self, from: Padded, to: Padded, captured: Padded);
     /// Whether this capture is already listed (two paths, one move).
     fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool;
+    /// Append a quiet step to every square of `to`, in square order, each from the
+    /// square one step in `back` (a man's moves in one direction).
+    #[inline(always)]
+    fn push_steps(&mut self, to: Padded, back: Dir) {
+        for t in to.singles() {
+            self.push(t.step(back), t, Padded::EMPTY);
+        }
+    }
 }
 
 impl MoveSink for PaddedMoves {
@@ -402,6 +425,19 @@ mod tests {
                 Padded::from_bitboard(Bitboard(x)).to_bitboard(),
                 Bitboard(x)
             );
+        }
+    }
+
+    #[test]
+    fn stepped_square_is_the_square_of_the_step() {
+        for d in Dir::ALL {
+            for s in Square::ALL {
+                let p = Padded::from_square(s);
+                let got = p.step(d) & Padded::ALL;
+                if got.any() {
+                    assert_eq!(p.stepped_square(d), got.square(), "{d:?} from {s}");
+                }
+            }
         }
     }
 

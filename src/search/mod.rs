@@ -6,11 +6,12 @@
 //! the start of one search. `techniques` the switches, `options` the
 //! [`SearchOptions`] builder, `limits` time, nodes and the stop flag, `report` what a
 //! search returns, `pvs` the node search (α-β / PVS, TT, killers, history, ETC,
-//! selective deepening, endgame database, repetition), `qsearch` quiescence, `order`
-//! move ordering and selection, `root` iterative deepening with the thesis' aspiration
-//! procedure, `mtdf` MTD(f), `table` the search's view of the two tables (the
-//! thesis' [`crate::tt`], with its path marking, and the default engine's
-//! [`crate::shared_tt`], which helper threads share: lazy SMP, `smp`).
+//! selective deepening, endgame database, repetition), `leaf` the horizon nodes,
+//! `qsearch` quiescence, `order` move ordering and selection, `root` iterative
+//! deepening with the thesis' aspiration procedure, `mtdf` MTD(f), `table` the
+//! search's view of the two tables (the thesis' [`crate::tt`], with its path
+//! marking, and the default engine's [`crate::shared_tt`], which helper threads
+//! share: lazy SMP, `smp`).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -316,6 +317,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
 mod busy;
 mod egdb_progress;
 mod egdb_root;
+mod leaf;
 mod limits;
 mod mtdf;
 mod options;

@@ -101,25 +101,22 @@ impl Heuristics {
         } else {
             [u32::MAX; 2]
         };
-        let tt = tt.unwrap_or(usize::MAX);
         let keys = &mut self.keys[..n];
         for (i, (key, &m)) in keys.iter_mut().zip(list.iter()).enumerate() {
             let c = code(m);
-            let class: u64 = if i == tt {
-                3
-            } else if c == k0 {
-                2
-            } else if c == k1 {
-                1
-            } else {
-                0
-            };
+            // The two killers differ (or are both absent, matching nothing), so at
+            // most one of the two bits is set: class 2 or 1 without a branch.
+            let class = u64::from(c == k0) << 41 | u64::from(c == k1) << 40;
             let h = if history {
                 self.history[m.from().index() & 31][m.to().index() & 31]
             } else {
                 0
             };
-            *key = class << 40 | u64::from(h) << 8 | (0xFF - i as u64);
+            *key = class | u64::from(h) << 8 | (0xFF - i as u64);
+        }
+        // The TT move's class is 3 whatever the killers say.
+        if let Some(t) = tt {
+            keys[t] |= 3 << 40;
         }
         // Insertion sort, descending: lists are short and often nearly sorted.
         for a in 1..n {

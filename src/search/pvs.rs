@@ -4,9 +4,8 @@
 
 use crate::drawrules;
 use crate::eval::Evaluator;
-use crate::movegen::{generate, has_capture, padded_has_capture, padded_has_quiet_move};
+use crate::movegen::{generate, has_capture};
 use crate::moves::{Move, MoveList, MAX_MOVES};
-use crate::padded::PaddedPosition;
 use crate::position::Position;
 use crate::score::Score;
 use crate::tt::{from_tt, key, to_tt, Bound};
@@ -194,30 +193,33 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         }
     }
 
-    /// Fail-soft α-β value of `pos` with `depth` plies to go, `ply` plies below the
-    /// root. At ply 0 (MTD(f)) the best move is left in [`Engine::root_best`].
-    pub fn node(
+    /// The part of a node before its depth matters: the node count and limits, draws
+    /// by repetition and the counting rules, the endgame database (which may lower
+    /// `depth`), the table probe and its cutoff. `Err` holds the node's value when
+    /// one of them decides it; `Ok` where to store the result and the stored move.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn enter(
         &mut self,
         pos: &Position,
-        depth: u32,
+        depth: &mut u32,
         ply: u32,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
-    ) -> Score {
+    ) -> Result<(Option<T::Slot>, Option<u32>), Score> {
         let known_key = self.known_key.take();
         self.stats.nodes += 1;
         if self.budget.exhausted(self.stats.nodes) {
-            return Score::DRAW;
+            return Err(Score::DRAW);
         }
         let t = self.t;
         let root = ply == 0;
-        let p = ply as usize;
-        self.pv.reset(p);
+        self.pv.reset(ply as usize);
         // Repetitions are found on the path of positions (game history and search
         // path). The thesis' table finds them by its on-path flags instead, which
         // give the same answer wherever it has a slot; where it has none, or at a
         // horizon it does not probe, the path is scanned.
-        let probe = t.tt && (depth > 0 || self.opts.tt_leaves);
+        let probe = t.tt && (*depth > 0 || self.opts.tt_leaves);
         // With `rules`, the counting draw rules too, from the same walk back.
         let check_repetition = !(root || probe && T::TRACKS_PATH);
         if !root && (check_repetition || t.rules) {
@@ -228,14 +230,13 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                     && drawrules::count_draw_after(pos, trail.reversible_plies, path).is_some()
             {
                 self.stats.terminal += 1;
-                return Score::DRAW;
+                return Err(Score::DRAW);
             }
         }
-        let mut depth = depth;
         if t.egdb && !root {
             if let Some(o) = self.opts.oracle.clone() {
-                if let Some(s) = self.oracle(o.as_ref(), pos, ply, &mut depth) {
-                    return s;
+                if let Some(s) = self.oracle(o.as_ref(), pos, ply, depth) {
+                    return Err(s);
                 }
             }
         }
@@ -245,7 +246,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             let probed = self.tt.probe(known_key.unwrap_or_else(|| key(pos)));
             if T::TRACKS_PATH && probed.is_none() && !root && self.repeated(pos) {
                 self.stats.terminal += 1;
-                return Score::DRAW;
+                return Err(Score::DRAW);
             }
             if let Some((s, found)) = probed {
                 slot = Some(s);
@@ -253,9 +254,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                     if !root {
                         if e.on_path {
                             self.stats.terminal += 1;
-                            return Score::DRAW;
+                            return Err(Score::DRAW);
                         }
-                        if e.depth == depth || e.depth > depth && !self.opts.tt_exact_draft {
+                        if e.depth == *depth || e.depth > *depth && !self.opts.tt_exact_draft {
                             let v = from_tt(e.value, ply);
                             let hit = match e.bound {
                                 Bound::Exact => true,
@@ -265,7 +266,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                             };
                             if hit {
                                 self.stats.tt_cutoffs += 1;
-                                return v;
+                                return Err(v);
                             }
                         }
                     }
@@ -273,29 +274,29 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 }
             }
         }
+        Ok((slot, tt_move))
+    }
 
-        if depth == 0 || ply as usize >= MAX_PLY {
-            // Converted once for the three tests and the quiescence search.
-            let padded = PaddedPosition::new(pos);
-            let capture = padded_has_capture(&padded);
-            let (v, bound) = if !capture && !padded_has_quiet_move(&padded) {
-                self.stats.terminal += 1;
-                (Score::loss_in(ply), Bound::Exact)
-            } else {
-                self.stats.leaves += 1;
-                if capture && t.qs {
-                    let v = self.padded_qsearch(&padded, alpha, beta, ply);
-                    (v, bound_of(v, alpha, beta))
-                } else {
-                    (self.eval.eval(pos), Bound::Exact)
-                }
-            };
-            if let Some(s) = slot {
-                if !self.budget.aborted {
-                    self.tt.store(s, to_tt(v, ply), 0, bound, None);
-                }
-            }
-            return v;
+    /// Fail-soft α-β value of `pos` with `depth` plies to go, `ply` plies below the
+    /// root. At ply 0 (MTD(f)) the best move is left in [`Engine::root_best`].
+    pub fn node(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        ply: u32,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
+        let mut depth = depth;
+        let (slot, tt_move) = match self.enter(pos, &mut depth, ply, alpha, beta) {
+            Ok(found) => found,
+            Err(v) => return v,
+        };
+        let t = self.t;
+        let root = ply == 0;
+        let p = ply as usize;
+        if depth == 0 || p >= MAX_PLY {
+            return self.horizon(pos, slot, ply, alpha, beta);
         }
 
         generate(pos, &mut self.lists[p]);
@@ -503,7 +504,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         beta: Score,
     ) -> Score {
         self.known_key = key;
-        self.node(child, depth, ply, alpha, beta)
+        if depth == 0 {
+            self.leaf(child, ply, alpha, beta)
+        } else {
+            self.node(child, depth, ply, alpha, beta)
+        }
     }
 
     /// Enhanced transposition cutoff: a child whose stored upper bound already

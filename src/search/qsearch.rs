@@ -4,7 +4,7 @@
 //! A position reached by a capture is evaluated at once unless a capture follows.
 
 use crate::eval::Evaluator;
-use crate::movegen::{padded_generate_captures, padded_has_capture, padded_has_quiet_move};
+use crate::movegen::{padded_captures_only, padded_has_capture, padded_has_quiet_move};
 use crate::padded::{PaddedMoves, PaddedPosition};
 use crate::score::Score;
 
@@ -23,7 +23,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         ply: u32,
     ) -> Score {
         let mut list = PaddedMoves::new();
-        padded_generate_captures(pos, &mut list);
+        // Single man jumps (most captures) are listed without the capture search.
+        padded_captures_only(pos, &mut list);
         let mut best = -Score::INFINITE;
         for m in list.as_slice() {
             self.stats.qs_nodes += 1;
