@@ -327,6 +327,15 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         }
 
         self.stats.interior += 1;
+        let prefetch = t.tt && (depth > 1 || self.opts.tt_leaves);
+        // The table move's child comes first (the ordering puts it there): its slot
+        // is fetched while the moves are ordered, the first child's probe being the
+        // one most often missed in the cache.
+        let first = tt_move.filter(|_| prefetch).map(|i| {
+            let k = key(&pos.play(self.lists[p][i]));
+            self.tt.prefetch(k);
+            (i, k)
+        });
         let mut order = [0u8; MAX_MOVES];
         self.heur.order(
             &self.lists[p],
@@ -347,10 +356,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let alpha0 = alpha;
         let mut best = -Score::INFINITE;
         let mut best_i = order[0] as usize;
-        let prefetch = t.tt && (depth > 1 || self.opts.tt_leaves);
-        let mut next = pos.play(self.lists[p][best_i]);
         let mut next_i = order[0];
-        let mut next_key = None;
+        let mut next = pos.play(self.lists[p][best_i]);
+        let mut next_key = first.filter(|f| f.0 == best_i).map(|f| f.1);
         // With other threads, a later move whose child another thread is searching
         // is put off to the end (`busy`), when its value is likely in the table.
         let busy = self
