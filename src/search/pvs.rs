@@ -529,10 +529,18 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         ply: u32,
         beta: Score,
     ) -> Option<Score> {
-        for i in 0..self.lists[p].len() {
+        // Every child's slot is requested first, so that the probes below wait for
+        // memory once rather than once per move.
+        let n = self.lists[p].len();
+        let mut keys = [0u64; MAX_MOVES];
+        for (k, &m) in keys.iter_mut().zip(self.lists[p].iter()) {
+            *k = key(&pos.play(m));
+            self.tt.prefetch(*k);
+        }
+        for (i, &k) in keys.iter().enumerate().take(n) {
             let m = self.lists[p][i];
-            let child = pos.play(m);
-            if let Some(e) = self.tt.find(key(&child)) {
+            if let Some(e) = self.tt.find(k) {
+                let child = pos.play(m);
                 if e.on_path
                     || e.depth < depth - 1
                     || e.depth > depth - 1 && self.opts.tt_exact_draft
