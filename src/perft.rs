@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use crate::movegen::{count_moves_as, for_each_move_as, generate};
+use crate::movegen::{count_moves_as, for_each_move_as, generate, legal_moves};
 use crate::moves::{Move, MoveList};
 use crate::padded::{Black, PaddedPosition, Side, White};
 use crate::perft_bulk::two_plies;
@@ -66,23 +66,38 @@ pub fn divide_parallel(
     generate(pos, &mut list);
     let roots: Vec<Move> = list.to_vec();
     Ok(pool.install(|| {
-        // Split two plies deep so two threads stay busy when root subtrees differ in size.
+        // Each root move's subtree is split into the positions three plies down
+        // (about 300 tasks from the start), so that no thread waits long for the
+        // last, largest task to finish.
         roots
             .par_iter()
             .map(|&m| {
                 let child = pos.play(m);
-                let n = if depth >= 3 {
-                    let mut l2 = MoveList::new();
-                    generate(&child, &mut l2);
-                    l2.to_vec()
-                        .par_iter()
-                        .map(|&m2| perft(&child.play(m2), depth - 2))
-                        .sum()
-                } else {
-                    perft(&child, depth.saturating_sub(1))
-                };
+                let split = depth.saturating_sub(1).min(2);
+                let n = frontier(&child, split)
+                    .par_iter()
+                    .map(|p| perft(p, depth - 1 - split))
+                    .sum();
                 (m, n)
             })
             .collect()
     }))
+}
+
+/// The positions `plies` plies below `pos`, one per path (so that their perft counts
+/// add up to `pos`'s).
+fn frontier(pos: &Position, plies: u32) -> Vec<Position> {
+    let mut level = vec![*pos];
+    for _ in 0..plies {
+        level = level
+            .iter()
+            .flat_map(|p| {
+                legal_moves(p)
+                    .iter()
+                    .map(|&m| p.play(m))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+    }
+    level
 }
