@@ -17,6 +17,13 @@ use crate::padded::{
 };
 use crate::position::{Color, Position};
 
+mod capturer;
+mod chains;
+
+pub use capturer::generate_captures;
+pub(crate) use capturer::padded_generate_captures;
+use chains::count_man_chains;
+
 impl MoveSink for MoveList {
     #[inline(always)]
     fn clear(&mut self) {
@@ -194,103 +201,10 @@ pub(crate) fn count_moves_as<S: Side>(p: &PaddedPosition) -> usize {
 /// is kilobytes of stack, which would otherwise be reserved and probed at every
 /// call of [`padded_count_moves`], most of which need no list.
 #[inline(never)]
-fn count_captures(p: &PaddedPosition) -> usize {
+pub(super) fn count_captures(p: &PaddedPosition) -> usize {
     let mut list = PaddedMoves::new();
     padded_generate_captures(p, &mut list);
     list.as_slice().len()
-}
-
-/// Longest capture found so far and how many captures have that length.
-struct Tally {
-    best: u32,
-    count: u32,
-}
-
-/// Number of captures of `p` when only men capture ([`Captures::ManChains`]),
-/// without a move list: a search over the chains that keeps the longest length
-/// and its count. A man's capture of at most three pieces is the only one with its
-/// start, end and captured set (its first piece is the one next to the start, and
-/// so on), so such captures are counted as found; from four pieces on two routes
-/// can take the same pieces, and the generator, which merges them, counts.
-#[inline(never)]
-fn count_man_chains(p: &PaddedPosition) -> usize {
-    let opp = p.opp;
-    let empty = p.empty();
-    if let Some(n) = count_double_jumps(p.own_men(), opp, empty) {
-        return n as usize;
-    }
-    let first_jump = |e: Dir| (empty.step(e.opposite()) & opp).step(e.opposite());
-    let jumpers = p.own_men()
-        & (first_jump(Dir::NE) | first_jump(Dir::NW) | first_jump(Dir::SE) | first_jump(Dir::SW));
-    let mut tally = Tally { best: 0, count: 0 };
-    for from in jumpers.singles() {
-        man_chains(from, opp, empty | from, 0, &mut tally);
-    }
-    if tally.best >= 4 {
-        return count_captures(p);
-    }
-    tally.count as usize
-}
-
-/// The number of men's captures when the longest take two pieces, counted with
-/// set operations; `None` when some capture takes three or more.
-///
-/// A chain of up to three jumps never meets its own start square or a piece it has
-/// taken: the second jump cannot go back over the first piece, and a third jump's
-/// piece or landing square would need a step straight back. So up to three jumps,
-/// chains are exactly the paths through the position's own sets: the landing
-/// squares after jumps in directions `d` then `e` (`e` not back along `d`) mark one
-/// chain each.
-#[inline(always)]
-fn count_double_jumps(men: Padded, opp: Padded, empty: Padded) -> Option<u32> {
-    let jump = |from: Padded, d: Dir| (from.step(d) & opp).step(d) & empty;
-    let mut count = 0;
-    // After two jumps, the landing squares of the chains whose second went `e`.
-    let mut second = [Padded::EMPTY; 4];
-    for d in Dir::ALL {
-        let first = jump(men, d);
-        for (e, after) in Dir::ALL.into_iter().zip(second.iter_mut()) {
-            if e != d.opposite() {
-                let l = jump(first, e);
-                count += l.count();
-                *after |= l;
-            }
-        }
-    }
-    let third = Dir::ALL.into_iter().zip(second).any(|(e, from)| {
-        Dir::ALL
-            .into_iter()
-            .any(|f| f != e.opposite() && jump(from, f).any())
-    });
-    (!third).then_some(count)
-}
-
-/// Continue a man's capture from `sq`, having taken `taken` pieces; `victims` are
-/// the opponent's pieces not yet taken (taken ones stay on the board: they block,
-/// but cannot be jumped again), `empty` includes the man's start square.
-fn man_chains(sq: Padded, victims: Padded, empty: Padded, taken: u32, tally: &mut Tally) {
-    // Each direction inlined with a constant shift.
-    #[inline(always)]
-    fn go(d: Dir, sq: Padded, victims: Padded, empty: Padded, taken: u32, t: &mut Tally) -> bool {
-        let over = sq.step(d) & victims;
-        let land = over.step(d) & empty;
-        if land.any() {
-            man_chains(land, victims ^ over, empty, taken + 1, t);
-        }
-        land.any()
-    }
-    let extended = go(Dir::NE, sq, victims, empty, taken, tally)
-        | go(Dir::NW, sq, victims, empty, taken, tally)
-        | go(Dir::SE, sq, victims, empty, taken, tally)
-        | go(Dir::SW, sq, victims, empty, taken, tally);
-    if !extended && taken > 0 {
-        if taken > tally.best {
-            tally.best = taken;
-            tally.count = 1;
-        } else if taken == tally.best {
-            tally.count += 1;
-        }
-    }
 }
 
 /// All legal moves of the side to move (empty when it has lost).
@@ -474,123 +388,6 @@ fn quiet_king_moves<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
                 to = to.step(dir) & empty;
             }
         }
-    }
-}
-
-/// State of the capture search for one moving piece.
-struct Capturer<'a, S> {
-    from: Padded,
-    /// Opponent pieces (jumped ones included: they stay until the move ends).
-    opp: Padded,
-    /// Empty squares, the mover's start square included.
-    empty: Padded,
-    /// Longest capture found so far (over all pieces).
-    best: u32,
-    list: &'a mut S,
-}
-
-impl<S: MoveSink> Capturer<'_, S> {
-    #[inline]
-    fn record(&mut self, to: Padded, captured: Padded) {
-        let n = captured.count();
-        if n < self.best {
-            return;
-        }
-        if n > self.best {
-            self.best = n;
-            self.list.clear();
-        }
-        if !self.list.contains(self.from, to, captured) {
-            self.list.push(self.from, to, captured);
-        }
-    }
-
-    /// Continue a man's capture from `sq` in direction `D`; whether it could.
-    #[inline(always)]
-    fn man_dir(&mut self, d: Dir, sq: Padded, captured: Padded) -> bool {
-        let over = sq.step(d) & self.opp & !captured;
-        let land = over.step(d) & self.empty;
-        if land.any() {
-            self.man(land, captured | over);
-        }
-        land.any()
-    }
-
-    fn man(&mut self, sq: Padded, captured: Padded) {
-        // `|` not `||`: every direction is tried, in order. Each call is inlined
-        // with a constant direction, so every step is one constant shift.
-        let extended = self.man_dir(Dir::NE, sq, captured)
-            | self.man_dir(Dir::NW, sq, captured)
-            | self.man_dir(Dir::SE, sq, captured)
-            | self.man_dir(Dir::SW, sq, captured);
-        if !extended && captured.any() {
-            self.record(sq, captured);
-        }
-    }
-
-    /// Continue a king's capture from `sq` in direction `D`; whether it could.
-    #[inline(always)]
-    fn king_dir(&mut self, d: Dir, sq: Padded, captured: Padded) -> bool {
-        let mut over = sq.step(d);
-        while (over & self.empty).any() {
-            over = over.step(d);
-        }
-        if (over & self.opp & !captured).is_empty() {
-            return false;
-        }
-        let mut land = over.step(d) & self.empty;
-        let extended = land.any();
-        while land.any() {
-            self.king(land, captured | over);
-            land = land.step(d) & self.empty;
-        }
-        extended
-    }
-
-    fn king(&mut self, sq: Padded, captured: Padded) {
-        let extended = self.king_dir(Dir::NE, sq, captured)
-            | self.king_dir(Dir::NW, sq, captured)
-            | self.king_dir(Dir::SE, sq, captured)
-            | self.king_dir(Dir::SW, sq, captured);
-        if !extended && captured.any() {
-            self.record(sq, captured);
-        }
-    }
-}
-
-/// Fill `list` with the legal captures (cleared first): only sequences of maximal
-/// length, one entry per (from, to, captured set). Leaves `list` empty when there is
-/// no capture.
-pub fn generate_captures(pos: &Position, list: &mut MoveList) {
-    padded_generate_captures(&PaddedPosition::new(pos), list);
-}
-
-/// [`generate_captures`] in the padded layout.
-pub(crate) fn padded_generate_captures<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
-    list.clear();
-    let opp = p.opp;
-    let empty = p.empty();
-    let own_kings = p.own_kings();
-    // Only men with a first jump start a search; kings are few and all tried.
-    let men = p.own_men();
-    let first_jump = |e: Dir| (empty.step(e.opposite()) & opp).step(e.opposite());
-    let jumpers = men
-        & (first_jump(Dir::NE) | first_jump(Dir::NW) | first_jump(Dir::SE) | first_jump(Dir::SW));
-    let mut best = 0;
-    for from in (jumpers | own_kings).singles() {
-        let mut c = Capturer {
-            from,
-            opp,
-            empty: empty | from,
-            best,
-            list,
-        };
-        if (own_kings & from).any() {
-            c.king(from, Padded::EMPTY);
-        } else {
-            c.man(from, Padded::EMPTY);
-        }
-        best = c.best;
     }
 }
 
