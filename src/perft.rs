@@ -73,10 +73,12 @@ pub fn divide_parallel(
             .par_iter()
             .map(|&m| {
                 let child = pos.play(m);
-                let split = depth.saturating_sub(1).min(2);
+                // As in `divide`, depth 0 counts each root move once.
+                let below = depth.saturating_sub(1);
+                let split = below.min(2);
                 let n = frontier(&child, split)
                     .par_iter()
-                    .map(|p| perft(p, depth - 1 - split))
+                    .map(|p| perft(p, below - split))
                     .sum();
                 (m, n)
             })
@@ -91,12 +93,7 @@ fn frontier(pos: &Position, plies: u32) -> Vec<Position> {
     for _ in 0..plies {
         level = level
             .iter()
-            .flat_map(|p| {
-                legal_moves(p)
-                    .iter()
-                    .map(|&m| p.play(m))
-                    .collect::<Vec<_>>()
-            })
+            .flat_map(|p| legal_moves(p).to_vec().into_iter().map(|m| p.play(m)))
             .collect();
     }
     level

@@ -2,7 +2,7 @@
 //! Counts up to 5 M leaves run by default; the deeper ones are `#[ignore]`d
 //! (`cargo test --release -- --ignored perft_deep`).
 
-use damas::perft::{divide_parallel, perft};
+use damas::perft::{divide, divide_parallel, perft};
 use damas::{parse_fen, Position};
 
 const DATA: &str = include_str!("../data/perft/brazilian.txt");
@@ -32,6 +32,20 @@ fn perft_published_counts() {
     );
     for (pos, depth, expect) in cases {
         assert_eq!(perft(&pos, depth), expect, "perft({depth}) of {pos:?}");
+    }
+}
+
+/// The threaded split (three plies deep) gives the same rows as `divide` at every
+/// depth, the shallow ones included (depth 0 once underflowed the split).
+#[test]
+fn threaded_divide_agrees_with_divide_at_every_depth() {
+    let pos = Position::start();
+    for depth in 0..=5 {
+        assert_eq!(
+            divide_parallel(&pos, depth, 2).unwrap(),
+            divide(&pos, depth),
+            "depth {depth}"
+        );
     }
 }
 
