@@ -332,9 +332,10 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         // is fetched while the moves are ordered, the first child's probe being the
         // one most often missed in the cache.
         let first = tt_move.filter(|_| prefetch).map(|i| {
-            let k = key(&pos.play(self.lists[p][i]));
+            let child = pos.play(self.lists[p][i]);
+            let k = key(&child);
             self.tt.prefetch(k);
-            (i, k)
+            (i, child, k)
         });
         let mut order = [0u8; MAX_MOVES];
         self.heur.order(
@@ -357,8 +358,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let mut best = -Score::INFINITE;
         let mut best_i = order[0] as usize;
         let mut next_i = order[0];
-        let mut next = pos.play(self.lists[p][best_i]);
-        let mut next_key = first.filter(|f| f.0 == best_i).map(|f| f.1);
+        // The table move's child, already made for the prefetch, is not made again.
+        let (mut next, mut next_key) = match first {
+            Some((i, child, k)) if i == best_i => (child, Some(k)),
+            _ => (pos.play(self.lists[p][best_i]), None),
+        };
         // With other threads, a later move whose child another thread is searching
         // is put off to the end (`busy`), when its value is likely in the table.
         let busy = self
