@@ -177,3 +177,46 @@ fn a_second_thread_defers_moves_the_first_is_searching() {
         "no move deferred with two threads"
     );
 }
+
+/// A soft stop (the caller's `on_info` setting the stop flag after an iteration,
+/// as the Hub engine and match players do) while a helper is already searching a
+/// deeper iteration: the main thread goes on helping it until that iteration is
+/// done or the deadline comes, instead of throwing the helper's head start away
+/// (`Stats::grace`). At most once per search; never with one thread, nor without a
+/// deadline (a stop then always ends the search at once).
+#[test]
+fn a_soft_stop_lets_a_deeper_helper_iteration_finish() {
+    const SOFT: u32 = 8;
+    let pos = Position::start();
+    let run = |threads: usize, limits: Limits| {
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(SearchOptions::default().with_threads(threads));
+        let r = s.search(&pos, &[], &limits, &stop, &mut |info| {
+            if info.depth >= SOFT {
+                // A slow caller: the helper, if it is running at all, gets ahead
+                // meanwhile (on a busy test machine it may not have started yet).
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+        assert!(r.depth >= SOFT, "stopped at depth {}", r.depth);
+        assert!(legal_moves(&pos).contains(&r.best.expect("a move")));
+        assert!(r.stats.grace <= 1, "{} grace periods", r.stats.grace);
+        r
+    };
+    // A deadline far away: only the iteration under way can end a grace period.
+    let timed = Limits::time(std::time::Duration::from_secs(600));
+    let one = run(1, timed);
+    assert_eq!((one.stats.grace, one.depth), (0, SOFT));
+    let untimed = run(2, Limits::default());
+    assert_eq!(untimed.stats.grace, 0);
+    // Whether the helper is deeper when the main thread stops depends on timing;
+    // on a busy test machine it may lag, so three tries.
+    let helped = (0..3).map(|_| run(2, timed)).find(|r| r.stats.grace == 1);
+    let r = helped.expect("no grace period in three two-thread searches");
+    assert!(
+        r.depth > SOFT,
+        "the deeper iteration finished: depth {}",
+        r.depth
+    );
+}

@@ -8,6 +8,7 @@ Usage:
     cargo build --release
     python3 tools/hub_clock_games.py --games 100 --time 1 --inc 0.05
     python3 tools/hub_clock_games.py --games 100 --time 2 --moves 0
+    python3 tools/hub_clock_games.py --games 100 --time 1 --inc 0.05 --threads 2
 
 The script keeps the clocks itself, as a GUI does: each side's time runs from
 sending `go think` until the `done` line arrives (pipe latency included), the
@@ -32,9 +33,11 @@ import draughts
 from draughts.engine import HubEngine, Limit
 
 
-def start_engine(path: str) -> HubEngine:
+def start_engine(path: str, threads: int) -> HubEngine:
     engine = HubEngine([path, "hub"])
-    engine.configure({"variant": "brazilian", "move-numbering": "rows-reversed"})
+    engine.configure(
+        {"variant": "brazilian", "move-numbering": "rows-reversed", "threads": threads}
+    )
     engine.init()
     return engine
 
@@ -99,9 +102,10 @@ def main() -> int:
     p.add_argument("--inc", type=float, default=0.0, help="increment per move, seconds")
     p.add_argument("--moves", type=int, default=0, help="moves= of the level line (0: sudden death)")
     p.add_argument("--max-plies", type=int, default=250)
+    p.add_argument("--threads", type=int, default=1, help="search threads of each engine")
     args = p.parse_args()
 
-    engines = [start_engine(args.engine), start_engine(args.engine)]
+    engines = [start_engine(args.engine, args.threads), start_engine(args.engine, args.threads)]
     losses = 0
     results = {"A": 0.0, "B": 0.0}
     counts = {}

@@ -62,6 +62,11 @@ pub(crate) struct Budget<'a> {
     pub superseded: bool,
     /// Set once any limit is hit; every node then returns at once.
     pub aborted: bool,
+    /// While set, the external stop flag is not obeyed (the deadline, the parallel
+    /// search's own stop and supersession still are): a parallel search's main
+    /// thread helps finish a deeper iteration under way past a soft stop
+    /// ([`Budget::begin_grace`]).
+    grace: bool,
     /// The node count at which [`Budget::exhausted`] next reads the limits: the next
     /// poll or the node limit, whichever comes first (node counts only grow).
     next_check: u64,
@@ -88,6 +93,7 @@ impl<'a> Budget<'a> {
             iteration: u32::MAX,
             superseded: false,
             aborted: false,
+            grace: false,
             next_check: 0,
         }
     }
@@ -126,7 +132,7 @@ impl<'a> Budget<'a> {
     /// Read the clock and the stop flag (between root children, and every few nodes).
     pub fn poll(&mut self) -> bool {
         if !self.aborted {
-            self.aborted = self.stop.load(Ordering::Relaxed)
+            self.aborted = self.stop.load(Ordering::Relaxed) && !self.grace
                 || self.halt.is_some_and(|h| h.load(Ordering::Relaxed))
                 || self.deadline.is_some_and(|d| Instant::now() >= d);
             if !self.aborted
@@ -145,6 +151,29 @@ impl<'a> Budget<'a> {
     pub fn resume(&mut self) {
         self.aborted = false;
         self.superseded = false;
+    }
+
+    /// Whether the external stop flag is set (whatever the grace).
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether the search has a deadline (a grace period is bounded by it).
+    pub fn has_deadline(&self) -> bool {
+        self.deadline.is_some()
+    }
+
+    /// Stop obeying the external stop flag until the deadline: the caller asked
+    /// for no further iteration (a soft stop), but another thread's deeper
+    /// iteration is under way and may finish in time with this thread's help.
+    pub fn begin_grace(&mut self) {
+        debug_assert!(self.deadline.is_some(), "a grace period needs a deadline");
+        self.grace = true;
+    }
+
+    /// Whether [`Budget::begin_grace`] was called.
+    pub fn in_grace(&self) -> bool {
+        self.grace
     }
 
     /// Whether an iteration predicted to take `next` can still finish in time.
@@ -200,6 +229,28 @@ mod tests {
         completed.store(9, Ordering::Relaxed);
         assert!(b.poll());
         assert!(!b.superseded);
+    }
+
+    #[test]
+    fn grace_ignores_the_stop_flag_but_not_the_deadline_or_the_halt() {
+        let stop = AtomicBool::new(true);
+        let halt = AtomicBool::new(false);
+        let limits = Limits::time(Duration::from_secs(3600));
+        let mut b = Budget::new(Instant::now(), &limits, &stop, Some(&halt), None);
+        assert!(b.has_deadline());
+        assert!(b.poll(), "the stop flag stops a search out of grace");
+        b.resume();
+        b.begin_grace();
+        assert!(b.in_grace() && b.stop_requested());
+        assert!(!b.poll(), "in grace the stop flag is not obeyed");
+        halt.store(true, Ordering::Relaxed);
+        assert!(b.poll(), "the parallel search's own stop still ends it");
+        // The deadline still ends a search in grace.
+        let past = Limits::time(Duration::ZERO);
+        let halt = AtomicBool::new(false);
+        let mut b = Budget::new(Instant::now(), &past, &stop, Some(&halt), None);
+        b.begin_grace();
+        assert!(b.poll());
     }
 
     #[test]

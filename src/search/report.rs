@@ -30,6 +30,9 @@ pub struct Stats {
     /// Moves put off to the end of their node because another thread was searching
     /// their subtree (parallel search only, see `search/busy.rs`).
     pub deferred: u64,
+    /// Times the main thread of a parallel search went on past the caller's soft
+    /// stop to help a helper's deeper iteration finish (see `search/root.rs`).
+    pub grace: u64,
     /// Table entries in use per thousand (of the current search, for the replacing
     /// table).
     pub tt_permille: u32,
@@ -51,6 +54,7 @@ impl Stats {
         self.tt_accesses += other.tt_accesses;
         self.tt_compares += other.tt_compares;
         self.deferred += other.deferred;
+        self.grace += other.grace;
     }
 
     /// Nodes per second counting every node, quiescence included.

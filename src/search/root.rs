@@ -242,7 +242,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             if self.budget.superseded {
                 // Another thread completed this depth: its partial result is moot.
                 self.budget.resume();
-                if self.smp.is_some_and(|r| r.finished(max_depth)) {
+                // In grace, the deeper iteration this thread was helping is done.
+                if self.budget.in_grace() || self.smp.is_some_and(|r| r.finished(max_depth)) {
                     break;
                 }
                 next = d + 1;
@@ -259,9 +260,13 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             searched = true;
             result.depth = d;
             let info = self.info(d, result.score, &result.pv);
+            let stopped_before = self.budget.stop_requested();
             on_info(&info);
             if let Some(role) = self.smp {
                 role.completed(&result, &info, max_depth);
+            }
+            if self.budget.in_grace() {
+                break;
             }
             // A win scored from a win/draw/loss-only database is an estimate: search on.
             let known = result
@@ -270,6 +275,19 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 .is_some_and(|p| p < super::pvs::UNKNOWN_DISTANCE);
             if limits.depth.is_none() && (known || moves.len() == 1) {
                 break;
+            }
+            // A stop asked from `on_info` is the caller's soft deadline (no further
+            // iteration). With a helper already deeper, this thread helps it finish
+            // until the deadline instead of throwing its head start away.
+            let soft_stop = !stopped_before && self.budget.stop_requested();
+            if soft_stop
+                && self.budget.has_deadline()
+                && self.smp.is_some_and(|r| r.helper_beyond(d))
+            {
+                self.budget.begin_grace();
+                self.stats.grace += 1;
+                next = d + 1;
+                continue;
             }
             let iter_nodes = self.stats.nodes + self.stats.qs_nodes - nodes_before;
             if !self

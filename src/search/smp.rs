@@ -12,6 +12,13 @@
 //! iteration puts first the best move of the deepest completed one. The
 //! main thread alone reports progress. With one thread the search is exactly the
 //! single-threaded one.
+//!
+//! A caller's soft stop (its `on_info` setting the stop flag after an iteration, so
+//! that no new iteration starts) would throw away a helper's deeper iteration that
+//! is already under way. So when a helper is deeper at that moment and the search
+//! has a deadline, the main thread goes on one more iteration, joining the helper's,
+//! ignoring the stop flag until that iteration is done or the deadline comes
+//! ([`super::limits::Budget::begin_grace`], counted in `Stats::grace`).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
@@ -138,6 +145,17 @@ impl Role<'_> {
         } else {
             None
         }
+    }
+
+    /// Whether another thread is searching an iteration deeper than both `depth`
+    /// and every completed one (so one that may still improve the answer).
+    pub fn helper_beyond(&self, depth: u32) -> bool {
+        let c = self.coord;
+        let floor = depth.max(c.completed.load(Ordering::Relaxed));
+        c.searching
+            .iter()
+            .enumerate()
+            .any(|(i, s)| i != self.thread && s.load(Ordering::Relaxed) > floor)
     }
 
     /// Whether the search is over or another thread completed `max_depth`.
