@@ -74,6 +74,7 @@ impl MoveBudget {
     pub fn search_limits(&self) -> Limits {
         Limits {
             time: self.hard,
+            soft: self.soft,
             ..self.limits
         }
     }
@@ -182,8 +183,19 @@ mod tests {
     fn search_limits_carry_the_hard_deadline() {
         let b = MoveBudget::for_level(&HubLevel::MoveTime(secs(1.0)));
         assert_eq!(b.search_limits().time, b.hard);
+        // The soft deadline too, which bounds a parallel search's grace period.
+        let c = MoveBudget::for_level(&HubLevel::Clock {
+            moves: None,
+            time: secs(60.0),
+            inc: secs(1.0),
+        });
+        assert_eq!(
+            (c.search_limits().time, c.search_limits().soft),
+            (c.hard, c.soft)
+        );
+        assert!(c.soft < c.hard);
         let d = MoveBudget::for_level(&HubLevel::Depth(4)).search_limits();
-        assert_eq!((d.depth, d.time), (Some(4), None));
+        assert_eq!((d.depth, d.time, d.soft), (Some(4), None, None));
     }
 
     #[test]

@@ -217,6 +217,7 @@ impl<R: Rng> Chooser<'_, R> {
                         (c / u64::from(n)).clamp(1, profile.nodes)
                     })),
                     time: limits.time.map(|t| t / n),
+                    soft: None,
                 };
                 let r = searcher.search(&child, &line, &child_limits, stop, &mut |_| {});
                 stats.absorb(&r.stats);

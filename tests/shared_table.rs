@@ -183,7 +183,8 @@ fn a_second_thread_defers_moves_the_first_is_searching() {
 /// deeper iteration: the main thread goes on helping it until that iteration is
 /// done or the deadline comes, instead of throwing the helper's head start away
 /// (`Stats::grace`). At most once per search; never with one thread, nor without a
-/// deadline (a stop then always ends the search at once).
+/// soft deadline (a stop then always ends the search at once). The grace ends at
+/// the soft deadline, so a move never takes longer than the caller's budget.
 #[test]
 fn a_soft_stop_lets_a_deeper_helper_iteration_finish() {
     const SOFT: u32 = 8;
@@ -204,12 +205,19 @@ fn a_soft_stop_lets_a_deeper_helper_iteration_finish() {
         assert!(r.stats.grace <= 1, "{} grace periods", r.stats.grace);
         r
     };
-    // A deadline far away: only the iteration under way can end a grace period.
-    let timed = Limits::time(std::time::Duration::from_secs(600));
+    // Deadlines far away: only the iteration under way can end a grace period.
+    let far = std::time::Duration::from_secs(600);
+    let timed = Limits {
+        soft: Some(far),
+        ..Limits::time(far)
+    };
     let one = run(1, timed);
     assert_eq!((one.stats.grace, one.depth), (0, SOFT));
     let untimed = run(2, Limits::default());
     assert_eq!(untimed.stats.grace, 0);
+    // Without a soft deadline from the caller, a stop always ends the search.
+    let hard_only = run(2, Limits::time(far));
+    assert_eq!(hard_only.stats.grace, 0);
     // Whether the helper is deeper when the main thread stops depends on timing;
     // on a busy test machine it may lag, so three tries.
     let helped = (0..3).map(|_| run(2, timed)).find(|r| r.stats.grace == 1);

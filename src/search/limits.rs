@@ -14,6 +14,11 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Time for this move.
     pub time: Option<Duration>,
+    /// The caller's soft deadline, when it stops the search itself after an
+    /// iteration (from `on_info`) once this is near: a parallel search's main
+    /// thread may then help a helper's deeper iteration finish, until this much
+    /// time has passed (see [`Budget::begin_grace`]). `None`: no such help.
+    pub soft: Option<Duration>,
 }
 
 impl Limits {
@@ -47,6 +52,8 @@ const POLL_MASK: u64 = 1023;
 pub(crate) struct Budget<'a> {
     pub start: Instant,
     deadline: Option<Instant>,
+    /// End of a grace period ([`Limits::soft`]).
+    soft_deadline: Option<Instant>,
     time: Option<Duration>,
     max_nodes: Option<u64>,
     stop: &'a AtomicBool,
@@ -84,6 +91,7 @@ impl<'a> Budget<'a> {
         Budget {
             start,
             deadline: limits.time.map(|t| start + t),
+            soft_deadline: limits.soft.map(|t| start + t),
             time: limits.time,
             max_nodes: limits.nodes,
             stop,
@@ -158,16 +166,23 @@ impl<'a> Budget<'a> {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// Whether the search has a deadline (a grace period is bounded by it).
-    pub fn has_deadline(&self) -> bool {
-        self.deadline.is_some()
+    /// Whether a grace period may begin: the caller gave a soft deadline
+    /// ([`Limits::soft`]), which bounds it.
+    pub fn can_grace(&self) -> bool {
+        self.soft_deadline.is_some()
     }
 
-    /// Stop obeying the external stop flag until the deadline: the caller asked
-    /// for no further iteration (a soft stop), but another thread's deeper
-    /// iteration is under way and may finish in time with this thread's help.
+    /// Stop obeying the external stop flag until the soft deadline (or the hard
+    /// one, if earlier): the caller asked for no further iteration (a soft stop),
+    /// but another thread's deeper iteration is under way and may finish in time
+    /// with this thread's help. So a grace period never makes a move take longer
+    /// than the caller's own budget for it.
     pub fn begin_grace(&mut self) {
-        debug_assert!(self.deadline.is_some(), "a grace period needs a deadline");
+        debug_assert!(self.can_grace(), "a grace period needs a soft deadline");
+        self.deadline = match (self.deadline, self.soft_deadline) {
+            (Some(hard), Some(soft)) => Some(hard.min(soft)),
+            (hard, soft) => hard.or(soft),
+        };
         self.grace = true;
     }
 
@@ -235,9 +250,14 @@ mod tests {
     fn grace_ignores_the_stop_flag_but_not_the_deadline_or_the_halt() {
         let stop = AtomicBool::new(true);
         let halt = AtomicBool::new(false);
-        let limits = Limits::time(Duration::from_secs(3600));
+        let hour = Duration::from_secs(3600);
+        assert!(!Budget::new(Instant::now(), &Limits::time(hour), &stop, None, None).can_grace());
+        let limits = Limits {
+            soft: Some(hour),
+            ..Limits::time(hour)
+        };
         let mut b = Budget::new(Instant::now(), &limits, &stop, Some(&halt), None);
-        assert!(b.has_deadline());
+        assert!(b.can_grace());
         assert!(b.poll(), "the stop flag stops a search out of grace");
         b.resume();
         b.begin_grace();
@@ -245,8 +265,11 @@ mod tests {
         assert!(!b.poll(), "in grace the stop flag is not obeyed");
         halt.store(true, Ordering::Relaxed);
         assert!(b.poll(), "the parallel search's own stop still ends it");
-        // The deadline still ends a search in grace.
-        let past = Limits::time(Duration::ZERO);
+        // The soft deadline ends a grace period, even before the hard one.
+        let past = Limits {
+            soft: Some(Duration::ZERO),
+            ..Limits::time(hour)
+        };
         let halt = AtomicBool::new(false);
         let mut b = Budget::new(Instant::now(), &past, &stop, Some(&halt), None);
         b.begin_grace();

@@ -278,11 +278,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             }
             // A stop asked from `on_info` is the caller's soft deadline (no further
             // iteration). With a helper already deeper, this thread helps it finish
-            // until the deadline instead of throwing its head start away.
+            // until that deadline instead of throwing its head start away.
             let soft_stop = !stopped_before && self.budget.stop_requested();
-            if soft_stop
-                && self.budget.has_deadline()
-                && self.smp.is_some_and(|r| r.helper_beyond(d))
+            if soft_stop && self.budget.can_grace() && self.smp.is_some_and(|r| r.helper_beyond(d))
             {
                 self.budget.begin_grace();
                 self.stats.grace += 1;

@@ -16,8 +16,9 @@
 //! A caller's soft stop (its `on_info` setting the stop flag after an iteration, so
 //! that no new iteration starts) would throw away a helper's deeper iteration that
 //! is already under way. So when a helper is deeper at that moment and the search
-//! has a deadline, the main thread goes on one more iteration, joining the helper's,
-//! ignoring the stop flag until that iteration is done or the deadline comes
+//! has a soft deadline (`Limits::soft`), the main thread goes on one more iteration,
+//! joining the helper's, ignoring the stop flag until that iteration is done or the
+//! soft deadline comes
 //! ([`super::limits::Budget::begin_grace`], counted in `Stats::grace`).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
