@@ -17,7 +17,8 @@ pub struct Limits {
     /// The caller's soft deadline, when it stops the search itself after an
     /// iteration (from `on_info`) once this is near: a parallel search's main
     /// thread may then help a helper's deeper iteration finish, until this much
-    /// time has passed (see [`Budget::begin_grace`]). `None`: no such help.
+    /// time has passed (`search/limits.rs`, `Budget::begin_grace`). `None`: no
+    /// such help.
     pub soft: Option<Duration>,
 }
 
