@@ -180,11 +180,10 @@ impl<'a> Budget<'a> {
     /// than the caller's own budget for it.
     pub fn begin_grace(&mut self) {
         debug_assert!(self.can_grace(), "a grace period needs a soft deadline");
-        self.deadline = match (self.deadline, self.soft_deadline) {
-            (Some(hard), Some(soft)) => Some(hard.min(soft)),
-            (hard, soft) => hard.or(soft),
-        };
-        self.grace = true;
+        if let Some(soft) = self.soft_deadline {
+            self.deadline = Some(self.deadline.map_or(soft, |hard| hard.min(soft)));
+            self.grace = true;
+        }
     }
 
     /// Whether [`Budget::begin_grace`] was called.
