@@ -167,6 +167,41 @@ const SQUARE_OF_BIT: [u8; 64] = {
     t
 };
 
+/// `RAYS[d][b]`: the real squares a flying king on padded bit `b` sweeps in
+/// direction `d` on an empty board, nearest first in step order (zero for ghost
+/// bits). The capture generator finds the first piece on a ray with one bit scan
+/// instead of stepping square by square.
+pub(crate) const RAYS: [[u64; 36]; 4] = {
+    let all = Padded::ALL.0;
+    let mut t = [[0u64; 36]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut b = 0;
+        while b < 36 {
+            if all >> b & 1 == 1 {
+                let mut sq: u64 = 1 << b;
+                let mut ray = 0;
+                loop {
+                    sq = match d {
+                        0 => sq << 5,
+                        1 => sq << 4,
+                        2 => sq >> 4,
+                        _ => sq >> 5,
+                    };
+                    if sq & all == 0 {
+                        break;
+                    }
+                    ray |= sq;
+                }
+                t[d][b] = ray;
+            }
+            b += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
 /// A position in the ghost-square layout, seen from the side to move: what the move
 /// generator and perft work on, so that a perft tree never converts layouts.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

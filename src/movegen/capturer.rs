@@ -4,7 +4,7 @@
 
 use crate::bitboard::Dir;
 use crate::moves::MoveList;
-use crate::padded::{MoveSink, Padded, PaddedPosition};
+use crate::padded::{MoveSink, Padded, PaddedPosition, RAYS};
 use crate::position::Position;
 
 /// State of the capture search for one moving piece.
@@ -59,22 +59,51 @@ impl<S: MoveSink> Capturer<'_, S> {
     }
 
     /// Continue a king's capture from `sq` in direction `D`; whether it could.
+    /// The first piece on the ray and the empty squares behind it come from the
+    /// ray table with one bit scan each ([`RAYS`]), not a step per square.
     #[inline(always)]
     fn king_dir(&mut self, d: Dir, sq: Padded, captured: Padded) -> bool {
-        let mut over = sq.step(d);
-        while (over & self.empty).any() {
-            over = over.step(d);
+        // NE and NW go up the bit order, so the nearest square is the lowest bit.
+        let up = matches!(d, Dir::NE | Dir::NW);
+        let rays = &RAYS[d as usize];
+        let blockers = rays[sq.0.trailing_zeros() as usize] & !self.empty.0;
+        if blockers == 0 {
+            return false;
         }
+        let first = if up {
+            blockers.trailing_zeros()
+        } else {
+            63 - blockers.leading_zeros()
+        };
+        let over = Padded(1 << first);
         if (over & self.opp & !captured).is_empty() {
             return false;
         }
-        let mut land = over.step(d) & self.empty;
-        let extended = land.any();
-        while land.any() {
-            self.king(land, captured | over);
-            land = land.step(d) & self.empty;
+        let beyond = rays[first as usize];
+        let next = beyond & !self.empty.0;
+        // The empty squares between the piece taken and the next piece (or the edge).
+        let land = if up {
+            beyond & (next & next.wrapping_neg()).wrapping_sub(1)
+        } else if next == 0 {
+            beyond
+        } else {
+            beyond & (!0u64 << (64 - next.leading_zeros()))
+        };
+        if land == 0 {
+            return false;
         }
-        extended
+        // Landing squares nearest first, as a step-by-step walk would find them.
+        let mut rest = land;
+        while rest != 0 {
+            let bit = if up {
+                rest & rest.wrapping_neg()
+            } else {
+                1 << (63 - rest.leading_zeros())
+            };
+            rest ^= bit;
+            self.king(Padded(bit), captured | over);
+        }
+        true
     }
 
     fn king(&mut self, sq: Padded, captured: Padded) {
@@ -121,5 +150,102 @@ pub(crate) fn padded_generate_captures<S: MoveSink>(p: &PaddedPosition, list: &m
             c.man(from, Padded::EMPTY);
         }
         best = c.best;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Bitboard;
+    use crate::padded::PaddedMoves;
+    use crate::position::Color;
+    use rand::{Rng, SeedableRng};
+
+    /// The king's captures found by walking each ray a square at a time (the
+    /// generator before the ray table), as (to, captured) in discovery order.
+    fn walk(
+        sq: Padded,
+        opp: Padded,
+        empty: Padded,
+        captured: Padded,
+        out: &mut Vec<(Padded, Padded)>,
+    ) {
+        let mut extended = false;
+        for d in Dir::ALL {
+            let mut over = sq.step(d);
+            while (over & empty).any() {
+                over = over.step(d);
+            }
+            if (over & opp & !captured).is_empty() {
+                continue;
+            }
+            let mut land = over.step(d) & empty;
+            extended |= land.any();
+            while land.any() {
+                walk(land, opp, empty, captured | over, out);
+                land = land.step(d) & empty;
+            }
+        }
+        if !extended && captured.any() {
+            out.push((sq, captured));
+        }
+    }
+
+    /// The legal king captures of `p` by [`walk`]: the longest, first route kept,
+    /// kings in square order (what `padded_generate_captures` must list, in order).
+    fn walked(p: &PaddedPosition) -> Vec<(Padded, Padded, Padded)> {
+        let empty = p.empty();
+        let mut all = vec![];
+        for from in p.own_kings().singles() {
+            let mut found = vec![];
+            walk(from, p.opp, empty | from, Padded::EMPTY, &mut found);
+            all.extend(found.into_iter().map(|(to, c)| (from, to, c)));
+        }
+        let best = all.iter().map(|m| m.2.count()).max().unwrap_or(0);
+        let mut legal: Vec<(Padded, Padded, Padded)> = vec![];
+        for m in all {
+            if m.2.count() == best && !legal.contains(&m) {
+                legal.push(m);
+            }
+        }
+        legal
+    }
+
+    /// Random positions of kings only (so every capture is a king's), with many
+    /// pieces, long rays and chains that revisit squares.
+    #[test]
+    fn ray_table_king_captures_equal_a_square_by_square_walk() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut with_captures = 0;
+        for _ in 0..20_000 {
+            let (mut white, mut black) = (0u32, 0u32);
+            let (nw, nb) = (rng.gen_range(1..=4), rng.gen_range(1..=9));
+            while white.count_ones() < nw {
+                white |= 1 << rng.gen_range(0..32);
+            }
+            while black.count_ones() < nb {
+                let b = 1 << rng.gen_range(0..32);
+                if white & b == 0 {
+                    black |= b;
+                }
+            }
+            let pos = Position::from_parts_unchecked(
+                Bitboard(white),
+                Bitboard(black),
+                Bitboard(white | black),
+                Color::White,
+            );
+            let p = PaddedPosition::new(&pos);
+            let mut list = PaddedMoves::new();
+            padded_generate_captures(&p, &mut list);
+            let got: Vec<_> = list
+                .as_slice()
+                .iter()
+                .map(|m| (m.from, m.to, m.captured))
+                .collect();
+            assert_eq!(got, walked(&p), "{pos:?}");
+            with_captures += usize::from(!got.is_empty());
+        }
+        assert!(with_captures > 5_000, "{with_captures}");
     }
 }
