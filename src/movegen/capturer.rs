@@ -244,6 +244,11 @@ mod tests {
                 .map(|m| (m.from, m.to, m.captured))
                 .collect();
             assert_eq!(got, walked(&p), "{pos:?}");
+            assert_eq!(
+                super::super::padded_has_capture(&p),
+                !got.is_empty(),
+                "{pos:?}"
+            );
             with_captures += usize::from(!got.is_empty());
         }
         assert!(with_captures > 5_000, "{with_captures}");
