@@ -16,7 +16,7 @@ use crate::egdb::slice::{Slice, MAX_SLICE_PIECES};
 use crate::egdb::value::Wdl;
 use crate::movegen::{generate, padded_captures_only};
 use crate::moves::{Move, MoveList};
-use crate::padded::{PaddedMoves, PaddedPosition};
+use crate::padded::{Padded, PaddedMoves, PaddedPosition};
 use crate::position::{Color, Position};
 
 /// The slice files of one directory. `Send + Sync`; probes take `&self`.
@@ -113,7 +113,7 @@ impl SliceDb {
         if padded_captures_only(&p, &mut list) {
             self.best_capture(&p, &list)
         } else {
-            self.stored(pos)
+            self.stored_padded(&p)
         }
     }
 
@@ -131,7 +131,7 @@ impl SliceDb {
         if padded_captures_only(p, &mut list) {
             self.best_capture(p, &list)
         } else {
-            self.stored(&p.to_position())
+            self.stored_padded(p)
         }
     }
 
@@ -151,16 +151,26 @@ impl SliceDb {
     }
 
     /// The stored value of a position without captures for the side to move.
-    #[inline(always)]
     pub(crate) fn stored(&self, pos: &Position) -> Option<Wdl> {
-        let q = if pos.side_to_move() == Color::Black {
-            pos.flip()
-        } else {
-            *pos
+        self.stored_padded(&PaddedPosition::new(pos))
+    }
+
+    /// [`SliceDb::stored`] in the padded layout: numbered there, so that neither
+    /// the layout nor (with Black to move) the colours are converted back.
+    #[inline(always)]
+    fn stored_padded(&self, p: &PaddedPosition) -> Option<Wdl> {
+        // Black to move is numbered as the flipped position: the board turned and
+        // the mover as White.
+        let turn = |x: Padded| {
+            if p.side == Color::Black {
+                x.rotate().0
+            } else {
+                x.0
+            }
         };
-        let (w, b, k) = (q.white().0, q.black().0, q.kings().0);
-        let file = self.file(Slice::of(w, b, k))?;
-        match file.code(file.index().rank(w, b, k))? {
+        let (w, b, k) = (turn(p.own), turn(p.opp), turn(p.kings));
+        let file = self.file(Slice::of_sets(w, b, k))?;
+        match file.code(file.index().rank_padded(w, b, k))? {
             LOSS => Some(Wdl::Loss),
             DRAW => Some(Wdl::Draw),
             WIN => Some(Wdl::Win),
