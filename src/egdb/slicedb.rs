@@ -95,6 +95,42 @@ impl SliceDb {
         self.files.iter().flatten().map(SliceFile::len).sum()
     }
 
+    /// Copy every file into one anonymous memory area and probe from there, asking
+    /// the kernel for transparent huge pages (Linux, `madvise`): a probe into a
+    /// database larger than the caches then misses the TLB far less often than
+    /// with the files' own mappings, which the page cache gives in 4 KiB pages.
+    /// Opt-in: the database's size in memory beside the page cache, and the time to
+    /// read every file now (checksums are still verified on first use, of the copy).
+    /// Returns the bytes copied.
+    pub fn copy_to_huge_pages(&mut self) -> Result<u64, EgdbError> {
+        // Each file starts on a cache line; the area is a whole number of huge
+        // pages, which lets the kernel align it to one.
+        const HUGE: usize = 2 << 20;
+        let mut starts = Vec::new();
+        let mut total = 0usize;
+        for f in self.files.iter().flatten() {
+            starts.push(total);
+            total += f.raw().len().next_multiple_of(64);
+        }
+        if total == 0 {
+            return Ok(0);
+        }
+        let io = |e| EgdbError::io(&self.dir, e);
+        let mut area = memmap2::MmapMut::map_anon(total.next_multiple_of(HUGE)).map_err(io)?;
+        // Without transparent huge pages the copy still works, in small pages.
+        #[cfg(target_os = "linux")]
+        let _ = area.advise(memmap2::Advice::HugePage);
+        for (f, &start) in self.files.iter().flatten().zip(&starts) {
+            let bytes = f.raw();
+            area[start..start + bytes.len()].copy_from_slice(bytes);
+        }
+        let area = std::sync::Arc::new(area.make_read_only().map_err(io)?);
+        for (f, &start) in self.files.iter_mut().flatten().zip(&starts) {
+            f.move_to(&area, start);
+        }
+        Ok(total as u64)
+    }
+
     /// The value of `pos` for the side to move; `None` when a slice it needs is
     /// missing or corrupt.
     #[inline]
