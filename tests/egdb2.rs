@@ -5,10 +5,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use damas::egdb::codec::encode_block;
-use damas::egdb::compact::{
-    rewrite_slice_file, slice_path, write_slice_file_v3, SliceFile, BLOCK_POSITIONS,
-};
+use damas::egdb::compact::{slice_path, SliceFile};
 use damas::egdb::slice::{Slice, SliceIndex};
 use damas::egdb::slice_build::build_slices;
 use damas::egdb::slicedb::SliceDb;
@@ -119,40 +116,14 @@ fn damaged_files_are_refused_naming_the_file() {
     );
 }
 
-/// The file of `s` written in format version 3 into `dir`, from the values of `v4`.
-fn write_v3(dir: &Path, s: Slice, v4: &SliceFile) -> Vec<u8> {
-    let size = SliceIndex::new(s).size();
-    let blocks: Vec<Vec<u8>> = (0..size)
-        .step_by(BLOCK_POSITIONS as usize)
-        .map(|first| {
-            let end = (first + u64::from(BLOCK_POSITIONS)).min(size);
-            let values: Vec<u8> = (first..end).map(|i| v4.code(i).unwrap()).collect();
-            let mut codes = Vec::new();
-            encode_block(&values, &mut codes);
-            codes
-        })
-        .collect();
-    write_slice_file_v3(dir, s, &blocks).unwrap();
-    std::fs::read(slice_path(dir, s)).unwrap()
-}
-
 #[test]
-fn version_3_and_2_files_are_still_read() {
+fn version_2_files_with_the_old_checksum_are_still_read() {
     let (_, _, d2, g2) = dbs();
     let dir = tempfile::tempdir().unwrap();
     let s = Slice::new(1, 1, 1, 0);
     let path = slice_path(dir.path(), s);
-    let v4 = g2.file(s).unwrap();
-    assert_eq!(v4.version(), 4, "files are written in version 4");
-    assert_eq!(std::fs::read(slice_path(d2.path(), s)).unwrap()[8], 4);
-    let mut bytes = write_v3(dir.path(), s, v4);
-    assert_eq!(bytes[8], 3);
-    let v3 = SliceFile::open(dir.path(), s).unwrap().unwrap();
-    v3.check().unwrap();
-    assert_eq!(v3.version(), 3);
-    for i in 0..SliceIndex::new(s).size() {
-        assert_eq!(v3.code(i), v4.code(i), "position {i}");
-    }
+    let mut bytes = std::fs::read(slice_path(d2.path(), s)).unwrap();
+    assert_eq!(bytes[8], 3, "files are written in version 3");
     // The same body under a version-2 header with the old 64-bit checksum.
     bytes[8] = 2;
     let old = damas::egdb::file::legacy_checksum(&bytes[64..]);
@@ -160,8 +131,9 @@ fn version_3_and_2_files_are_still_read() {
     std::fs::write(&path, &bytes).unwrap();
     let v2 = SliceFile::open(dir.path(), s).unwrap().unwrap();
     v2.check().unwrap();
+    let v3 = g2.file(s).unwrap();
     for i in 0..SliceIndex::new(s).size() {
-        assert_eq!(v2.code(i), v4.code(i), "position {i}");
+        assert_eq!(v2.code(i), v3.code(i), "position {i}");
     }
     // A version-2 header with a CRC-32 in it is a checksum mismatch.
     let crc = u64::from(crc32fast::hash(&bytes[64..]));
@@ -173,66 +145,6 @@ fn version_3_and_2_files_are_still_read() {
         .check()
         .unwrap_err();
     assert!(matches!(e, EgdbError::Checksum { .. }), "{e}");
-}
-
-#[test]
-fn rewriting_a_version_3_file_gives_the_built_file() {
-    let (_, _, d2, g2) = dbs();
-    for s in [
-        Slice::new(1, 1, 1, 0),
-        Slice::new(2, 0, 0, 2),
-        Slice::new(0, 2, 1, 1),
-    ] {
-        let v3_dir = tempfile::tempdir().unwrap();
-        write_v3(v3_dir.path(), s, g2.file(s).unwrap());
-        let v3 = SliceFile::open(v3_dir.path(), s).unwrap().unwrap();
-        let out = tempfile::tempdir().unwrap();
-        let n = rewrite_slice_file(&v3, out.path()).unwrap();
-        let built = std::fs::read(slice_path(d2.path(), s)).unwrap();
-        let rewritten = std::fs::read(slice_path(out.path(), s)).unwrap();
-        assert_eq!(n, rewritten.len() as u64);
-        assert!(
-            rewritten == built,
-            "{s}: the rewrite differs from the build"
-        );
-        // And a version-4 file rewrites to itself.
-        let again = tempfile::tempdir().unwrap();
-        rewrite_slice_file(g2.file(s).unwrap(), again.path()).unwrap();
-        assert!(std::fs::read(slice_path(again.path(), s)).unwrap() == built);
-    }
-}
-
-#[test]
-fn inconsistent_quarter_starts_are_not_values() {
-    let (_, _, d2, _) = dbs();
-    let dir = tempfile::tempdir().unwrap();
-    let s = Slice::new(1, 1, 1, 0);
-    let mut bytes = std::fs::read(slice_path(d2.path(), s)).unwrap();
-    // Block 0's quarter 1 starting after quarter 2, and past the code area, under
-    // a checksum that matches (so only the decoder can notice).
-    bytes[64 + 4] = 255;
-    let crc = u64::from(crc32fast::hash(&bytes[64..]));
-    bytes[48..56].copy_from_slice(&crc.to_le_bytes());
-    std::fs::write(slice_path(dir.path(), s), &bytes).unwrap();
-    let f = SliceFile::open(dir.path(), s).unwrap().unwrap();
-    f.check().unwrap();
-    assert_eq!(f.code(256), None);
-    assert_eq!(f.code(511), None);
-    assert!(f.code(0).is_some() && f.code(512).is_some());
-    // The last block's end past the code area.
-    let table_end = 64 + 8 * (SliceIndex::new(s).size().div_ceil(1024) as usize + 1);
-    bytes[table_end - 8..table_end - 4].copy_from_slice(&u32::MAX.to_le_bytes());
-    let crc = u64::from(crc32fast::hash(&bytes[64..]));
-    bytes[48..56].copy_from_slice(&crc.to_le_bytes());
-    std::fs::write(slice_path(dir.path(), s), &bytes).unwrap();
-    let f = SliceFile::open(dir.path(), s).unwrap().unwrap();
-    let size = SliceIndex::new(s).size();
-    for i in size.saturating_sub(1024)..size {
-        let _ = f.code(i);
-    }
-    // Only a position in the last block's last quarter reads up to that end.
-    let in_last_quarter = (size - 1) % 1024 >= 768;
-    assert_eq!(f.code(size - 1).is_none(), in_last_quarter);
 }
 
 #[test]

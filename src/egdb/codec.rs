@@ -96,59 +96,6 @@ pub fn encode_block(values: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// Positions per quarter block (slice format version 4): each quarter's codes
-/// decode on their own, so a probe scans a quarter of a block, not all of it.
-pub const QUARTER_POSITIONS: usize = 256;
-
-/// One block encoded as four quarters ([`QUARTER_POSITIONS`] values each, the last
-/// ones shorter or empty in a slice's last block), one after another.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EncodedBlock {
-    /// The quarters' codes.
-    pub codes: Vec<u8>,
-    /// Where quarters 1, 2 and 3 start in `codes`. A quarter is at most
-    /// `QUARTER_POSITIONS / 4` codes (a run covers at least four positions), so
-    /// quarter 3 starts at byte 192 at the latest.
-    pub quarters: [u8; 3],
-}
-
-impl EncodedBlock {
-    /// Encode a block of at most four quarters of values (as [`encode_block`]).
-    pub fn encode(values: &[u8]) -> EncodedBlock {
-        let mut codes = Vec::new();
-        let mut quarters = [0u8; 3];
-        for (q, chunk) in values.chunks(QUARTER_POSITIONS).take(4).enumerate() {
-            if q > 0 {
-                quarters[q - 1] = codes.len() as u8;
-            }
-            encode_block(chunk, &mut codes);
-        }
-        // Quarters past the end of a short block are empty: they start at its end.
-        for q in values.len().div_ceil(QUARTER_POSITIONS).max(1)..4 {
-            quarters[q - 1] = codes.len() as u8;
-        }
-        EncodedBlock { codes, quarters }
-    }
-}
-
-/// Every value of a block given its codes, in order (a code's last quad may run
-/// past the block's end: `values` gets what the codes hold); `None` when a code is
-/// unused (a corrupt block).
-pub fn decode_block(codes: &[u8]) -> Option<Vec<u8>> {
-    let mut values = Vec::with_capacity(4 * codes.len());
-    for &c in codes {
-        if c < QUAD_CODES {
-            values.extend(POW3.iter().map(|p| c / p % 3));
-        } else if ADVANCE[c as usize] == u16::MAX {
-            return None;
-        } else {
-            let v = (c - QUAD_CODES) / RUN_CLASSES as u8;
-            values.extend(std::iter::repeat_n(v, ADVANCE[c as usize] as usize));
-        }
-    }
-    Some(values)
-}
-
 /// The value of position `i` of a block given its codes; `None` when the codes end
 /// before position `i` or hold an unused code (a corrupt block).
 #[inline]
@@ -285,49 +232,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn quarters_decode_alone_and_whole_blocks_decode_in_order() {
-        let mut x = 4242u32;
-        let mut rnd = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
-        for len in [0usize, 1, 5, 255, 256, 257, 600, 1000, 1024] {
-            for runs in [false, true] {
-                let values: Vec<u8> = (0..len)
-                    .map(|i| match (runs, rnd() % 7) {
-                        (_, 0) => ANY,
-                        (true, _) => (i / 150 % 3) as u8,
-                        (false, r) => (r % 3) as u8,
-                    })
-                    .collect();
-                let b = EncodedBlock::encode(&values);
-                let mut starts = vec![0usize];
-                starts.extend(b.quarters.iter().map(|&q| q as usize));
-                starts.push(b.codes.len());
-                assert!(starts.windows(2).all(|w| w[0] <= w[1]), "{starts:?}");
-                for (i, &v) in values.iter().enumerate() {
-                    let q = i / QUARTER_POSITIONS;
-                    let quarter = &b.codes[starts[q]..starts[q + 1]];
-                    let got = decode_at(quarter, i % QUARTER_POSITIONS);
-                    if v != ANY {
-                        assert_eq!(got, Some(v), "{len} {runs} position {i}");
-                    }
-                }
-                let mut whole = Vec::new();
-                encode_block(&values, &mut whole);
-                let decoded = decode_block(&whole).unwrap();
-                for (i, &v) in values.iter().enumerate() {
-                    assert_eq!(Some(decoded[i]), decode_at(&whole, i));
-                    assert!(v == ANY || decoded[i] == v);
-                }
-            }
-        }
-        assert_eq!(decode_block(&[255]), None);
     }
 
     #[test]

@@ -1,20 +1,13 @@
 //! Second-generation files: one compact win/draw/loss file per material slice.
 //!
-//! Layout (little-endian): a 64-byte header — magic `DAMASEGB`, format version 4
+//! Layout (little-endian): a 64-byte header — magic `DAMASEGB`, format version 3
 //! (u16), index scheme 2 (u16, [`crate::egdb::slice`]), kind 3 (u8), a zero byte,
 //! the slice's white men, white kings, black men, black kings (4 × u8), 6 zero
 //! bytes, position count (u64), positions per block (u32), 4 zero bytes, length of
-//! the code area (u64), checksum of the body (u64: CRC-32 since version 3, the
-//! project's own 64-bit sum in version 2), 8 zero bytes — then the body.
-//!
-//! Version 4 body: `blocks + 1` records of 8 bytes — the offset of the block's
-//! codes in the code area (u32; the last record's is the area's length), where its
-//! quarters 1, 2 and 3 start within the block (3 × u8, [`EncodedBlock`]) and a zero
-//! byte — then the codes ([`crate::egdb::codec`]). A probe reads one record (one
-//! cache line: offset and quarter together) and scans a quarter block.
-//!
-//! Versions 3 and 2 (still read): `blocks + 1` u32 offsets, then the codes, each
-//! block one string scanned from its start.
+//! the code area (u64), checksum of the body (u64: CRC-32 in version 3, the
+//! project's own 64-bit sum in version 2, still read), 8 zero bytes — then the body:
+//! `blocks + 1` u32 offsets of each block's codes in the code area (the last is
+//! its length), then the codes ([`crate::egdb::codec`]).
 //!
 //! Opening checks the header and the length (cheap); the checksum of a file is
 //! verified the first time it is probed (or by `verify`), not at every open.
@@ -25,24 +18,18 @@ use std::sync::{Arc, OnceLock};
 
 use memmap2::Mmap;
 
-#[cfg(doc)]
-use crate::egdb::codec::encode_block;
-use crate::egdb::codec::{decode_at, decode_block, EncodedBlock, ANY, QUARTER_POSITIONS};
+use crate::egdb::codec::decode_at;
 use crate::egdb::error::EgdbError;
 use crate::egdb::file::{legacy_checksum, HEADER_LEN, MAGIC};
 use crate::egdb::slice::{Slice, SliceIndex};
-use crate::movegen::has_capture;
 
-/// Format version of the slice files written: 4, blocks in quarters.
-pub const SLICE_FORMAT_VERSION: u16 = 4;
-/// The previous version, read (u32 block offsets, whole blocks, CRC-32), so that
-/// databases built with it stay usable; [`write_slice_file_v3`] still writes it.
-pub const SLICE_FORMAT_V3: u16 = 3;
-/// The version before, read (the layout of version 3, the custom 64-bit checksum
-/// of [`crate::egdb::file::legacy_checksum`]).
+/// Format version of the slice files written: 3, whose checksum is a CRC-32.
+pub const SLICE_FORMAT_VERSION: u16 = 3;
+/// The previous version, read (same layout, the custom 64-bit checksum of
+/// [`crate::egdb::file::legacy_checksum`]), so that databases built with it stay usable.
 pub const SLICE_FORMAT_V2: u16 = 2;
 
-/// The body checksum of a file of format `version` (4, 3 or 2).
+/// The body checksum of a file of format `version` (3 or 2).
 pub fn body_checksum(version: u16, body: &[u8]) -> u64 {
     if version == SLICE_FORMAT_V2 {
         legacy_checksum(body)
@@ -62,25 +49,10 @@ pub fn slice_path(dir: &Path, slice: Slice) -> PathBuf {
     dir.join(format!("{}.wdl", slice.stem()))
 }
 
-/// Bytes per block in the offset table of a file of format `version`.
-fn record_len(version: u16) -> usize {
-    if version == SLICE_FORMAT_VERSION {
-        8
-    } else {
-        4
-    }
-}
-
-fn header_bytes(
-    version: u16,
-    slice: Slice,
-    positions: u64,
-    code_len: u64,
-    sum: u64,
-) -> [u8; HEADER_LEN] {
+fn header_bytes(slice: Slice, positions: u64, code_len: u64, sum: u64) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(&MAGIC);
-    h[8..10].copy_from_slice(&version.to_le_bytes());
+    h[8..10].copy_from_slice(&SLICE_FORMAT_VERSION.to_le_bytes());
     h[10..12].copy_from_slice(&SCHEME_SLICE.to_le_bytes());
     h[12] = KIND_WDL;
     h[14..18].copy_from_slice(&[
@@ -96,117 +68,35 @@ fn header_bytes(
     h
 }
 
-/// Write the file of `slice` from its encoded blocks ([`EncodedBlock::encode`]),
-/// in the current format, through a temporary name renamed when complete (a file
-/// with the final name is always whole).
-pub fn write_slice_file(
-    dir: &Path,
-    slice: Slice,
-    blocks: &[EncodedBlock],
-) -> Result<u64, EgdbError> {
-    let mut table = Vec::with_capacity(8 * (blocks.len() + 1));
-    let mut offset = 0u64;
-    for b in blocks {
-        table.extend_from_slice(&(offset as u32).to_le_bytes());
-        table.extend_from_slice(&b.quarters);
-        table.push(0);
-        offset += b.codes.len() as u64;
-    }
-    let codes = blocks.iter().map(|b| b.codes.as_slice());
-    write_body(dir, slice, SLICE_FORMAT_VERSION, table, offset, codes)
-}
-
-/// Write the file of `slice` in format version 3 (each block's codes one string,
-/// [`encode_block`]): the previous format, still read; kept so that reading it
-/// stays tested.
-pub fn write_slice_file_v3(dir: &Path, slice: Slice, blocks: &[Vec<u8>]) -> Result<u64, EgdbError> {
-    let mut table = Vec::with_capacity(4 * (blocks.len() + 1));
-    let mut offset = 0u64;
-    for b in blocks {
-        table.extend_from_slice(&(offset as u32).to_le_bytes());
-        offset += b.len() as u64;
-    }
-    let codes = blocks.iter().map(Vec::as_slice);
-    write_body(dir, slice, SLICE_FORMAT_V3, table, offset, codes)
-}
-
-/// Write header, offset `table` (its last entry, the code area's length, still to
-/// append), and `codes` (`code_len` bytes in all).
-fn write_body<'a>(
-    dir: &Path,
-    slice: Slice,
-    version: u16,
-    mut table: Vec<u8>,
-    code_len: u64,
-    codes: impl Iterator<Item = &'a [u8]>,
-) -> Result<u64, EgdbError> {
+/// Write the file of `slice` from its encoded blocks, through a temporary name
+/// renamed when complete (a file with the final name is always whole).
+pub fn write_slice_file(dir: &Path, slice: Slice, blocks: &[Vec<u8>]) -> Result<u64, EgdbError> {
     let path = slice_path(dir, slice);
     let positions = SliceIndex::new(slice).size();
-    if code_len > u64::from(u32::MAX) {
+    let mut body = Vec::with_capacity(4 * (blocks.len() + 1));
+    let mut offset = 0u64;
+    for b in blocks {
+        body.extend_from_slice(&(offset as u32).to_le_bytes());
+        offset += b.len() as u64;
+    }
+    if offset > u64::from(u32::MAX) {
         return Err(EgdbError::BadHeader {
             path,
-            what: format!("code area of {code_len} bytes does not fit 32-bit offsets"),
+            what: format!("code area of {offset} bytes does not fit 32-bit offsets"),
         });
     }
-    table.extend_from_slice(&(code_len as u32).to_le_bytes());
-    table.resize(table.len() + record_len(version) - 4, 0);
-    let mut body = table;
-    body.reserve(code_len as usize);
-    for c in codes {
-        body.extend_from_slice(c);
+    body.extend_from_slice(&(offset as u32).to_le_bytes());
+    for b in blocks {
+        body.extend_from_slice(b);
     }
-    let sum = body_checksum(version, &body);
-    let header = header_bytes(version, slice, positions, code_len, sum);
+    let sum = body_checksum(SLICE_FORMAT_VERSION, &body);
+    let header = header_bytes(slice, positions, offset, sum);
     crate::fsutil::write_atomic_with(&path, |w| {
         w.write_all(&header)?;
         w.write_all(&body)
     })
     .map_err(|e| EgdbError::io(&path, e))?;
     Ok((HEADER_LEN + body.len()) as u64)
-}
-
-/// Rewrite `file` (of any version read) in the current format into `dir`, the
-/// positions whose value is not stored found again (those where the side to move
-/// must capture), so the result is the file a build would write. Returns the bytes
-/// written; an error names the file when `file` is corrupt.
-pub fn rewrite_slice_file(file: &SliceFile, dir: &Path) -> Result<u64, EgdbError> {
-    file.check()?;
-    let corrupt = || EgdbError::BadHeader {
-        path: file.path.clone(),
-        what: "a block does not decode".into(),
-    };
-    let size = file.index.size();
-    let mut blocks = Vec::with_capacity(file.blocks);
-    for block in 0..file.blocks {
-        let first = block as u64 * u64::from(BLOCK_POSITIONS);
-        let n = (size - first).min(u64::from(BLOCK_POSITIONS)) as usize;
-        let mut values = match file.version {
-            SLICE_FORMAT_VERSION => (0..n as u64)
-                .map(|i| file.code(first + i))
-                .collect::<Option<Vec<u8>>>()
-                .ok_or_else(corrupt)?,
-            _ => {
-                let (start, end) = (file.offset(block), file.offset(block + 1));
-                let area = file
-                    .bytes()
-                    .get(file.codes + start..file.codes + end)
-                    .ok_or_else(corrupt)?;
-                decode_block(area).ok_or_else(corrupt)?
-            }
-        };
-        if values.len() < n {
-            return Err(corrupt());
-        }
-        values.truncate(n);
-        for (i, v) in values.iter_mut().enumerate() {
-            let pos = file.index.unrank(first + i as u64).ok_or_else(corrupt)?;
-            if has_capture(&pos.position()) {
-                *v = ANY;
-            }
-        }
-        blocks.push(EncodedBlock::encode(&values));
-    }
-    write_slice_file(dir, file.index.slice(), &blocks)
 }
 
 /// Where a file's bytes are: its own read-only mapping, or a part of one
@@ -228,11 +118,8 @@ pub struct SliceFile {
     map: Backing,
     index: SliceIndex,
     blocks: usize,
-    /// Format version (it says which checksum the header holds and how blocks are
-    /// laid out).
+    /// Format version (it says which checksum the header holds).
     version: u16,
-    /// Where the code area starts.
-    codes: usize,
     stored_sum: u64,
     /// The checksum computed on first use.
     computed_sum: OnceLock<u64>,
@@ -276,9 +163,9 @@ impl SliceFile {
             u64::from_le_bytes(b)
         };
         let version = u16_at(8);
-        if !(SLICE_FORMAT_V2..=SLICE_FORMAT_VERSION).contains(&version) {
+        if version != SLICE_FORMAT_VERSION && version != SLICE_FORMAT_V2 {
             return Err(bad(format!(
-                "format version {version}, this program reads {SLICE_FORMAT_V2} to {SLICE_FORMAT_VERSION}; rebuild with `damas-egdb build`"
+                "format version {version}, this program reads {SLICE_FORMAT_V2} and {SLICE_FORMAT_VERSION}; rebuild with `damas-egdb build`"
             )));
         }
         if u16_at(10) != SCHEME_SLICE || h[12] != KIND_WDL {
@@ -308,8 +195,7 @@ impl SliceFile {
             return Err(bad("reserved bytes are not zero".into()));
         }
         let blocks = index.size().div_ceil(u64::from(BLOCK_POSITIONS)) as usize;
-        let table = record_len(version) as u64 * (blocks as u64 + 1);
-        let expected = (HEADER_LEN as u64 + table).saturating_add(u64_at(40));
+        let expected = HEADER_LEN as u64 + 4 * (blocks as u64 + 1) + u64_at(40);
         if len != expected {
             return Err(EgdbError::BadLength {
                 path,
@@ -329,7 +215,6 @@ impl SliceFile {
             index,
             blocks,
             version,
-            codes: HEADER_LEN + table as usize,
             stored_sum,
             computed_sum: OnceLock::new(),
         }))
@@ -402,22 +287,6 @@ impl SliceFile {
         }
     }
 
-    /// The offset of `block`'s codes in a file of version 3 or 2.
-    #[inline(always)]
-    fn offset(&self, block: usize) -> usize {
-        let o = HEADER_LEN + 4 * block;
-        match self.bytes().get(o..o + 4) {
-            Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
-            // Never: the table's length was checked at open (an empty block then).
-            None => 0,
-        }
-    }
-
-    /// The format version.
-    pub fn version(&self) -> u16 {
-        self.version
-    }
-
     /// The stored value code of position `index` ([`crate::egdb::codec`]); `None`
     /// when the file is corrupt (checksum, or codes that do not decode).
     #[inline]
@@ -429,28 +298,14 @@ impl SliceFile {
         if block >= self.blocks {
             return None;
         }
-        let i = (index % u64::from(BLOCK_POSITIONS)) as usize;
         let bytes = self.bytes();
-        let word = |b: &[u8], o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
-        if self.version == SLICE_FORMAT_VERSION {
-            // This block's record and the next one's offset (the block's end).
-            let r = HEADER_LEN + 8 * block;
-            let rec = bytes.get(r..r + 12)?;
-            let (at, next) = (word(rec, 0) as usize, word(rec, 8) as usize);
-            let q = i / QUARTER_POSITIONS;
-            let start = at + if q == 0 { 0 } else { rec[3 + q] as usize };
-            let end = if q == 3 {
-                next
-            } else {
-                at + rec[4 + q] as usize
-            };
-            let area = bytes.get(self.codes + start..self.codes + end)?;
-            return decode_at(area, i % QUARTER_POSITIONS);
-        }
+        // The block's offset and the next one's (its end), read together.
         let o = HEADER_LEN + 4 * block;
-        let offsets = bytes.get(o..o + 8)?;
-        let (start, end) = (word(offsets, 0) as usize, word(offsets, 4) as usize);
-        let area = bytes.get(self.codes + start..self.codes + end)?;
-        decode_at(area, i)
+        let w = bytes.get(o..o + 8)?;
+        let start = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as usize;
+        let end = u32::from_le_bytes([w[4], w[5], w[6], w[7]]) as usize;
+        let codes = HEADER_LEN + 4 * (self.blocks + 1);
+        let area = bytes.get(codes + start..codes + end)?;
+        decode_at(area, (index % u64::from(BLOCK_POSITIONS)) as usize)
     }
 }

@@ -31,7 +31,7 @@ use crate::progress::Bar;
 use rayon::prelude::*;
 
 use crate::egdb::build::{bar, BuildOptions};
-use crate::egdb::codec::{EncodedBlock, ANY, DRAW, LOSS, WIN};
+use crate::egdb::codec::{encode_block, ANY, DRAW, LOSS, WIN};
 use crate::egdb::compact::{write_slice_file, SliceFile, BLOCK_POSITIONS};
 use crate::egdb::dtc::{dtc_path, write_dtc_file, MAX_DTC};
 use crate::egdb::error::EgdbError;
@@ -301,7 +301,7 @@ fn build_pair(
         let base = ix.bases[j] as usize;
         let size = slice_ix.size() as usize;
         let states = &state[base..base + size];
-        let blocks: Vec<(EncodedBlock, SliceCounts)> = states
+        let blocks: Vec<(Vec<u8>, SliceCounts)> = states
             .par_chunks(BLOCK_POSITIONS as usize)
             .map(|chunk| {
                 let mut c = SliceCounts::default();
@@ -327,13 +327,15 @@ fn build_pair(
                         }
                     })
                     .collect();
-                (EncodedBlock::encode(&values), c)
+                let mut codes = Vec::new();
+                encode_block(&values, &mut codes);
+                (codes, c)
             })
             .collect();
         let mut counts = blocks
             .iter()
             .fold(SliceCounts::default(), |a, (_, c)| a.merge(*c));
-        let codes: Vec<EncodedBlock> = blocks.into_iter().map(|(b, _)| b).collect();
+        let codes: Vec<Vec<u8>> = blocks.into_iter().map(|(b, _)| b).collect();
         let bytes = write_slice_file(dir, slice_ix.slice(), &codes)?;
         let mut dtc_bytes = 0;
         if with_dtc {
