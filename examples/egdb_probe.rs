@@ -1,5 +1,6 @@
 //! A probe loop for profiling (`valgrind --tool=callgrind --toggle-collect=egdb_probe::probe_all`):
-//! `cargo run --release --example egdb_probe -- DIR PIECES COUNT [all|quiet|captures]`.
+//! `cargo run --release --example egdb_probe -- DIR PIECES COUNT [all|quiet|captures] [huge]`
+//! (`huge`: probe a copy of the slices in huge pages, `Egdb::copy_slices_to_huge_pages`).
 //! Draws COUNT uniform random positions of PIECES pieces ([`PositionSampler`]),
 //! probes each once to warm the mapping (`warm_all`), then probes them all again
 //! inside `probe_all` (the only calls collected) and prints how many had a capture for the side to move.
@@ -37,16 +38,31 @@ fn thread_cpu_ns() -> Option<u64> {
     s.split_whitespace().next()?.parse().ok()
 }
 
+/// Anonymous memory in transparent huge pages (Linux), to show whether `huge` got them.
+fn anon_huge_kb() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
+    let line = s.lines().find(|l| l.starts_with("AnonHugePages:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let huge = args.iter().skip(4).any(|a| a == "huge");
+    let args: Vec<&String> = args.iter().filter(|a| *a != "huge").collect();
     if !(4..=5).contains(&args.len()) {
-        eprintln!("usage: egdb_probe DIR PIECES COUNT [all|quiet|captures]");
+        eprintln!("usage: egdb_probe DIR PIECES COUNT [all|quiet|captures] [huge]");
         std::process::exit(2);
     }
-    let db = Egdb::open(&args[1]).unwrap_or_else(|e| {
+    let mut db = Egdb::open(args[1]).unwrap_or_else(|e| {
         eprintln!("egdb_probe: {e}");
         std::process::exit(2)
     });
+    if huge {
+        db.copy_slices_to_huge_pages().unwrap_or_else(|e| {
+            eprintln!("egdb_probe: {e}");
+            std::process::exit(2)
+        });
+    }
     let (Ok(pieces), Ok(count)) = (args[2].parse::<usize>(), args[3].parse::<usize>()) else {
         eprintln!("egdb_probe: PIECES and COUNT are numbers");
         std::process::exit(2)
@@ -55,7 +71,7 @@ fn main() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     // Which positions to keep: the side to move without a capture (`quiet`), with one
     // (`captures`) or either (`all`, the default).
-    let keep = |p: &Position| match args.get(4).map(String::as_str) {
+    let keep = |p: &Position| match args.get(4).map(|a| a.as_str()) {
         Some("quiet") => !has_capture(p),
         Some("captures") => has_capture(p),
         _ => true,
@@ -75,8 +91,12 @@ fn main() {
         .zip(thread_cpu_ns())
         .map(|(a, b)| format!(", {:.2} M/s of CPU time", rate((b - a) as f64 / 1e9)))
         .unwrap_or_default();
+    let huge_kb = anon_huge_kb()
+        .filter(|_| huge)
+        .map(|kb| format!(" ({} MB in huge pages)", kb >> 10))
+        .unwrap_or_default();
     println!(
-        "{} positions of {pieces} pieces, {captures} with a capture; {answered} answered; {:.2} M probes/s wall{cpu_rate}",
+        "{} positions of {pieces} pieces, {captures} with a capture; {answered} answered; {:.2} M probes/s wall{cpu_rate}{huge_kb}",
         positions.len(),
         rate(secs)
     );

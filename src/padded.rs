@@ -119,6 +119,13 @@ impl Padded {
         Square::from_index(SQUARE_OF_BIT[bit as usize & 63] as u32)
     }
 
+    /// The set turned half a board (square `s` to `31 − s`, as
+    /// [`Bitboard::rotate`]): in this layout the 36 bits reversed.
+    #[inline(always)]
+    pub const fn rotate(self) -> Padded {
+        Padded(self.0.reverse_bits() >> (64 - 36))
+    }
+
     /// Iterate over the one-square subsets, lowest first.
     #[inline(always)]
     pub const fn singles(self) -> Singles {
@@ -459,6 +466,25 @@ mod tests {
             assert_eq!(
                 Padded::from_bitboard(Bitboard(x)).to_bitboard(),
                 Bitboard(x)
+            );
+        }
+    }
+
+    #[test]
+    fn rotation_agrees_with_the_public_layout() {
+        for x in [
+            0u32,
+            1,
+            u32::MAX,
+            0x1234_5678,
+            0xDEAD_BEEF,
+            0x0F0F_F0F0,
+            1 << 31,
+        ] {
+            let b = Bitboard(x);
+            assert_eq!(
+                Padded::from_bitboard(b).rotate(),
+                Padded::from_bitboard(b.rotate())
             );
         }
     }

@@ -148,6 +148,46 @@ fn version_2_files_with_the_old_checksum_are_still_read() {
 }
 
 #[test]
+fn a_copy_in_huge_pages_answers_the_same_and_still_checks_checksums() {
+    let (_, _, d2, g2) = dbs();
+    let mut copy = SliceDb::open_existing(d2.path()).unwrap();
+    let bytes = copy.copy_to_huge_pages().unwrap();
+    assert!(
+        bytes >= g2.bytes() && bytes < g2.bytes() + 64 * 200,
+        "{bytes}"
+    );
+    assert_eq!(copy.bytes(), g2.bytes());
+    for s in Slice::all(4).into_iter().chain(Slice::all(3)) {
+        let ix = SliceIndex::new(s);
+        for i in (0..ix.size()).step_by(7) {
+            let pos = ix.unrank(i).unwrap().position();
+            for p in [pos, pos.flip()] {
+                assert_eq!(copy.wdl(&p), g2.wdl(&p), "{s} #{i}");
+            }
+        }
+    }
+    // A damaged file is still refused on first use, from the copy.
+    let dir = tempfile::tempdir().unwrap();
+    copy_slices(d2.path(), dir.path());
+    let s = Slice::new(1, 1, 1, 0);
+    let path = slice_path(dir.path(), s);
+    let mut damaged = std::fs::read(&path).unwrap();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 0x55;
+    std::fs::write(&path, &damaged).unwrap();
+    let mut db = SliceDb::open_existing(dir.path()).unwrap();
+    db.copy_to_huge_pages().unwrap();
+    let f = db.file(s).unwrap();
+    let e = f.check().unwrap_err();
+    assert!(e.to_string().contains("w11b10.wdl"), "{e}");
+    assert_eq!(f.code(0), None);
+    assert_eq!(
+        db.file(Slice::new(1, 0, 1, 0)).unwrap().check().ok(),
+        Some(())
+    );
+}
+
+#[test]
 fn interrupted_build_resumes_at_the_missing_slice() {
     let (_, _, d2, _) = dbs();
     let dir = tempfile::tempdir().unwrap();

@@ -14,7 +14,7 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use memmap2::Mmap;
 
@@ -99,11 +99,23 @@ pub fn write_slice_file(dir: &Path, slice: Slice, blocks: &[Vec<u8>]) -> Result<
     Ok((HEADER_LEN + body.len()) as u64)
 }
 
+/// Where a file's bytes are: its own read-only mapping, or a part of one
+/// anonymous copy of several files ([`crate::egdb::slicedb::SliceDb::copy_to_huge_pages`]).
+#[derive(Debug)]
+enum Backing {
+    Mapped(Mmap),
+    Shared {
+        area: Arc<Mmap>,
+        start: usize,
+        len: usize,
+    },
+}
+
 /// A memory-mapped slice file. Probes take `&self`; `Send + Sync`.
 #[derive(Debug)]
 pub struct SliceFile {
     path: PathBuf,
-    map: Mmap,
+    map: Backing,
     index: SliceIndex,
     blocks: usize,
     /// Format version (it says which checksum the header holds).
@@ -199,13 +211,40 @@ impl SliceFile {
         let stored_sum = u64_at(48);
         Ok(Some(SliceFile {
             path,
-            map,
+            map: Backing::Mapped(map),
             index,
             blocks,
             version,
             stored_sum,
             computed_sum: OnceLock::new(),
         }))
+    }
+
+    /// The file's bytes, header included.
+    #[inline(always)]
+    fn bytes(&self) -> &[u8] {
+        match &self.map {
+            Backing::Mapped(m) => m,
+            Backing::Shared { area, start, len } => area
+                .get(*start..start.wrapping_add(*len))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Probe from bytes `start..start + self.len()` of `area` from now on (a copy
+    /// of this file's bytes) instead of the file's own mapping, which is dropped.
+    pub(crate) fn move_to(&mut self, area: &Arc<Mmap>, start: usize) {
+        let len = self.bytes().len();
+        self.map = Backing::Shared {
+            area: Arc::clone(area),
+            start,
+            len,
+        };
+    }
+
+    /// The file's bytes (what [`SliceFile::move_to`] copies).
+    pub(crate) fn raw(&self) -> &[u8] {
+        self.bytes()
     }
 
     /// The file's path.
@@ -221,19 +260,22 @@ impl SliceFile {
 
     /// Bytes on disk.
     pub fn len(&self) -> u64 {
-        self.map.len() as u64
+        self.bytes().len() as u64
     }
 
     /// Whether the file is empty (never: the header is always there).
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.bytes().is_empty()
     }
 
     /// Check the body against the header's checksum (computed once per file).
     pub fn check(&self) -> Result<(), EgdbError> {
-        let computed = *self
-            .computed_sum
-            .get_or_init(|| body_checksum(self.version, &self.map[HEADER_LEN..]));
+        let computed = *self.computed_sum.get_or_init(|| {
+            body_checksum(
+                self.version,
+                self.bytes().get(HEADER_LEN..).unwrap_or_default(),
+            )
+        });
         if computed == self.stored_sum {
             Ok(())
         } else {
@@ -243,13 +285,6 @@ impl SliceFile {
                 computed,
             })
         }
-    }
-
-    #[inline(always)]
-    fn offset(&self, block: usize) -> usize {
-        let o = HEADER_LEN + 4 * block;
-        let b = &self.map[o..o + 4];
-        u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
     }
 
     /// The stored value code of position `index` ([`crate::egdb::codec`]); `None`
@@ -263,9 +298,14 @@ impl SliceFile {
         if block >= self.blocks {
             return None;
         }
+        let bytes = self.bytes();
+        // The block's offset and the next one's (its end), read together.
+        let o = HEADER_LEN + 4 * block;
+        let w = bytes.get(o..o + 8)?;
+        let start = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as usize;
+        let end = u32::from_le_bytes([w[4], w[5], w[6], w[7]]) as usize;
         let codes = HEADER_LEN + 4 * (self.blocks + 1);
-        let (start, end) = (self.offset(block), self.offset(block + 1));
-        let area = self.map.get(codes + start..codes + end)?;
+        let area = bytes.get(codes + start..codes + end)?;
         decode_at(area, (index % u64::from(BLOCK_POSITIONS)) as usize)
     }
 }

@@ -105,6 +105,14 @@ impl Egdb {
         Ok(db)
     }
 
+    /// Copy the second-generation slices into huge pages
+    /// ([`SliceDb::copy_to_huge_pages`]); the bytes copied (0 without slices).
+    pub fn copy_slices_to_huge_pages(&mut self) -> Result<u64, EgdbError> {
+        self.slices
+            .as_mut()
+            .map_or(Ok(0), SliceDb::copy_to_huge_pages)
+    }
+
     /// The second-generation slices, when present.
     pub fn slices(&self) -> Option<&SliceDb> {
         self.slices.as_ref()

@@ -21,6 +21,7 @@ use std::fmt;
 
 use crate::bitboard::Bitboard;
 use crate::egdb::index::BINOM;
+use crate::padded::Padded;
 use crate::position::{Color, Position};
 
 /// The most pieces a slice may hold (the design covers seven-piece databases).
@@ -58,6 +59,12 @@ impl Slice {
     /// The slice of a White-to-move placement.
     #[inline(always)]
     pub fn of(white: u32, black: u32, kings: u32) -> Slice {
+        Slice::of_sets(white.into(), black.into(), kings.into())
+    }
+
+    /// [`Slice::of`] for square sets of any layout (only their sizes count).
+    #[inline(always)]
+    pub(crate) fn of_sets(white: u64, black: u64, kings: u64) -> Slice {
         Slice {
             white_men: (white & !kings).count_ones() as u8,
             white_kings: (white & kings).count_ones() as u8,
@@ -192,13 +199,15 @@ impl Placement {
 /// The number of the `x`-th lowest set bit of `free` below `sq` (the position of
 /// `sq` among the free squares).
 #[inline(always)]
-fn compressed(free: u32, sq: u32) -> u32 {
-    (free & ((1u32 << sq) - 1)).count_ones()
+fn compressed(free: u64, sq: u32) -> u32 {
+    (free & ((1u64 << sq) - 1)).count_ones()
 }
 
-/// Combinatorial rank of the squares of `pieces` among the squares of `free`.
+/// Combinatorial rank of the squares of `pieces` among the squares of `free`. Only
+/// the order of the squares matters, so any layout that keeps it (the public one,
+/// the padded one with its ghost bits never in `free`) gives the same rank.
 #[inline(always)]
-fn rank_among(free: u32, mut pieces: u32) -> u64 {
+fn rank_among(free: u64, mut pieces: u64) -> u64 {
     let mut r = 0;
     let mut x = 1;
     while pieces != 0 {
@@ -208,6 +217,34 @@ fn rank_among(free: u32, mut pieces: u32) -> u64 {
         x += 1;
     }
     r
+}
+
+/// The masks of one board layout, for [`SliceIndex::rank`] in either layout.
+trait Layout {
+    /// Every square.
+    const ALL: u64;
+    /// Rank 1 (White's back row).
+    const RANK_1: u64;
+    /// Rank 8 (Black's back row).
+    const RANK_8: u64;
+}
+
+/// The public [`Bitboard`] layout.
+struct PublicLayout;
+
+impl Layout for PublicLayout {
+    const ALL: u64 = Bitboard::ALL.0 as u64;
+    const RANK_1: u64 = Bitboard::RANK_1.0 as u64;
+    const RANK_8: u64 = Bitboard::RANK_8.0 as u64;
+}
+
+/// The ghost-square layout of [`crate::padded`].
+struct PaddedLayout;
+
+impl Layout for PaddedLayout {
+    const ALL: u64 = Padded::ALL.0;
+    const RANK_1: u64 = Padded::from_bitboard(Bitboard::RANK_1).0;
+    const RANK_8: u64 = Padded::from_bitboard(Bitboard::RANK_8).0;
 }
 
 /// The `j`-th (0-based) set bit of `free`.
@@ -300,19 +337,33 @@ impl SliceIndex {
     /// promotion row give meaningless numbers; callers never pass them).
     #[inline(always)]
     pub fn rank(&self, white: u32, black: u32, kings: u32) -> u64 {
+        self.rank_in::<PublicLayout>(white.into(), black.into(), kings.into())
+    }
+
+    /// [`SliceIndex::rank`] of a placement in the ghost-square layout of
+    /// [`crate::padded`] (the probe's capture search works there, so its positions
+    /// are numbered without converting back).
+    #[inline(always)]
+    pub(crate) fn rank_padded(&self, white: u64, black: u64, kings: u64) -> u64 {
+        self.rank_in::<PaddedLayout>(white, black, kings)
+    }
+
+    /// [`SliceIndex::rank`] in layout `L`.
+    #[inline(always)]
+    fn rank_in<L: Layout>(&self, white: u64, black: u64, kings: u64) -> u64 {
         let wmen = white & !kings;
         let bmen = black & !kings;
         let wkings = white & kings;
         let bkings = black & kings;
-        let low = wmen & Bitboard::RANK_1.0;
+        let low = wmen & L::RANK_1;
         let r = low.count_ones() as usize;
-        let high_men = wmen & !Bitboard::RANK_1.0;
-        let low_idx = rank_among(Bitboard::RANK_1.0, low);
-        let high_idx = rank_among(WHITE_MAN_SQUARES & !Bitboard::RANK_1.0, high_men);
-        let bm_idx = rank_among(BLACK_MAN_SQUARES & !high_men, bmen);
+        let high_men = wmen & !L::RANK_1;
+        let low_idx = rank_among(L::RANK_1, low);
+        let high_idx = rank_among(L::ALL & !L::RANK_8 & !L::RANK_1, high_men);
+        let bm_idx = rank_among(L::ALL & !L::RANK_1 & !high_men, bmen);
         let men = wmen | bmen;
-        let wk_idx = rank_among(!men, wkings);
-        let bk_idx = rank_among(!(men | wkings), bkings);
+        let wk_idx = rank_among(L::ALL & !men, wkings);
+        let bk_idx = rank_among(L::ALL & !(men | wkings), bkings);
         let men_idx = (low_idx * self.high[r] + high_idx) * self.black_men[r] + bm_idx;
         self.offset[r] + (men_idx * self.white_kings + wk_idx) * self.black_kings + bk_idx
     }
@@ -447,6 +498,9 @@ mod tests {
             assert_eq!(p.white & !p.kings & Bitboard::RANK_8.0, 0);
             assert_eq!(p.black & !p.kings & Bitboard::RANK_1.0, 0);
             assert_eq!(ix.rank(p.white, p.black, p.kings), i, "{s}: {p:?}");
+            let padded = |x: u32| Padded::from_bitboard(Bitboard(x)).0;
+            let got = ix.rank_padded(padded(p.white), padded(p.black), padded(p.kings));
+            assert_eq!(got, i, "{s}: {p:?} in the padded layout");
         }
         assert!(ix.unrank(ix.size()).is_none());
     }

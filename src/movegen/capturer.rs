@@ -58,11 +58,12 @@ impl<S: MoveSink> Capturer<'_, S> {
         }
     }
 
-    /// Continue a king's capture from `sq` in direction `D`; whether it could.
+    /// Continue a king's capture from `sq` in direction `T::DIR`; whether it could.
     /// The first piece on the ray and the empty squares behind it come from the
     /// ray table with one bit scan each ([`RAYS`]), not a step per square.
     #[inline(always)]
-    fn king_dir(&mut self, d: Dir, sq: Padded, captured: Padded) -> bool {
+    fn king_dir<T: Towards>(&mut self, sq: Padded, captured: Padded) -> bool {
+        let d = T::DIR;
         // NE and NW go up the bit order, so the nearest square is the lowest bit.
         let up = matches!(d, Dir::NE | Dir::NW);
         let rays = &RAYS[d as usize];
@@ -101,20 +102,63 @@ impl<S: MoveSink> Capturer<'_, S> {
                 1 << (63 - rest.leading_zeros())
             };
             rest ^= bit;
-            self.king(Padded(bit), captured | over);
+            self.king::<T::Back>(Padded(bit), captured | over);
         }
         true
     }
 
-    fn king(&mut self, sq: Padded, captured: Padded) {
-        let extended = self.king_dir(Dir::NE, sq, captured)
-            | self.king_dir(Dir::NW, sq, captured)
-            | self.king_dir(Dir::SE, sq, captured)
-            | self.king_dir(Dir::SW, sq, captured);
-        if !extended && captured.any() {
+    /// Continue a king's capture from `sq`, in every direction but `B` (where the
+    /// king came from: the piece it just took is the first on that ray, and a piece
+    /// is not taken twice, so that direction never extends the capture).
+    fn king<B: Back>(&mut self, sq: Padded, captured: Padded) {
+        // In direction order; `B::DIR` is a constant, so the skipped call is gone.
+        let ne = B::DIR != Some(Dir::NE) && self.king_dir::<Ne>(sq, captured);
+        let nw = B::DIR != Some(Dir::NW) && self.king_dir::<Nw>(sq, captured);
+        let se = B::DIR != Some(Dir::SE) && self.king_dir::<Se>(sq, captured);
+        let sw = B::DIR != Some(Dir::SW) && self.king_dir::<Sw>(sq, captured);
+        if !(ne | nw | se | sw) && captured.any() {
             self.record(sq, captured);
         }
     }
+}
+
+/// A direction known at compile time, for the king-capture recursion.
+trait Towards {
+    const DIR: Dir;
+    /// The way back, excluded after a capture in this direction.
+    type Back: Back;
+}
+
+/// The direction a king's capture continuation skips (`None`: the first capture).
+trait Back {
+    const DIR: Option<Dir>;
+}
+
+/// The four directions and the start of a capture, as types.
+struct Ne;
+struct Nw;
+struct Se;
+struct Sw;
+struct Start;
+
+macro_rules! towards {
+    ($t:ident, $d:ident, $back:ident) => {
+        impl Towards for $t {
+            const DIR: Dir = Dir::$d;
+            type Back = $back;
+        }
+        impl Back for $t {
+            const DIR: Option<Dir> = Some(Dir::$d);
+        }
+    };
+}
+towards!(Ne, NE, Sw);
+towards!(Nw, NW, Se);
+towards!(Se, SE, Nw);
+towards!(Sw, SW, Ne);
+
+impl Back for Start {
+    const DIR: Option<Dir> = None;
 }
 
 /// Fill `list` with the legal captures (cleared first): only sequences of maximal
@@ -145,7 +189,7 @@ pub(crate) fn padded_generate_captures<S: MoveSink>(p: &PaddedPosition, list: &m
             list,
         };
         if (own_kings & from).any() {
-            c.king(from, Padded::EMPTY);
+            c.king::<Start>(from, Padded::EMPTY);
         } else {
             c.man(from, Padded::EMPTY);
         }

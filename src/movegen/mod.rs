@@ -262,7 +262,9 @@ fn quiet_into<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
 /// Fill `list` with the legal captures (cleared first) and say whether there are
 /// any, testing for them with bitboard operations first: the endgame database's
 /// capture resolution, which needs only captures and works in the padded layout.
-#[inline]
+/// Always inlined: the probe calls it at every node of its capture search, and the
+/// compiler's own choice varies with the code around it.
+#[inline(always)]
 pub(crate) fn padded_captures_only(p: &PaddedPosition, list: &mut PaddedMoves) -> bool {
     list.clear();
     match classify_captures(p) {
