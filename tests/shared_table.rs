@@ -228,3 +228,35 @@ fn a_soft_stop_lets_a_deeper_helper_iteration_finish() {
         r.depth
     );
 }
+
+#[test]
+fn frontier_nodes_can_leave_the_replacing_table_alone() {
+    // With exact drafts every setting returns the fixed-depth minimax value; only the
+    // table traffic differs: frontier nodes (one ply above the horizon) are the most
+    // numerous users of the table, and with `tt_frontier` off they do not probe it.
+    let pos = parse_fen("W:Wa1,c1,e1,g1,f2,h2,a3,h4,h6:Bd4,d6,a7,e7,g7,b8,d8,f8,h8").expect("fen");
+    let depth = 7;
+    let want = minimax(&pos, depth, 0, false, false, &mut Vec::new());
+    let t = "pvs,id,tt,killers,history";
+    let probe = search(material(t), &pos, &[], Limits::depth(depth));
+    let skip = search(
+        material(t).with_tt_frontier(false),
+        &pos,
+        &[],
+        Limits::depth(depth),
+    );
+    assert_eq!((skip.score, probe.score), (want, want));
+    assert!(
+        2 * skip.stats.tt_accesses < probe.stats.tt_accesses,
+        "{} accesses without the frontier, {} with it",
+        skip.stats.tt_accesses,
+        probe.stats.tt_accesses
+    );
+    // The thesis' table is probed at the frontier whatever the option says.
+    let thesis = |frontier| {
+        let opts = material(t).with_thesis_table(16).with_tt_frontier(frontier);
+        search(opts, &pos, &[], Limits::depth(depth)).stats
+    };
+    let (off, on) = (thesis(false), thesis(true));
+    assert_eq!((off.nodes, off.tt_accesses), (on.nodes, on.tt_accesses));
+}

@@ -67,6 +67,15 @@ impl MoveLimit {
     }
 }
 
+/// A yes/no value of a spec key.
+fn flag(text: &str) -> Option<bool> {
+    match text {
+        "true" | "on" | "1" => Some(true),
+        "false" | "off" | "0" => Some(false),
+        _ => None,
+    }
+}
+
 fn seconds(text: &str) -> Option<Duration> {
     let s: f64 = text.trim().parse().ok()?;
     (s.is_finite() && (0.0..1e6).contains(&s)).then(|| Duration::from_secs_f64(s))
@@ -75,7 +84,9 @@ fn seconds(text: &str) -> Option<Duration> {
 /// A player description: `key=value` pairs separated by commas. Keys: `name`,
 /// `techniques` (e.g. `pvs+tt`), `tt-bits` (the thesis' table of `2^bits` entries),
 /// `hash` (the replacing table's megabytes), `threads`, `aspiration` (the aspiration
-/// window's half-width in hundredths of a man), `depth`, `nodes`, `time` (seconds per
+/// window's half-width in hundredths of a man), `tt-frontier` (`false`: frontier nodes
+/// leave the replacing table alone, see [`crate::search::SearchOptions::tt_frontier`]),
+/// `depth`, `nodes`, `time` (seconds per
 /// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
 /// `material`), `weights` (a weight file for the trained evaluation), `level` (playing
 /// strength 1–10 or its name, see [`crate::level`]; the Hub parameter `strength` for Hub
@@ -97,6 +108,8 @@ pub struct EngineSpec {
     pub threads: Option<usize>,
     /// Aspiration window half-width in hundredths of a man (built-in engine only).
     pub aspiration: Option<i32>,
+    /// Whether frontier nodes probe the replacing table (built-in engine only).
+    pub tt_frontier: Option<bool>,
     /// Thinking limit per move (default depth 6).
     pub limit: MoveLimit,
     /// Hub engine command line, or `None` for the built-in engine.
@@ -139,6 +152,7 @@ impl FromStr for EngineSpec {
             hash_mb: None,
             threads: None,
             aspiration: None,
+            tt_frontier: None,
             limit: MoveLimit::Depth(6),
             command: None,
             numbering: MoveNumbering::Standard,
@@ -170,6 +184,7 @@ impl FromStr for EngineSpec {
                 "hash" => spec.hash_mb = Some(crate::shared_tt::parse_hash(value).map_err(bad)?),
                 "threads" => spec.threads = Some(crate::search::parse_threads(value).map_err(bad)?),
                 "aspiration" => spec.aspiration = Some(value.parse().ok().filter(|d| (1..=10_000).contains(d)).ok_or_else(|| number("a half-width of 1 to 10000 hundredths of a man"))?),
+                "tt-frontier" => spec.tt_frontier = Some(flag(value).ok_or_else(|| number("true or false"))?),
                 "depth" => spec.limit = MoveLimit::Depth(value.parse().ok().filter(|&d| d > 0).ok_or_else(|| number("a depth ≥ 1"))?),
                 "nodes" => spec.limit = MoveLimit::Nodes(value.parse().ok().filter(|&n| n > 0).ok_or_else(|| number("a node count ≥ 1"))?),
                 "time" => {
@@ -189,14 +204,10 @@ impl FromStr for EngineSpec {
                     crate::eval::Weights::load(&path).map_err(|e| bad(e.to_string()))?;
                     spec.weights = Some(path);
                 }
-                "book" => spec.book = match value {
-                    "true" | "on" | "1" => true,
-                    "false" | "off" | "0" => false,
-                    _ => return Err(number("true or false")),
-                },
+                "book" => spec.book = flag(value).ok_or_else(|| number("true or false"))?,
                 "level" => spec.strength = value.parse().map_err(|e: crate::level::StrengthError| bad(e.to_string()))?,
                 "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, depth, nodes, time, clock, eval, weights, level, book, numbering, cmd)"))),
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, level, book, numbering, cmd)"))),
             }
         }
         Ok(spec)
@@ -271,6 +282,9 @@ impl InternalPlayer {
         }
         if let Some(d) = spec.aspiration {
             options = options.with_aspiration(d);
+        }
+        if let Some(f) = spec.tt_frontier {
+            options = options.with_tt_frontier(f);
         }
         InternalPlayer {
             name: spec.to_string(),
@@ -444,6 +458,11 @@ mod tests {
             InternalPlayer::new(&a).searcher.options().aspiration_delta,
             20
         );
+        let f: EngineSpec = "tt-frontier=false,nodes=100".parse().unwrap();
+        assert_eq!(f.tt_frontier, Some(false));
+        assert!(!InternalPlayer::new(&f).searcher.options().tt_frontier);
+        assert!(InternalPlayer::new(&a).searcher.options().tt_frontier);
+        assert!("tt-frontier=maybe".parse::<EngineSpec>().is_err());
         let c: EngineSpec = "clock=60+0.5".parse().unwrap();
         assert_eq!(
             c.limit.clock(),

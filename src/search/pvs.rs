@@ -94,6 +94,18 @@ pub(crate) struct Engine<'a, E: Evaluator + ?Sized, T: TableAccess> {
 }
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
+    /// The shallowest depth to go at which nodes use the table: frontier nodes
+    /// (depth 1) unless [`SearchOptions::tt_frontier`] is off (the thesis' table
+    /// always).
+    #[inline(always)]
+    fn probe_from(&self) -> u32 {
+        if T::TRACKS_PATH || self.opts.tt_frontier {
+            1
+        } else {
+            2
+        }
+    }
+
     /// Whether `pos` already stands on the path (search or game history).
     #[inline]
     pub fn repeated(&self, pos: &Position) -> bool {
@@ -219,7 +231,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         // path). The thesis' table finds them by its on-path flags instead, which
         // give the same answer wherever it has a slot; where it has none, or at a
         // horizon it does not probe, the path is scanned.
-        let probe = t.tt && (*depth > 0 || self.opts.tt_leaves);
+        let probe = t.tt && (*depth >= self.probe_from() || self.opts.tt_leaves);
         // With `rules`, the counting draw rules too, from the same walk back.
         let check_repetition = !(root || probe && T::TRACKS_PATH);
         if !root && (check_repetition || t.rules) {
@@ -327,7 +339,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         }
 
         self.stats.interior += 1;
-        let prefetch = t.tt && (depth > 1 || self.opts.tt_leaves);
+        // The children probe when their depth, one less, is still probed.
+        let prefetch = t.tt && (depth > self.probe_from() || self.opts.tt_leaves);
         // The table move's child comes first (the ordering puts it there): its slot
         // is fetched while the moves are ordered, the first child's probe being the
         // one most often missed in the cache.
