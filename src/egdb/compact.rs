@@ -220,9 +220,9 @@ impl SliceFile {
         }))
     }
 
-    /// The file's bytes, header included.
+    /// The file's bytes, header included (what [`SliceFile::move_to`] copies).
     #[inline(always)]
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match &self.map {
             Backing::Mapped(m) => m,
             Backing::Shared { area, start, len } => area
@@ -240,11 +240,6 @@ impl SliceFile {
             start,
             len,
         };
-    }
-
-    /// The file's bytes (what [`SliceFile::move_to`] copies).
-    pub(crate) fn raw(&self) -> &[u8] {
-        self.bytes()
     }
 
     /// The file's path.

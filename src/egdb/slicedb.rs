@@ -110,7 +110,7 @@ impl SliceDb {
         let mut total = 0usize;
         for f in self.files.iter().flatten() {
             starts.push(total);
-            total += f.raw().len().next_multiple_of(64);
+            total += f.bytes().len().next_multiple_of(64);
         }
         if total == 0 {
             return Ok(0);
@@ -121,7 +121,7 @@ impl SliceDb {
         #[cfg(target_os = "linux")]
         let _ = area.advise(memmap2::Advice::HugePage);
         for (f, &start) in self.files.iter().flatten().zip(&starts) {
-            let bytes = f.raw();
+            let bytes = f.bytes();
             area[start..start + bytes.len()].copy_from_slice(bytes);
         }
         let area = std::sync::Arc::new(area.make_read_only().map_err(io)?);

@@ -184,11 +184,8 @@ impl Settings {
                 Ok(false)
             }
             "book" => {
-                self.book = match value {
-                    "true" | "on" | "1" => true,
-                    "false" | "off" | "0" => false,
-                    _ => return Err(format!("book must be true or false, not {value:?}")),
-                };
+                self.book = parse_flag(value)
+                    .ok_or_else(|| format!("book must be true or false, not {value:?}"))?;
                 Ok(false)
             }
             "move-numbering" => {
@@ -197,6 +194,16 @@ impl Settings {
             }
             _ => Ok(false),
         }
+    }
+}
+
+/// A yes/no value as the Hub parameters and the match's engine specs take it:
+/// `true`, `on`, `1` or `false`, `off`, `0`.
+pub(crate) fn parse_flag(text: &str) -> Option<bool> {
+    match text {
+        "true" | "on" | "1" => Some(true),
+        "false" | "off" | "0" => Some(false),
+        _ => None,
     }
 }
 

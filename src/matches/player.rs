@@ -67,15 +67,6 @@ impl MoveLimit {
     }
 }
 
-/// A yes/no value of a spec key.
-fn flag(text: &str) -> Option<bool> {
-    match text {
-        "true" | "on" | "1" => Some(true),
-        "false" | "off" | "0" => Some(false),
-        _ => None,
-    }
-}
-
 fn seconds(text: &str) -> Option<Duration> {
     let s: f64 = text.trim().parse().ok()?;
     (s.is_finite() && (0.0..1e6).contains(&s)).then(|| Duration::from_secs_f64(s))
@@ -184,7 +175,7 @@ impl FromStr for EngineSpec {
                 "hash" => spec.hash_mb = Some(crate::shared_tt::parse_hash(value).map_err(bad)?),
                 "threads" => spec.threads = Some(crate::search::parse_threads(value).map_err(bad)?),
                 "aspiration" => spec.aspiration = Some(value.parse().ok().filter(|d| (1..=10_000).contains(d)).ok_or_else(|| number("a half-width of 1 to 10000 hundredths of a man"))?),
-                "tt-frontier" => spec.tt_frontier = Some(flag(value).ok_or_else(|| number("true or false"))?),
+                "tt-frontier" => spec.tt_frontier = Some(crate::hub::settings::parse_flag(value).ok_or_else(|| number("true or false"))?),
                 "depth" => spec.limit = MoveLimit::Depth(value.parse().ok().filter(|&d| d > 0).ok_or_else(|| number("a depth ≥ 1"))?),
                 "nodes" => spec.limit = MoveLimit::Nodes(value.parse().ok().filter(|&n| n > 0).ok_or_else(|| number("a node count ≥ 1"))?),
                 "time" => {
@@ -204,7 +195,7 @@ impl FromStr for EngineSpec {
                     crate::eval::Weights::load(&path).map_err(|e| bad(e.to_string()))?;
                     spec.weights = Some(path);
                 }
-                "book" => spec.book = flag(value).ok_or_else(|| number("true or false"))?,
+                "book" => spec.book = crate::hub::settings::parse_flag(value).ok_or_else(|| number("true or false"))?,
                 "level" => spec.strength = value.parse().map_err(|e: crate::level::StrengthError| bad(e.to_string()))?,
                 "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
                 other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, level, book, numbering, cmd)"))),
