@@ -18,6 +18,7 @@ use std::sync::{Arc, OnceLock};
 
 use memmap2::Mmap;
 
+use crate::egdb::blockindex::BlockIndex;
 use crate::egdb::codec::decode_at;
 use crate::egdb::error::EgdbError;
 use crate::egdb::file::{legacy_checksum, HEADER_LEN, MAGIC};
@@ -123,6 +124,9 @@ pub struct SliceFile {
     stored_sum: u64,
     /// The checksum computed on first use.
     computed_sum: OnceLock<u64>,
+    /// The blocks' offsets in cache-sized form, built on first use once the
+    /// checksum is right; `None` inside when the file is corrupt.
+    located: OnceLock<Option<BlockIndex>>,
 }
 
 impl SliceFile {
@@ -217,6 +221,7 @@ impl SliceFile {
             version,
             stored_sum,
             computed_sum: OnceLock::new(),
+            located: OnceLock::new(),
         }))
     }
 
@@ -282,25 +287,31 @@ impl SliceFile {
         }
     }
 
+    /// The file's block index, built on first use (after the checksum is
+    /// verified); `None` when the file is corrupt.
+    #[inline(always)]
+    fn located(&self) -> Option<&BlockIndex> {
+        self.located
+            .get_or_init(|| {
+                self.check().ok()?;
+                let offsets = self
+                    .bytes()
+                    .get(HEADER_LEN..HEADER_LEN + 4 * (self.blocks + 1))?
+                    .chunks_exact(4)
+                    .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                BlockIndex::new(offsets)
+            })
+            .as_ref()
+    }
+
     /// The stored value code of position `index` ([`crate::egdb::codec`]); `None`
     /// when the file is corrupt (checksum, or codes that do not decode).
     #[inline]
     pub fn code(&self, index: u64) -> Option<u8> {
-        if self.computed_sum.get() != Some(&self.stored_sum) && self.check().is_err() {
-            return None;
-        }
         let block = (index / u64::from(BLOCK_POSITIONS)) as usize;
-        if block >= self.blocks {
-            return None;
-        }
-        let bytes = self.bytes();
-        // The block's offset and the next one's (its end), read together.
-        let o = HEADER_LEN + 4 * block;
-        let w = bytes.get(o..o + 8)?;
-        let start = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as usize;
-        let end = u32::from_le_bytes([w[4], w[5], w[6], w[7]]) as usize;
-        let codes = HEADER_LEN + 4 * (self.blocks + 1);
-        let area = bytes.get(codes + start..codes + end)?;
+        let (start, len) = self.located()?.locate(block)?;
+        let codes = HEADER_LEN + 4 * (self.blocks + 1) + start;
+        let area = self.bytes().get(codes..codes + len)?;
         decode_at(area, (index % u64::from(BLOCK_POSITIONS)) as usize)
     }
 }

@@ -7,6 +7,7 @@
 //! analysis ([`mod@build`]), read through memory maps ([`Egdb`]), checked against the
 //! rules ([`verify`]) and summarised ([`stats`]). The `damas-egdb` tool is `crate::cli::egdb` (with the `cli` feature).
 
+pub mod blockindex;
 pub mod build;
 pub mod codec;
 pub mod compact;
