@@ -10,7 +10,8 @@
 //! its length), then the codes ([`crate::egdb::codec`]).
 //!
 //! Opening checks the header and the length (cheap); the checksum of a file is
-//! verified the first time it is probed (or by `verify`), not at every open.
+//! verified the first time it is probed (or by `verify`), not at every open, and
+//! the offsets are then read into a [`BlockIndex`] that probes use instead.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
