@@ -79,6 +79,9 @@ pub struct Egdb {
     slices: Option<SliceDb>,
     /// The slices' distance files, when the directory has any.
     dtc: Option<SliceDistances>,
+    /// [`Egdb::max_pieces`], fixed once the files are mapped (the search asks at
+    /// every node).
+    max_pieces: usize,
 }
 
 impl Egdb {
@@ -102,6 +105,7 @@ impl Egdb {
         if db.parts.iter().all(Option::is_none) && db.slices.is_none() {
             return Err(EgdbError::NoParts { dir: db.dir });
         }
+        db.max_pieces = db.count_max_pieces();
         Ok(db)
     }
 
@@ -155,12 +159,15 @@ impl Egdb {
             };
             parts.push(part);
         }
-        Ok(Egdb {
+        let mut db = Egdb {
             dir: dir.to_path_buf(),
             parts,
             slices: None,
             dtc: None,
-        })
+            max_pieces: 0,
+        };
+        db.max_pieces = db.count_max_pieces();
+        Ok(db)
     }
 
     /// The directory the parts were read from.
@@ -170,7 +177,13 @@ impl Egdb {
 
     /// The largest `n` such that parts 1 … `n` are all present: every position with
     /// at most this many pieces can be probed.
+    #[inline(always)]
     pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// [`Egdb::max_pieces`] from the files mapped.
+    fn count_max_pieces(&self) -> usize {
         (1..=MAX_SLICE_PIECES)
             .take_while(|&n| self.has_part(n))
             .last()
