@@ -133,8 +133,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
 
     /// Oracle lookup: a proven score for won and lost positions (and for draws when
     /// the policy says so); for drawn positions searched on, the depth is reduced on
-    /// entering the database.
-    #[inline]
+    /// entering the database. `pos` is one the oracle covers.
+    #[inline(never)]
     fn oracle(
         &mut self,
         oracle: &dyn Oracle,
@@ -142,9 +142,6 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         ply: u32,
         depth: &mut u32,
     ) -> Option<Score> {
-        if !oracle.covers(pos) {
-            return None;
-        }
         let max = oracle.max_pieces();
         let answer = oracle.probe_value(pos)?;
         let decided = answer.value != OracleValue::Draw;
@@ -246,8 +243,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             }
         }
         if t.egdb && !root {
-            if let Some(o) = self.opts.oracle.clone() {
-                if let Some(s) = self.oracle(o.as_ref(), pos, ply, depth) {
+            // The options outlive the engine: the oracle is borrowed from them, not
+            // cloned (an atomic count shared by every thread, at every node).
+            let opts = self.opts;
+            if let Some(o) = opts.oracle.as_deref().filter(|o| o.covers(pos)) {
+                if let Some(s) = self.oracle(o, pos, ply, depth) {
                     return Err(s);
                 }
             }
