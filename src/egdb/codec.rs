@@ -101,26 +101,35 @@ pub fn encode_block(values: &[u8], out: &mut Vec<u8>) {
 #[inline]
 pub fn decode_at(codes: &[u8], i: usize) -> Option<u8> {
     // Skip four codes at a time (one comparison per four: most of a probe's scan),
-    // then find the code within the group of four that covers `i`.
+    // then pick the code within the group of four that covers `i` by comparing
+    // with the three inner starts at once, without a branch per code.
     let mut start = 0usize;
     let mut groups = codes.chunks_exact(4);
-    let mut group: &[u8] = &[];
     for g in groups.by_ref() {
-        let next = start
-            + ADVANCE[g[0] as usize] as usize
-            + ADVANCE[g[1] as usize] as usize
-            + ADVANCE[g[2] as usize] as usize
-            + ADVANCE[g[3] as usize] as usize;
+        let s1 = start + ADVANCE[g[0] as usize] as usize;
+        let s2 = s1 + ADVANCE[g[1] as usize] as usize;
+        let s3 = s2 + ADVANCE[g[2] as usize] as usize;
+        let next = s3 + ADVANCE[g[3] as usize] as usize;
         if i < next {
-            group = g;
-            break;
+            let k = usize::from(i >= s1) + usize::from(i >= s2) + usize::from(i >= s3);
+            return value_of(g[k], i - [start, s1, s2, s3][k]);
         }
         start = next;
     }
-    if group.is_empty() {
-        group = groups.remainder();
+    decode_from(groups.remainder(), start, i)
+}
+
+/// The value that code `c` gives its `offset`-th position (`offset` below the
+/// positions it covers); `None` for an unused code.
+#[inline(always)]
+fn value_of(c: u8, offset: usize) -> Option<u8> {
+    if c < QUAD_CODES {
+        Some(c / POW3[offset & 3] % 3)
+    } else if ADVANCE[c as usize] == u16::MAX {
+        None
+    } else {
+        Some((c - QUAD_CODES) / RUN_CLASSES as u8)
     }
-    decode_from(group, start, i)
 }
 
 /// [`decode_at`] over `codes` whose first covers the positions from `start` on.
@@ -129,13 +138,7 @@ fn decode_from(codes: &[u8], mut start: usize, i: usize) -> Option<u8> {
     for &c in codes {
         let next = start + ADVANCE[c as usize] as usize;
         if i < next {
-            return Some(if c < QUAD_CODES {
-                c / POW3[i - start] % 3
-            } else if ADVANCE[c as usize] == u16::MAX {
-                return None;
-            } else {
-                (c - QUAD_CODES) / RUN_CLASSES as u8
-            });
+            return value_of(c, i - start);
         }
         start = next;
     }
