@@ -13,7 +13,6 @@
 //! verified the first time it is probed (or by `verify`), not at every open, and
 //! the offsets are then read into a [`BlockIndex`] that probes use instead.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -22,8 +21,9 @@ use memmap2::Mmap;
 use crate::egdb::blockindex::BlockIndex;
 use crate::egdb::codec::decode_at;
 use crate::egdb::error::EgdbError;
-use crate::egdb::file::{legacy_checksum, HEADER_LEN, MAGIC};
+use crate::egdb::file::{legacy_checksum, HEADER_LEN};
 use crate::egdb::slice::{Slice, SliceIndex};
+use crate::egdb::slice_header::{self, Header};
 
 /// Format version of the slice files written: 3, whose checksum is a CRC-32.
 pub const SLICE_FORMAT_VERSION: u16 = 3;
@@ -39,8 +39,7 @@ pub fn body_checksum(version: u16, body: &[u8]) -> u64 {
         u64::from(crc32fast::hash(body))
     }
 }
-/// Index scheme 2: the material-slice numbering.
-pub const SCHEME_SLICE: u16 = 2;
+pub use crate::egdb::slice_header::SCHEME_SLICE;
 /// File kind 3: compact win/draw/loss.
 pub const KIND_WDL: u8 = 3;
 /// Positions per block.
@@ -52,21 +51,9 @@ pub fn slice_path(dir: &Path, slice: Slice) -> PathBuf {
 }
 
 fn header_bytes(slice: Slice, positions: u64, code_len: u64, sum: u64) -> [u8; HEADER_LEN] {
-    let mut h = [0u8; HEADER_LEN];
-    h[..8].copy_from_slice(&MAGIC);
-    h[8..10].copy_from_slice(&SLICE_FORMAT_VERSION.to_le_bytes());
-    h[10..12].copy_from_slice(&SCHEME_SLICE.to_le_bytes());
-    h[12] = KIND_WDL;
-    h[14..18].copy_from_slice(&[
-        slice.white_men,
-        slice.white_kings,
-        slice.black_men,
-        slice.black_kings,
-    ]);
-    h[24..32].copy_from_slice(&positions.to_le_bytes());
+    let mut h = slice_header::header_bytes(SLICE_FORMAT_VERSION, KIND_WDL, slice, positions, sum);
     h[32..36].copy_from_slice(&BLOCK_POSITIONS.to_le_bytes());
     h[40..48].copy_from_slice(&code_len.to_le_bytes());
-    h[48..56].copy_from_slice(&sum.to_le_bytes());
     h
 }
 
@@ -135,85 +122,26 @@ impl SliceFile {
     /// header and length are checked now, the checksum on first use.
     pub fn open(dir: &Path, slice: Slice) -> Result<Option<SliceFile>, EgdbError> {
         let path = slice_path(dir, slice);
-        let file = match File::open(&path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(EgdbError::io(&path, e)),
+        let Some(map) = slice_header::map_existing(&path)? else {
+            return Ok(None);
         };
-        // SAFETY: read-only mapping of a file written once under a temporary name
-        // and renamed; it is never modified in place.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| EgdbError::io(&path, e))?;
-        let len = map.len() as u64;
-        let bad = |what: String| EgdbError::BadHeader {
-            path: path.clone(),
-            what,
-        };
-        if map.len() < HEADER_LEN {
-            return Err(EgdbError::BadLength {
-                path,
-                problem: "truncated",
-                expected: HEADER_LEN as u64,
-                found: len,
-            });
-        }
-        let h = &map[..HEADER_LEN];
-        if h[..8] != MAGIC {
-            return Err(EgdbError::BadMagic { path });
-        }
-        let u16_at = |o: usize| u16::from_le_bytes([h[o], h[o + 1]]);
-        let u32_at = |o: usize| u32::from_le_bytes([h[o], h[o + 1], h[o + 2], h[o + 3]]);
-        let u64_at = |o: usize| {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(&h[o..o + 8]);
-            u64::from_le_bytes(b)
-        };
-        let version = u16_at(8);
+        let h = Header::read(&map, &path, HEADER_LEN as u64)?;
+        let version = h.version();
         if version != SLICE_FORMAT_VERSION && version != SLICE_FORMAT_V2 {
-            return Err(bad(format!(
+            return Err(h.bad(format!(
                 "format version {version}, this program reads {SLICE_FORMAT_V2} and {SLICE_FORMAT_VERSION}; rebuild with `damas-egdb build`"
             )));
         }
-        if u16_at(10) != SCHEME_SLICE || h[12] != KIND_WDL {
-            return Err(bad(format!(
-                "index scheme {} kind {}, expected {SCHEME_SLICE} and {KIND_WDL}",
-                u16_at(10),
-                h[12]
-            )));
-        }
-        let found = Slice::new(h[14], h[15], h[16], h[17]);
-        if found != slice {
-            return Err(bad(format!("slice {found}, expected {slice}")));
-        }
         let index = SliceIndex::new(slice);
-        if u64_at(24) != index.size() {
-            return Err(bad(format!(
-                "{} positions, the slice has {}",
-                u64_at(24),
-                index.size()
-            )));
+        h.check_identity(KIND_WDL, slice, index.size())?;
+        if h.u32_at(32) != BLOCK_POSITIONS {
+            return Err(h.bad(format!("block of {} positions", h.u32_at(32))));
         }
-        if u32_at(32) != BLOCK_POSITIONS {
-            return Err(bad(format!("block of {} positions", u32_at(32))));
-        }
-        let reserved = [13..14, 18..24, 36..40, 56..64];
-        if reserved.into_iter().any(|r| h[r].iter().any(|&b| b != 0)) {
-            return Err(bad("reserved bytes are not zero".into()));
-        }
+        h.check_reserved(36..40)?;
         let blocks = index.size().div_ceil(u64::from(BLOCK_POSITIONS)) as usize;
-        let expected = HEADER_LEN as u64 + 4 * (blocks as u64 + 1) + u64_at(40);
-        if len != expected {
-            return Err(EgdbError::BadLength {
-                path,
-                problem: if len < expected {
-                    "truncated"
-                } else {
-                    "trailing bytes"
-                },
-                expected,
-                found: len,
-            });
-        }
-        let stored_sum = u64_at(48);
+        let expected = HEADER_LEN as u64 + 4 * (blocks as u64 + 1) + h.u64_at(40);
+        slice_header::check_length(&path, map.len() as u64, expected)?;
+        let stored_sum = h.checksum();
         Ok(Some(SliceFile {
             path,
             map: Backing::Mapped(map),

@@ -20,16 +20,15 @@
 //! (u64), 24 zero bytes, CRC-32 of the body (u64), 8 zero bytes — then the body.
 //! The checksum is verified on first use, as for the slices.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use memmap2::Mmap;
 
-use crate::egdb::compact::SCHEME_SLICE;
 use crate::egdb::error::EgdbError;
-use crate::egdb::file::{HEADER_LEN, MAGIC};
+use crate::egdb::file::HEADER_LEN;
 use crate::egdb::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
+use crate::egdb::slice_header::{self, Header};
 use crate::movegen::has_capture;
 use crate::position::{Color, Position};
 
@@ -45,23 +44,6 @@ pub fn dtc_path(dir: &Path, slice: Slice) -> PathBuf {
     dir.join(format!("{}.dtc", slice.stem()))
 }
 
-fn header_bytes(slice: Slice, positions: u64, sum: u64) -> [u8; HEADER_LEN] {
-    let mut h = [0u8; HEADER_LEN];
-    h[..8].copy_from_slice(&MAGIC);
-    h[8..10].copy_from_slice(&DTC_FORMAT_VERSION.to_le_bytes());
-    h[10..12].copy_from_slice(&SCHEME_SLICE.to_le_bytes());
-    h[12] = KIND_DTC;
-    h[14..18].copy_from_slice(&[
-        slice.white_men,
-        slice.white_kings,
-        slice.black_men,
-        slice.black_kings,
-    ]);
-    h[24..32].copy_from_slice(&positions.to_le_bytes());
-    h[48..56].copy_from_slice(&sum.to_le_bytes());
-    h
-}
-
 /// Write the distance file of `slice` (one byte per position, in index order)
 /// through a temporary name renamed when complete. Returns its size in bytes.
 pub fn write_dtc_file(dir: &Path, slice: Slice, body: &[u8]) -> Result<u64, EgdbError> {
@@ -75,7 +57,8 @@ pub fn write_dtc_file(dir: &Path, slice: Slice, body: &[u8]) -> Result<u64, Egdb
             found: body.len() as u64,
         });
     }
-    let header = header_bytes(slice, positions, u64::from(crc32fast::hash(body)));
+    let sum = u64::from(crc32fast::hash(body));
+    let header = slice_header::header_bytes(DTC_FORMAT_VERSION, KIND_DTC, slice, positions, sum);
     crate::fsutil::write_atomic_with(&path, |w| {
         w.write_all(&header)?;
         w.write_all(body)
@@ -99,82 +82,26 @@ impl DtcFile {
     /// The header and length are checked now, the checksum on first use.
     pub fn open(dir: &Path, slice: Slice) -> Result<Option<DtcFile>, EgdbError> {
         let path = dtc_path(dir, slice);
-        let file = match File::open(&path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(EgdbError::io(&path, e)),
+        let Some(map) = slice_header::map_existing(&path)? else {
+            return Ok(None);
         };
-        // SAFETY: read-only mapping of a file written once under a temporary name
-        // and renamed; it is never modified in place.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| EgdbError::io(&path, e))?;
         let index = SliceIndex::new(slice);
         let positions = index.size();
         let expected = HEADER_LEN as u64 + positions;
-        let len = map.len() as u64;
-        if map.len() < HEADER_LEN {
-            return Err(EgdbError::BadLength {
-                path,
-                problem: "truncated",
-                expected,
-                found: len,
-            });
-        }
-        let h = &map[..HEADER_LEN];
-        if h[..8] != MAGIC {
-            return Err(EgdbError::BadMagic { path });
-        }
-        let bad = |what: String| EgdbError::BadHeader {
-            path: path.clone(),
-            what,
-        };
-        let u16_at = |o: usize| u16::from_le_bytes([h[o], h[o + 1]]);
-        let u64_at = |o: usize| {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(&h[o..o + 8]);
-            u64::from_le_bytes(b)
-        };
-        if u16_at(8) != DTC_FORMAT_VERSION {
-            return Err(bad(format!(
+        let h = Header::read(&map, &path, expected)?;
+        if h.version() != DTC_FORMAT_VERSION {
+            return Err(h.bad(format!(
                 "distance format version {}, this program reads {DTC_FORMAT_VERSION}; rebuild with `damas-egdb build --dtc`",
-                u16_at(8)
+                h.version()
             )));
         }
-        if u16_at(10) != SCHEME_SLICE || h[12] != KIND_DTC {
-            return Err(bad(format!(
-                "index scheme {} kind {}, expected {SCHEME_SLICE} and {KIND_DTC}",
-                u16_at(10),
-                h[12]
-            )));
-        }
-        let found = Slice::new(h[14], h[15], h[16], h[17]);
-        if found != slice {
-            return Err(bad(format!("slice {found}, expected {slice}")));
-        }
-        if u64_at(24) != positions {
-            return Err(bad(format!(
-                "{} positions, the slice has {positions}",
-                u64_at(24)
-            )));
-        }
-        let reserved = [13..14, 18..24, 32..48, 56..64];
-        if reserved.into_iter().any(|r| h[r].iter().any(|&b| b != 0)) {
-            return Err(bad("reserved bytes are not zero".into()));
-        }
-        if len != expected {
-            return Err(EgdbError::BadLength {
-                path,
-                problem: if len < expected {
-                    "truncated"
-                } else {
-                    "trailing bytes"
-                },
-                expected,
-                found: len,
-            });
-        }
+        h.check_identity(KIND_DTC, slice, positions)?;
+        h.check_reserved(32..48)?;
+        slice_header::check_length(&path, map.len() as u64, expected)?;
+        let stored_sum = h.checksum();
         Ok(Some(DtcFile {
             path,
-            stored_sum: u64_at(48),
+            stored_sum,
             map,
             index,
             computed_sum: OnceLock::new(),

@@ -22,6 +22,7 @@ pub mod probe;
 pub mod slice;
 pub mod slice_build;
 pub mod slice_check;
+pub mod slice_header;
 pub mod slicedb;
 pub mod stats;
 pub mod unmove;
