@@ -60,11 +60,6 @@ impl BlockIndex {
         self.blocks
     }
 
-    /// Bytes of memory the index takes.
-    pub fn memory(&self) -> usize {
-        self.lines.len() * std::mem::size_of::<Line>()
-    }
-
     /// The offset of block `block`'s codes and their length; `None` past the last
     /// block. Reads one line.
     #[inline(always)]
@@ -89,20 +84,15 @@ mod tests {
 
     #[test]
     fn blocks_are_located_where_the_offsets_say() {
-        let mut x = 99u32;
-        let mut rnd = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
         for blocks in [0usize, 1, 29, 30, 31, 59, 60, 61, 1000] {
             // Lengths of every size, with runs of the extremes 1 and 256.
             let lens: Vec<u32> = (0..blocks)
                 .map(|b| match b % 7 {
                     0 => 256,
                     1 => 1,
-                    _ => 1 + rnd() % 256,
+                    _ => rng.gen_range(1..=256),
                 })
                 .collect();
             let mut offsets = vec![7u32];
