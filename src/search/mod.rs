@@ -321,7 +321,9 @@ mod leaf;
 mod limits;
 mod mtdf;
 mod options;
+mod oracle_cutoff;
 mod order;
+mod pv;
 mod pvs;
 mod qsearch;
 mod report;
@@ -332,5 +334,6 @@ mod techniques;
 
 use limits::Budget;
 use order::Heuristics;
-use pvs::{Engine, PvTable};
+use pv::PvTable;
+use pvs::Engine;
 use table::TableAccess;

@@ -1,6 +1,6 @@
 //! The interior of the tree: fail-soft negamax α-β, optionally PVS, with the
 //! transposition table, killers, history, enhanced transposition cutoffs, selective
-//! deepening, endgame-database cutoffs and repetition detection.
+//! deepening, endgame-database cutoffs (`oracle_cutoff.rs`) and repetition detection.
 
 use crate::drawrules;
 use crate::eval::Evaluator;
@@ -11,11 +11,11 @@ use crate::score::Score;
 use crate::tt::{from_tt, key, to_tt, Bound};
 
 use super::busy;
-use super::egdb_progress;
 use super::limits::Budget;
 use super::order::{select, Heuristics};
+use super::pv::PvTable;
 use super::table::TableAccess;
-use super::{DrawPolicy, Oracle, OracleValue, SearchOptions, Stats, Techniques, MAX_PLY};
+use super::{SearchOptions, Stats, Techniques, MAX_PLY};
 
 /// Enhanced transposition cutoffs are tried only this far from the horizon (near the
 /// root), where a saved subtree is worth the extra probes.
@@ -28,45 +28,6 @@ const LMR_MIN_MOVE: usize = 3;
 /// forced moves cannot deepen the search without bound.
 const EXT_MAX_PLY: u32 = 60;
 pub(crate) use super::egdb_progress::UNKNOWN_DISTANCE;
-
-/// Triangular principal-variation table.
-pub(crate) struct PvTable {
-    moves: Vec<[Move; MAX_PLY + 1]>,
-    len: [usize; MAX_PLY + 2],
-}
-
-impl PvTable {
-    pub fn new() -> PvTable {
-        let none = Move::new(
-            crate::square::Square::new(0).expect("square 0"),
-            crate::square::Square::new(0).expect("square 0"),
-            crate::bitboard::Bitboard::EMPTY,
-        );
-        PvTable {
-            moves: vec![[none; MAX_PLY + 1]; MAX_PLY + 1],
-            len: [0; MAX_PLY + 2],
-        }
-    }
-
-    #[inline(always)]
-    fn reset(&mut self, ply: usize) {
-        self.len[ply] = 0;
-    }
-
-    #[inline]
-    fn update(&mut self, ply: usize, m: Move) {
-        let child = self.len[ply + 1].min(MAX_PLY - ply);
-        let (head, tail) = self.moves.split_at_mut(ply + 1);
-        head[ply][0] = m;
-        head[ply][1..=child].copy_from_slice(&tail[0][..child]);
-        self.len[ply] = child + 1;
-    }
-
-    /// The variation found below `ply`.
-    pub fn line(&self, ply: usize) -> &[Move] {
-        &self.moves[ply][..self.len[ply]]
-    }
-}
 
 /// The state of one search: options, tables, statistics, the path from the game's
 /// start to the current node.
@@ -119,87 +80,6 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let r = self.repeated(child);
         self.path.pop();
         r
-    }
-
-    /// Whether the root of this search, `ply` plies up, has at most `max` pieces
-    /// (it is in the database): the path ends with the root and the node's ancestors.
-    fn root_within(&self, ply: u32, max: u32) -> bool {
-        self.path
-            .len()
-            .checked_sub(ply as usize)
-            .and_then(|i| self.path.get(i))
-            .is_some_and(|root| root.piece_count() <= max)
-    }
-
-    /// Oracle lookup: a proven score for won and lost positions (and for draws when
-    /// the policy says so); for drawn positions searched on, the depth is reduced on
-    /// entering the database. `pos` is one the oracle covers.
-    #[inline(never)]
-    fn oracle(
-        &mut self,
-        oracle: &dyn Oracle,
-        pos: &Position,
-        ply: u32,
-        depth: &mut u32,
-    ) -> Option<Score> {
-        let max = oracle.max_pieces();
-        let answer = oracle.probe_value(pos)?;
-        let decided = answer.value != OracleValue::Draw;
-        if decided && answer.plies.is_none() {
-            if drawrules::material_count(pos).is_some_and(|n| n <= 10) {
-                // Two pieces against a lone king (or three, the king on the long
-                // diagonal) are drawn after 5 moves each, and a database without
-                // distances cannot say the win comes in time: search on, and score
-                // the horizon as a draw.
-                if *depth > 0 {
-                    return None;
-                }
-                self.stats.egdb_cutoffs += 1;
-                return Some(Score::DRAW);
-            }
-            if *depth > 0 && self.root_within(ply, max) {
-                // A win/draw/loss-only database says who wins, not how: inside a won
-                // ending the search goes on, so that it finds the progress (captures,
-                // promotions, the defender cornered) that the leaves' estimate rewards.
-                return None;
-            }
-        }
-        let dist = |a: Option<u32>| {
-            let unknown = || {
-                let winner = match answer.value {
-                    OracleValue::Win => pos.side_to_move(),
-                    _ => pos.side_to_move().opponent(),
-                };
-                UNKNOWN_DISTANCE + egdb_progress::estimate(pos, winner)
-            };
-            (ply + a.unwrap_or_else(unknown)).min(Score::MAX_MATE_PLY as u32 - 1)
-        };
-        match answer.value {
-            OracleValue::Win => {
-                self.stats.egdb_cutoffs += 1;
-                Some(Score::win_in(dist(answer.plies)))
-            }
-            OracleValue::Loss => {
-                self.stats.egdb_cutoffs += 1;
-                Some(Score::loss_in(dist(answer.plies)))
-            }
-            OracleValue::Draw => match self.opts.egdb_draws {
-                DrawPolicy::Score => {
-                    self.stats.egdb_cutoffs += 1;
-                    Some(Score::DRAW)
-                }
-                DrawPolicy::Reduce(r) => {
-                    if self
-                        .path
-                        .last()
-                        .is_none_or(|parent| parent.piece_count() > max)
-                    {
-                        *depth = depth.saturating_sub(r);
-                    }
-                    None
-                }
-            },
-        }
     }
 
     /// The part of a node before its depth matters: the node count and limits, draws
