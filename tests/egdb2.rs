@@ -105,6 +105,13 @@ fn damaged_files_are_refused_naming_the_file() {
     let e = SliceFile::open(dir.path(), s).unwrap_err();
     assert!(matches!(e, EgdbError::BadLength { .. }) && named(&e), "{e}");
 
+    // A code length no file can have (it would overflow the expected length).
+    let mut absurd = bytes.clone();
+    absurd[40..48].copy_from_slice(&u64::MAX.to_le_bytes());
+    std::fs::write(&path, &absurd).unwrap();
+    let e = SliceFile::open(dir.path(), s).unwrap_err();
+    assert!(matches!(e, EgdbError::BadLength { .. }) && named(&e), "{e}");
+
     // Wrong version.
     bytes[last] ^= 0x55;
     bytes[8] = 1;

@@ -16,6 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use byteorder::{ByteOrder, LittleEndian};
 use memmap2::Mmap;
 
 use crate::egdb::blockindex::BlockIndex;
@@ -52,8 +53,8 @@ pub fn slice_path(dir: &Path, slice: Slice) -> PathBuf {
 
 fn header_bytes(slice: Slice, positions: u64, code_len: u64, sum: u64) -> [u8; HEADER_LEN] {
     let mut h = slice_header::header_bytes(SLICE_FORMAT_VERSION, KIND_WDL, slice, positions, sum);
-    h[32..36].copy_from_slice(&BLOCK_POSITIONS.to_le_bytes());
-    h[40..48].copy_from_slice(&code_len.to_le_bytes());
+    LittleEndian::write_u32(&mut h[32..], BLOCK_POSITIONS);
+    LittleEndian::write_u64(&mut h[40..], code_len);
     h
 }
 
@@ -106,7 +107,8 @@ pub struct SliceFile {
     path: PathBuf,
     map: Backing,
     index: SliceIndex,
-    blocks: usize,
+    /// Where the code area starts: after the header and the `blocks + 1` offsets.
+    codes_at: usize,
     /// Format version (it says which checksum the header holds).
     version: u16,
     stored_sum: u64,
@@ -139,14 +141,17 @@ impl SliceFile {
         }
         h.check_reserved(36..40)?;
         let blocks = index.size().div_ceil(u64::from(BLOCK_POSITIONS)) as usize;
-        let expected = HEADER_LEN as u64 + 4 * (blocks as u64 + 1) + h.u64_at(40);
+        let codes_at = HEADER_LEN + 4 * (blocks + 1);
+        // Saturating: a header claiming an absurd code length must be refused as
+        // the wrong length, not overflow.
+        let expected = (codes_at as u64).saturating_add(h.u64_at(40));
         slice_header::check_length(&path, map.len() as u64, expected)?;
         let stored_sum = h.checksum();
         Ok(Some(SliceFile {
             path,
             map: Backing::Mapped(map),
             index,
-            blocks,
+            codes_at,
             version,
             stored_sum,
             computed_sum: OnceLock::new(),
@@ -225,9 +230,9 @@ impl SliceFile {
                 self.check().ok()?;
                 let offsets = self
                     .bytes()
-                    .get(HEADER_LEN..HEADER_LEN + 4 * (self.blocks + 1))?
+                    .get(HEADER_LEN..self.codes_at)?
                     .chunks_exact(4)
-                    .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                    .map(LittleEndian::read_u32);
                 BlockIndex::new(offsets)
             })
             .as_ref()
@@ -239,7 +244,7 @@ impl SliceFile {
     pub fn code(&self, index: u64) -> Option<u8> {
         let block = (index / u64::from(BLOCK_POSITIONS)) as usize;
         let (start, len) = self.located()?.locate(block)?;
-        let codes = HEADER_LEN + 4 * (self.blocks + 1) + start;
+        let codes = self.codes_at + start;
         let area = self.bytes().get(codes..codes + len)?;
         decode_at(area, (index % u64::from(BLOCK_POSITIONS)) as usize)
     }

@@ -84,6 +84,39 @@ pub struct Egdb {
     max_pieces: usize,
 }
 
+/// The first-generation parts of `dir` up to `max` pieces, `parts[i]` for `i`
+/// pieces (index 0 unused; none need exist).
+fn map_parts(
+    dir: &Path,
+    max: usize,
+    verify_checksum: bool,
+) -> Result<Vec<Option<Part>>, EgdbError> {
+    if !dir.is_dir() {
+        let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
+        return Err(EgdbError::io(dir, e));
+    }
+    let mut parts = vec![None];
+    for pieces in 1..=max.min(MAX_PIECES) {
+        let values = MappedFile::open(
+            &part_path(dir, pieces, FileKind::Values),
+            FileKind::Values,
+            pieces,
+            verify_checksum,
+        )?;
+        let part = match values {
+            None => None,
+            Some(values) => {
+                let dpath = part_path(dir, pieces, FileKind::Distances);
+                let distances =
+                    MappedFile::open(&dpath, FileKind::Distances, pieces, verify_checksum)?;
+                Some(Part { values, distances })
+            }
+        };
+        parts.push(part);
+    }
+    Ok(parts)
+}
+
 impl Egdb {
     /// Map every part file in `dir` (`part1.val` … `part5.val`, with the matching
     /// `.dist` files when present), checking headers, sizes and checksums. Missing
@@ -93,20 +126,37 @@ impl Egdb {
     /// Second-generation slice files (`w21b10.wdl`) are mapped too; their headers
     /// and lengths are checked now and their checksums on first use.
     pub fn open(dir: impl AsRef<Path>) -> Result<Egdb, EgdbError> {
-        let mut db = Egdb::open_parts(dir.as_ref(), MAX_PIECES, true)?;
-        let slices = SliceDb::open_existing(dir.as_ref())?;
-        if !slices.is_empty() {
-            db.slices = Some(slices);
-            let dtc = SliceDistances::open_existing(dir.as_ref())?;
-            if !dtc.is_empty() {
-                db.dtc = Some(dtc);
-            }
+        let dir = dir.as_ref();
+        let parts = map_parts(dir, MAX_PIECES, true)?;
+        let slices = Some(SliceDb::open_existing(dir)?).filter(|s| !s.is_empty());
+        let dtc = match slices {
+            Some(_) => Some(SliceDistances::open_existing(dir)?).filter(|d| !d.is_empty()),
+            None => None,
+        };
+        if parts.iter().all(Option::is_none) && slices.is_none() {
+            return Err(EgdbError::NoParts {
+                dir: dir.to_path_buf(),
+            });
         }
-        if db.parts.iter().all(Option::is_none) && db.slices.is_none() {
-            return Err(EgdbError::NoParts { dir: db.dir });
-        }
+        Ok(Egdb::assemble(dir, parts, slices, dtc))
+    }
+
+    /// The database of these files, with [`Egdb::max_pieces`] counted once.
+    fn assemble(
+        dir: &Path,
+        parts: Vec<Option<Part>>,
+        slices: Option<SliceDb>,
+        dtc: Option<SliceDistances>,
+    ) -> Egdb {
+        let mut db = Egdb {
+            dir: dir.to_path_buf(),
+            parts,
+            slices,
+            dtc,
+            max_pieces: 0,
+        };
         db.max_pieces = db.count_max_pieces();
-        Ok(db)
+        db
     }
 
     /// Copy the second-generation slices into huge pages
@@ -135,39 +185,8 @@ impl Egdb {
         max: usize,
         verify_checksum: bool,
     ) -> Result<Egdb, EgdbError> {
-        if !dir.is_dir() {
-            let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
-            return Err(EgdbError::io(dir, e));
-        }
-        let mut parts = vec![];
-        parts.push(None);
-        for pieces in 1..=max.min(MAX_PIECES) {
-            let values = MappedFile::open(
-                &part_path(dir, pieces, FileKind::Values),
-                FileKind::Values,
-                pieces,
-                verify_checksum,
-            )?;
-            let part = match values {
-                None => None,
-                Some(values) => {
-                    let dpath = part_path(dir, pieces, FileKind::Distances);
-                    let distances =
-                        MappedFile::open(&dpath, FileKind::Distances, pieces, verify_checksum)?;
-                    Some(Part { values, distances })
-                }
-            };
-            parts.push(part);
-        }
-        let mut db = Egdb {
-            dir: dir.to_path_buf(),
-            parts,
-            slices: None,
-            dtc: None,
-            max_pieces: 0,
-        };
-        db.max_pieces = db.count_max_pieces();
-        Ok(db)
+        let parts = map_parts(dir, max, verify_checksum)?;
+        Ok(Egdb::assemble(dir, parts, None, None))
     }
 
     /// The directory the parts were read from.

@@ -12,6 +12,7 @@ use std::fs::File;
 use std::ops::Range;
 use std::path::Path;
 
+use byteorder::{ByteOrder, LittleEndian};
 use memmap2::Mmap;
 
 use crate::egdb::error::EgdbError;
@@ -35,8 +36,8 @@ pub fn header_bytes(
 ) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(&MAGIC);
-    h[8..10].copy_from_slice(&version.to_le_bytes());
-    h[10..12].copy_from_slice(&SCHEME_SLICE.to_le_bytes());
+    LittleEndian::write_u16(&mut h[8..], version);
+    LittleEndian::write_u16(&mut h[10..], SCHEME_SLICE);
     h[12] = kind;
     h[14..18].copy_from_slice(&[
         slice.white_men,
@@ -44,8 +45,8 @@ pub fn header_bytes(
         slice.black_men,
         slice.black_kings,
     ]);
-    h[24..32].copy_from_slice(&positions.to_le_bytes());
-    h[48..56].copy_from_slice(&sum.to_le_bytes());
+    LittleEndian::write_u64(&mut h[24..], positions);
+    LittleEndian::write_u64(&mut h[48..], sum);
     h
 }
 
@@ -91,19 +92,17 @@ impl<'a> Header<'a> {
 
     /// The u16 at byte `o`.
     pub fn u16_at(&self, o: usize) -> u16 {
-        u16::from_le_bytes([self.h[o], self.h[o + 1]])
+        LittleEndian::read_u16(&self.h[o..])
     }
 
     /// The u32 at byte `o`.
     pub fn u32_at(&self, o: usize) -> u32 {
-        u32::from_le_bytes([self.h[o], self.h[o + 1], self.h[o + 2], self.h[o + 3]])
+        LittleEndian::read_u32(&self.h[o..])
     }
 
     /// The u64 at byte `o`.
     pub fn u64_at(&self, o: usize) -> u64 {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&self.h[o..o + 8]);
-        u64::from_le_bytes(b)
+        LittleEndian::read_u64(&self.h[o..])
     }
 
     /// The format version.
