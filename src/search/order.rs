@@ -8,6 +8,10 @@ use crate::position::Position;
 
 use super::MAX_PLY;
 
+/// Longest list ordered by counting ranks ([`Heuristics::order`]); longer lists
+/// (many kings) are insertion-sorted, since counting costs the square of the length.
+const RANK_SORT_MAX: usize = 16;
+
 /// Killer moves and the history table; kept across the iterations of a search.
 pub(crate) struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
@@ -117,6 +121,16 @@ impl Heuristics {
         // The TT move's class is 3 whatever the killers say.
         if let Some(t) = tt {
             keys[t] |= 3 << 40;
+        }
+        if n <= RANK_SORT_MAX {
+            // Keys are unique: a move's place is the number of keys above its own.
+            // Counting them has no data-dependent branch, where an insertion sort
+            // mispredicts about once per move.
+            for (i, &x) in keys.iter().enumerate() {
+                let above: usize = keys.iter().map(|&y| usize::from(y > x)).sum();
+                order[above] = i as u8;
+            }
+            return;
         }
         // Insertion sort, descending: lists are short and often nearly sorted.
         for a in 1..n {
@@ -244,28 +258,40 @@ mod tests {
     #[test]
     fn history_order_is_a_stable_sort_by_score() {
         // Kings give long quiet lists; cutoffs at a few depths give ties and gaps.
-        let p = parse_fen("W:WKa1,Kc1,e1,g1:BKb8,Kh8").unwrap();
-        let list = legal_moves(&p);
-        assert!(list.len() > 10);
-        let mut h = Heuristics::new();
-        for (i, &m) in list.iter().enumerate() {
-            for _ in 0..i % 4 {
-                h.cutoff(m, 0, 1 + (i % 3) as u32, false, true);
+        // Both ways of ordering are covered: rank counting up to RANK_SORT_MAX moves,
+        // the insertion sort above.
+        let mut lengths = Vec::new();
+        for fen in [
+            "W:WKa1,Kc1,e1,g1:BKb8,Kh8",
+            "W:WKa1,e1,g1:BKb8,Kh8",
+            "W:Wa1,c1,e1,g1,c3,e3:Bb8,h8",
+        ] {
+            let p = parse_fen(fen).unwrap();
+            let list = legal_moves(&p);
+            assert!(list.len() > 7, "{fen}");
+            lengths.push(list.len());
+            let mut h = Heuristics::new();
+            for (i, &m) in list.iter().enumerate() {
+                for _ in 0..i % 4 {
+                    h.cutoff(m, 0, 1 + (i % 3) as u32, false, true);
+                }
             }
+            let score = |m: Move| h.history[m.from().index()][m.to().index()];
+            let mut expected: Vec<usize> = (0..list.len()).collect();
+            expected.sort_by_key(|&i| std::cmp::Reverse(score(list[i])));
+            let mut order = [0u8; MAX_MOVES];
+            h.order(&list, None, 0, false, true, &mut order);
+            let got: Vec<usize> = order[..list.len()].iter().map(|&i| i as usize).collect();
+            assert_eq!(got, expected, "{fen}");
+            // With a TT move it comes first and the rest keep the same relative order.
+            h.order(&list, Some(7), 0, false, true, &mut order);
+            assert_eq!(order[0], 7);
+            let rest: Vec<usize> = expected.into_iter().filter(|&i| i != 7).collect();
+            let got: Vec<usize> = order[1..list.len()].iter().map(|&i| i as usize).collect();
+            assert_eq!(got, rest, "{fen}");
         }
-        let score = |m: Move| h.history[m.from().index()][m.to().index()];
-        let mut expected: Vec<usize> = (0..list.len()).collect();
-        expected.sort_by_key(|&i| std::cmp::Reverse(score(list[i])));
-        let mut order = [0u8; MAX_MOVES];
-        h.order(&list, None, 0, false, true, &mut order);
-        let got: Vec<usize> = order[..list.len()].iter().map(|&i| i as usize).collect();
-        assert_eq!(got, expected);
-        // With a TT move it comes first and the rest keep the same relative order.
-        h.order(&list, Some(7), 0, false, true, &mut order);
-        assert_eq!(order[0], 7);
-        let rest: Vec<usize> = expected.into_iter().filter(|&i| i != 7).collect();
-        let got: Vec<usize> = order[1..list.len()].iter().map(|&i| i as usize).collect();
-        assert_eq!(got, rest);
+        assert!(lengths.iter().any(|&n| n <= RANK_SORT_MAX), "{lengths:?}");
+        assert!(lengths.iter().any(|&n| n > RANK_SORT_MAX), "{lengths:?}");
     }
 
     #[test]
