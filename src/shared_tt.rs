@@ -263,7 +263,13 @@ impl SharedTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
-        (0..BUCKET_ENTRIES).find_map(|i| b.read(i, key).map(Entry::decode))
+        // Every entry is read and the first match kept by selection, not by a
+        // branch per entry: which entry matches, if any, is unpredictable.
+        let mut found = 0;
+        for i in (0..BUCKET_ENTRIES).rev() {
+            found = b.read(i, key).unwrap_or(found);
+        }
+        (found != 0).then(|| Entry::decode(found))
     }
 
     /// Record a result for `key`. Without a move, the key's previous move is kept.
@@ -278,29 +284,34 @@ impl SharedTable {
             generation,
         };
         // The same key first, then the least valuable entry: empty, else the one
-        // with the lowest depth once each search of age counts as 4 plies.
+        // with the lowest depth once each search of age counts as 4 plies. Every
+        // entry is weighed and the choice made by selection rather than branches.
         let mut victim = 0;
         let mut worst = i64::MAX;
-        for i in 0..BUCKET_ENTRIES {
-            if let Some(d) = b.read(i, key) {
-                if entry.best.is_none() {
-                    entry.best = Entry::decode(d).best;
-                }
-                victim = i;
-                break;
-            }
+        let mut same = None;
+        for i in (0..BUCKET_ENTRIES).rev() {
             let d = b.data(i);
+            if b.read(i, key).is_some() {
+                same = Some((i, d));
+            }
+            let e = Entry::decode(d);
+            let age = (generation + GENERATIONS - e.generation) % GENERATIONS;
             let worth = if d & VALID_BIT == 0 {
                 i64::MIN
             } else {
-                let e = Entry::decode(d);
-                let age = (generation + GENERATIONS - e.generation) % GENERATIONS;
                 i64::from(e.depth) - 4 * i64::from(age)
             };
-            if worth < worst {
+            // `<=` going backwards keeps the first of equally worthless entries.
+            if worth <= worst {
                 worst = worth;
                 victim = i;
             }
+        }
+        if let Some((i, d)) = same {
+            if entry.best.is_none() {
+                entry.best = Entry::decode(d).best;
+            }
+            victim = i;
         }
         b.write(victim, key, entry.encode());
     }
@@ -403,6 +414,33 @@ mod tests {
         t.store(k[0], 0, 2, Bound::Exact, None);
         assert!(t.probe(k[4]).is_none());
         assert!(t.probe(k[0]).is_some());
+    }
+
+    #[test]
+    fn equal_entries_go_oldest_first_and_a_stored_key_is_updated_in_place() {
+        let t = SharedTable::with_buckets(1);
+        let k = keys(6);
+        // Four entries of equal worth: the oldest is replaced first.
+        for &key in &k[..4] {
+            t.store(key, 0, 5, Bound::Exact, None);
+        }
+        t.store(k[4], 0, 5, Bound::Exact, None);
+        assert!(t.probe(k[0]).is_none());
+        assert!(k[1..5].iter().all(|&key| t.probe(key).is_some()));
+        // Still tied, so slot 0 again: the newcomer there goes, not k[1].
+        t.store(k[5], 0, 5, Bound::Exact, None);
+        assert!(t.probe(k[4]).is_none());
+        assert!(k[1..4].iter().all(|&key| t.probe(key).is_some()));
+        // A key already stored keeps its slot even when a shallower entry stands
+        // before it, and keeps its move when the new result has none.
+        let m = legal_moves(&Position::start())[2];
+        t.store(k[3], 0, 5, Bound::Exact, Some(StoredMove::of(m)));
+        t.store(k[2], 0, 1, Bound::Exact, None);
+        t.store(k[3], 9, 7, Bound::Lower, None);
+        let e = t.probe(k[3]).unwrap();
+        assert_eq!((e.value, e.depth, e.bound), (9, 7, Bound::Lower));
+        assert!(e.best.unwrap().matches(m));
+        assert!([k[1], k[2], k[5]].iter().all(|&key| t.probe(key).is_some()));
     }
 
     #[test]
