@@ -68,18 +68,17 @@ impl<S: MoveSink> Capturer<'_, S> {
         let up = matches!(d, Dir::NE | Dir::NW);
         let rays = &RAYS[d as usize];
         let blockers = rays[sq.0.trailing_zeros() as usize] & !self.empty.0;
-        if blockers == 0 {
-            return false;
-        }
-        let first = if up {
-            blockers.trailing_zeros()
+        // The nearest piece on the ray, none when the ray is empty: one test below
+        // then rejects both an empty ray and a first piece that cannot be taken.
+        let over = Padded(if up {
+            blockers & blockers.wrapping_neg()
         } else {
-            63 - blockers.leading_zeros()
-        };
-        let over = Padded(1 << first);
+            blockers & (1 << (63 - (blockers | 1).leading_zeros()))
+        });
         if (over & self.opp & !captured).is_empty() {
             return false;
         }
+        let first = over.0.trailing_zeros();
         let beyond = rays[first as usize];
         let next = beyond & !self.empty.0;
         // The empty squares between the piece taken and the next piece (or the edge).
