@@ -137,12 +137,20 @@ impl Bucket {
         Bucket(std::array::from_fn(|_| AtomicU64::new(0)))
     }
 
+    /// The two words of entry `i`: the key mixed with the data, and the data.
+    #[inline(always)]
+    fn words(&self, i: usize) -> (u64, u64) {
+        (
+            self.0[2 * i].load(Ordering::Relaxed),
+            self.0[2 * i + 1].load(Ordering::Relaxed),
+        )
+    }
+
     /// The data of entry `i` if it holds `key` (and was not torn).
     #[inline(always)]
     fn read(&self, i: usize, key: u64) -> Option<u64> {
-        let k = self.0[2 * i].load(Ordering::Relaxed);
-        let d = self.0[2 * i + 1].load(Ordering::Relaxed);
-        (d & VALID_BIT != 0 && k ^ d == key).then_some(d)
+        let (k, d) = self.words(i);
+        holds(k, d, key).then_some(d)
     }
 
     #[inline(always)]
@@ -155,6 +163,13 @@ impl Bucket {
         self.0[2 * i].store(key ^ data, Ordering::Relaxed);
         self.0[2 * i + 1].store(data, Ordering::Relaxed);
     }
+}
+
+/// Whether the words `k`, `d` of an entry hold `key`: valid, and not torn (the key
+/// is stored mixed with the data, so a half-written entry does not match).
+#[inline(always)]
+fn holds(k: u64, d: u64, key: u64) -> bool {
+    d & VALID_BIT != 0 && k ^ d == key
 }
 
 /// Bucket storage: an anonymous mapping advised to use huge pages (a probe is a
@@ -290,8 +305,10 @@ impl SharedTable {
         let mut worst = i64::MAX;
         let mut same = None;
         for i in (0..BUCKET_ENTRIES).rev() {
-            let d = b.data(i);
-            if b.read(i, key).is_some() {
+            // One read of the entry serves both the match and its worth, so the move
+            // kept below comes from the very data that matched.
+            let (k, d) = b.words(i);
+            if holds(k, d, key) {
                 same = Some((i, d));
             }
             let e = Entry::decode(d);
@@ -399,13 +416,20 @@ mod tests {
             .collect()
     }
 
+    /// A one-bucket table filled with `k[0]` … `k[3]`, stored in that order, the
+    /// `i`-th at depth `depth(i)`.
+    fn full_bucket(k: &[u64], depth: impl Fn(usize) -> u32) -> SharedTable {
+        let t = SharedTable::with_buckets(1);
+        for (i, &key) in k[..BUCKET_ENTRIES].iter().enumerate() {
+            t.store(key, 0, depth(i), Bound::Exact, None);
+        }
+        t
+    }
+
     #[test]
     fn replacement_keeps_the_deep_and_drops_the_shallow() {
-        let t = SharedTable::with_buckets(1);
         let k = keys(5);
-        for (i, &key) in k[..4].iter().enumerate() {
-            t.store(key, 0, 10 + i as u32, Bound::Exact, None);
-        }
+        let t = full_bucket(&k, |i| 10 + i as u32);
         // Full: the shallowest (depth 10) goes.
         t.store(k[4], 0, 1, Bound::Exact, None);
         assert!(t.probe(k[0]).is_none());
@@ -418,12 +442,9 @@ mod tests {
 
     #[test]
     fn equal_entries_go_oldest_first_and_a_stored_key_is_updated_in_place() {
-        let t = SharedTable::with_buckets(1);
         let k = keys(6);
         // Four entries of equal worth: the oldest is replaced first.
-        for &key in &k[..4] {
-            t.store(key, 0, 5, Bound::Exact, None);
-        }
+        let t = full_bucket(&k, |_| 5);
         t.store(k[4], 0, 5, Bound::Exact, None);
         assert!(t.probe(k[0]).is_none());
         assert!(k[1..5].iter().all(|&key| t.probe(key).is_some()));
@@ -445,11 +466,8 @@ mod tests {
 
     #[test]
     fn aging_lets_new_searches_replace_old_deep_entries() {
-        let t = SharedTable::with_buckets(1);
         let k = keys(8);
-        for &key in &k[..4] {
-            t.store(key, 0, 12, Bound::Exact, None);
-        }
+        let t = full_bucket(&k, |_| 12);
         assert_eq!(t.fill_permille(), 1000);
         // In the same search a shallow result does not displace them …
         t.store(k[4], 0, 3, Bound::Exact, None);
