@@ -70,11 +70,7 @@ impl<S: MoveSink> Capturer<'_, S> {
         let blockers = rays[sq.0.trailing_zeros() as usize] & !self.empty.0;
         // The nearest piece on the ray, none when the ray is empty: one test below
         // then rejects both an empty ray and a first piece that cannot be taken.
-        let over = Padded(if up {
-            blockers & blockers.wrapping_neg()
-        } else {
-            blockers & (1 << (63 - (blockers | 1).leading_zeros()))
-        });
+        let over = Padded(nearest(blockers, up));
         if (over & self.opp & !captured).is_empty() {
             return false;
         }
@@ -83,7 +79,7 @@ impl<S: MoveSink> Capturer<'_, S> {
         let next = beyond & !self.empty.0;
         // The empty squares between the piece taken and the next piece (or the edge).
         let land = if up {
-            beyond & (next & next.wrapping_neg()).wrapping_sub(1)
+            beyond & nearest(next, up).wrapping_sub(1)
         } else if next == 0 {
             beyond
         } else {
@@ -95,11 +91,7 @@ impl<S: MoveSink> Capturer<'_, S> {
         // Landing squares nearest first, as a step-by-step walk would find them.
         let mut rest = land;
         while rest != 0 {
-            let bit = if up {
-                rest & rest.wrapping_neg()
-            } else {
-                1 << (63 - rest.leading_zeros())
-            };
+            let bit = nearest(rest, up);
             rest ^= bit;
             self.king::<T::Back>(Padded(bit), captured | over);
         }
@@ -118,6 +110,17 @@ impl<S: MoveSink> Capturer<'_, S> {
         if !(ne | nw | se | sw) && captured.any() {
             self.record(sq, captured);
         }
+    }
+}
+
+/// The square of `bits` nearest a ray's start: the lowest bit on a ray going up the
+/// bit order (`up`), the highest on one going down; empty when `bits` is.
+#[inline(always)]
+fn nearest(bits: u64, up: bool) -> u64 {
+    if up {
+        bits & bits.wrapping_neg()
+    } else {
+        bits & (1 << (63 - (bits | 1).leading_zeros()))
     }
 }
 
