@@ -307,15 +307,8 @@ impl Table {
     /// Prefetch the first slot of `k`'s sequence (a hint only).
     #[inline(always)]
     pub fn prefetch(&self, k: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let i = (k >> (64 - self.bits)) as usize;
-            // SAFETY: prefetching is a hint and never faults; the pointer is in bounds.
-            unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch::<_MM_HINT_T0>(self.storage.slots().as_ptr().add(i) as *const i8);
-            }
-        }
+        let i = (k >> (64 - self.bits)) as usize;
+        crate::prefetch::prefetch(self.storage.slots().as_ptr().wrapping_add(i));
     }
 
     /// The entry in `slot`.
