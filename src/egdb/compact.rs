@@ -210,15 +210,7 @@ impl SliceFile {
                 self.bytes().get(HEADER_LEN..).unwrap_or_default(),
             )
         });
-        if computed == self.stored_sum {
-            Ok(())
-        } else {
-            Err(EgdbError::Checksum {
-                path: self.path.clone(),
-                stored: self.stored_sum,
-                computed,
-            })
-        }
+        EgdbError::check_sum(&self.path, self.stored_sum, computed)
     }
 
     /// The file's block index, built on first use (after the checksum is

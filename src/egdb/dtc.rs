@@ -133,15 +133,7 @@ impl DtcFile {
         let computed = *self
             .computed_sum
             .get_or_init(|| u64::from(crc32fast::hash(&self.map[HEADER_LEN..])));
-        if computed == self.stored_sum {
-            Ok(())
-        } else {
-            Err(EgdbError::Checksum {
-                path: self.path.clone(),
-                stored: self.stored_sum,
-                computed,
-            })
-        }
+        EgdbError::check_sum(&self.path, self.stored_sum, computed)
     }
 
     /// The stored distance of position `index`; `None` when the file is corrupt

@@ -1,6 +1,6 @@
 //! Errors of the endgame database: every one names the file or directory concerned.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
@@ -100,6 +100,20 @@ impl EgdbError {
         EgdbError::Io {
             path: path.into(),
             source,
+        }
+    }
+
+    /// `Ok` when the checksum computed over a file's body is the one its header
+    /// stores, else [`EgdbError::Checksum`] naming the file.
+    pub fn check_sum(path: &Path, stored: u64, computed: u64) -> Result<(), EgdbError> {
+        if computed == stored {
+            Ok(())
+        } else {
+            Err(EgdbError::Checksum {
+                path: path.to_path_buf(),
+                stored,
+                computed,
+            })
         }
     }
 }

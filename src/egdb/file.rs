@@ -290,13 +290,7 @@ impl MappedFile {
         let mapped = MappedFile { map, header };
         if verify_checksum {
             let computed = body_checksum(header.version, mapped.body());
-            if computed != header.checksum {
-                return Err(EgdbError::Checksum {
-                    path: path.to_path_buf(),
-                    stored: header.checksum,
-                    computed,
-                });
-            }
+            EgdbError::check_sum(path, header.checksum, computed)?;
         }
         Ok(Some(mapped))
     }
