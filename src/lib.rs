@@ -24,7 +24,7 @@ pub mod pdn;
 pub mod perft;
 mod perft_bulk;
 pub mod position;
-pub mod prefetch;
+mod prefetch;
 pub mod progress;
 pub mod review;
 pub mod score;

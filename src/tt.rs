@@ -270,7 +270,7 @@ impl Table {
         self.accesses += 1;
         let check = Self::check_of(k);
         let mask = (1u64 << self.bits) - 1;
-        let mut h = k >> (64 - self.bits);
+        let mut h = self.home(k);
         let d = ((k >> 32) << 1) + 1;
         for _ in 0..MAX_PROBES {
             self.compares += 1;
@@ -304,10 +304,16 @@ impl Table {
         self.walk(k, false).map(|(s, _)| self.entry(s))
     }
 
+    /// The first slot of `k`'s probe sequence: its key's top bits.
+    #[inline(always)]
+    fn home(&self, k: u64) -> u64 {
+        k >> (64 - self.bits)
+    }
+
     /// Prefetch the first slot of `k`'s sequence (a hint only).
     #[inline(always)]
     pub fn prefetch(&self, k: u64) {
-        let i = (k >> (64 - self.bits)) as usize;
+        let i = self.home(k) as usize;
         crate::prefetch::prefetch(self.storage.slots().as_ptr().wrapping_add(i));
     }
 
