@@ -339,6 +339,42 @@ fn reads_a_pdn_written_by_pydraughts() {
     assert_eq!(games[0].result.as_deref(), Some("*"));
 }
 
+/// The evaluation of a Hub engine's spec reaches it: the built-in engine and
+/// `damas hub`, both with the material count at the same depth, play the same game
+/// from the same opening (before, the Hub engine kept its trained evaluation).
+#[test]
+fn a_hub_engine_plays_with_the_evaluation_its_spec_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("m.pdn");
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--games",
+            "2",
+            "--opening-plies",
+            "2",
+            "--max-plies",
+            "60",
+            "--quiet",
+            "--engine1",
+            "depth=3,eval=material,name=inside",
+        ])
+        .arg("--engine2")
+        .arg(format!("depth=3,eval=material,name=outside,cmd={BIN} hub"))
+        .arg("--pdn")
+        .arg(&pdn)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = read_games(&std::fs::read_to_string(&pdn).unwrap()).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].moves, games[1].moves);
+}
+
 #[test]
 fn short_match_against_the_hub_engine_writes_pdn() {
     let dir = tempfile::tempdir().unwrap();

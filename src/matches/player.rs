@@ -107,7 +107,8 @@ pub struct EngineSpec {
     pub command: Option<String>,
     /// Move numbering of the Hub engine.
     pub numbering: MoveNumbering,
-    /// Evaluation of the built-in engine (`eval=trained|material`).
+    /// Evaluation (`eval=trained|material`): of the built-in engine, or sent as the
+    /// Hub parameter `eval` ([`super::hub_params::hub_params`]).
     pub eval: EvalName,
     /// Weight file of the built-in engine's trained evaluation (`weights=FILE`).
     pub weights: Option<std::path::PathBuf>,
@@ -201,6 +202,24 @@ impl FromStr for EngineSpec {
                 other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, level, book, numbering, cmd)"))),
             }
         }
+        // These tune damas's own search; a Hub engine has no parameter for them,
+        // and dropping them would play a different match than the one asked for.
+        if spec.command.is_some() {
+            let own: Vec<&str> = [
+                ("aspiration", spec.aspiration.is_some()),
+                ("tt-frontier", spec.tt_frontier.is_some()),
+                ("weights", spec.weights.is_some()),
+            ]
+            .into_iter()
+            .filter_map(|(key, given)| given.then_some(key))
+            .collect();
+            if !own.is_empty() {
+                return Err(bad(format!(
+                    "{} apply to the built-in engine only, not to a Hub engine (cmd=)",
+                    own.join(", ")
+                )));
+            }
+        }
         Ok(spec)
     }
 }
@@ -220,6 +239,9 @@ pub enum PlayerError {
     /// The engine returned no move in a position that has one.
     #[error("the engine returned no move")]
     NoMove,
+    /// The spec asks for something the Hub engine does not offer.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// Something that chooses moves in a game.
@@ -348,29 +370,10 @@ impl HubPlayer {
         let command = spec.command.as_deref().unwrap_or_default();
         let mut client = HubClient::spawn(command)?;
         client.numbering = spec.numbering;
-        if spec.numbering != MoveNumbering::Standard
-            && client.params.iter().any(|p| p == "move-numbering")
-        {
-            client.set_param("move-numbering", &spec.numbering.to_string())?;
-        }
-        if let Some(t) = spec.techniques {
-            client.set_param("techniques", &t.to_string())?;
-        }
-        if let Some(b) = spec.tt_bits {
-            client.set_param("tt-bits", &b.to_string())?;
-        }
-        if let Some(mb) = spec.hash_mb {
-            client.set_param("hash", &mb.to_string())?;
-        }
-        if let Some(n) = spec.threads {
-            client.set_param("threads", &n.to_string())?;
-        }
-        // The engine's default may differ from the match's (off).
-        if client.params.iter().any(|p| p == "book") {
-            client.set_param("book", &spec.book.to_string())?;
-        }
-        if !spec.strength.is_full() {
-            client.set_param("strength", &spec.strength.number().to_string())?;
+        let params = super::hub_params::hub_params(spec, &client.params)
+            .map_err(PlayerError::Unsupported)?;
+        for (name, value) in params {
+            client.set_param(name, &value)?;
         }
         let name = spec.name.clone().unwrap_or_else(|| client.name());
         Ok(HubPlayer {
@@ -483,6 +486,19 @@ mod tests {
             "weights=/nonexistent/weights.bin",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn keys_of_the_built_in_engine_are_refused_with_a_hub_engine() {
+        for own in ["aspiration=30", "tt-frontier=false"] {
+            let e = format!("{own},cmd=scan hub")
+                .parse::<EngineSpec>()
+                .unwrap_err()
+                .to_string();
+            let key = own.split('=').next().unwrap();
+            assert!(e.contains(key) && e.contains("built-in engine only"), "{e}");
+            assert!(own.parse::<EngineSpec>().is_ok(), "{own}");
         }
     }
 

@@ -1,0 +1,88 @@
+//! What a match tells a Hub engine (`cmd=…`) of its spec: the `set-param` lines, so
+//! that a key the engine cannot honour stops the match instead of being dropped.
+
+use crate::eval::EvalName;
+use crate::hub::MoveNumbering;
+
+use super::player::EngineSpec;
+
+/// The `set-param` name/value pairs for `spec`, given the parameters the engine
+/// declared (`offered`). Techniques, table sizes and threads are always sent (the
+/// engine reports an error for one it lacks); the move numbering, the book and the
+/// evaluation only to engines that declare them. An evaluation other than the
+/// default for an engine without an `eval` parameter is an error, which names the
+/// key: the engine would silently play with its own.
+pub fn hub_params(
+    spec: &EngineSpec,
+    offered: &[String],
+) -> Result<Vec<(&'static str, String)>, String> {
+    let offers = |name: &str| offered.iter().any(|p| p == name);
+    let mut out = Vec::new();
+    if spec.numbering != MoveNumbering::Standard && offers("move-numbering") {
+        out.push(("move-numbering", spec.numbering.to_string()));
+    }
+    if let Some(t) = spec.techniques {
+        out.push(("techniques", t.to_string()));
+    }
+    if let Some(b) = spec.tt_bits {
+        out.push(("tt-bits", b.to_string()));
+    }
+    if let Some(mb) = spec.hash_mb {
+        out.push(("hash", mb.to_string()));
+    }
+    if let Some(n) = spec.threads {
+        out.push(("threads", n.to_string()));
+    }
+    // The engine's default may differ from the match's (off).
+    if offers("book") {
+        out.push(("book", spec.book.to_string()));
+    }
+    if !spec.strength.is_full() {
+        out.push(("strength", spec.strength.number().to_string()));
+    }
+    if offers("eval") {
+        out.push(("eval", spec.eval.to_string()));
+    } else if spec.eval != EvalName::default() {
+        return Err(format!(
+            "eval={}: the engine has no `eval` parameter",
+            spec.eval
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offered(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_evaluation_reaches_engines_that_offer_it() {
+        let spec: EngineSpec = "eval=material,hash=8,cmd=damas hub".parse().unwrap();
+        let sent = hub_params(&spec, &offered(&["hash", "eval", "book"])).unwrap();
+        assert!(sent.contains(&("eval", "material".to_string())), "{sent:?}");
+        assert!(sent.contains(&("hash", "8".to_string())), "{sent:?}");
+        assert!(sent.contains(&("book", "false".to_string())), "{sent:?}");
+        // The default evaluation is sent too, so the engine's own default does not
+        // decide.
+        let spec: EngineSpec = "depth=2,cmd=damas hub".parse().unwrap();
+        let sent = hub_params(&spec, &offered(&["eval"])).unwrap();
+        assert_eq!(sent, vec![("eval", "trained".to_string())]);
+    }
+
+    #[test]
+    fn an_evaluation_the_engine_cannot_take_is_refused() {
+        let spec: EngineSpec = "eval=material,cmd=old hub".parse().unwrap();
+        let e = hub_params(&spec, &offered(&["hash"])).unwrap_err();
+        assert!(
+            e.contains("eval=material") && e.contains("no `eval`"),
+            "{e}"
+        );
+        // Without the key, an engine without the parameter is fine.
+        let spec: EngineSpec = "depth=2,cmd=old hub".parse().unwrap();
+        assert_eq!(hub_params(&spec, &offered(&["hash"])).unwrap(), vec![]);
+    }
+}
