@@ -215,7 +215,7 @@ impl FromStr for EngineSpec {
             .collect();
             if !own.is_empty() {
                 return Err(bad(format!(
-                    "{} apply to the built-in engine only, not to a Hub engine (cmd=)",
+                    "{}: for the built-in engine only, not a Hub engine (cmd=)",
                     own.join(", ")
                 )));
             }
