@@ -1,6 +1,9 @@
 //! A probe loop for profiling (`valgrind --tool=callgrind --toggle-collect=egdb_probe::probe_all`):
-//! `cargo run --release --example egdb_probe -- DIR PIECES COUNT [all|quiet|captures] [huge]`
-//! (`huge`: probe a copy of the slices in huge pages, `Egdb::copy_slices_to_huge_pages`).
+//! `cargo run --release --example egdb_probe -- DIR PIECES COUNT [all|quiet|captures] [huge] [repeat=R]`
+//! (`huge`: probe a copy of the slices in huge pages, `Egdb::copy_slices_to_huge_pages`;
+//! `repeat=R`: probe the same COUNT positions R times over, so that with a small COUNT
+//! their data stays in the processor's cache and the rate is the probe's own cost,
+//! without memory latency).
 //! Draws COUNT uniform random positions of PIECES pieces ([`PositionSampler`]),
 //! probes each once to warm the mapping (`warm_all`), then probes them all again
 //! inside `probe_all` (the only calls collected) and prints how many had a capture for the side to move.
@@ -48,9 +51,23 @@ fn anon_huge_kb() -> Option<u64> {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let huge = args.iter().skip(4).any(|a| a == "huge");
-    let args: Vec<&String> = args.iter().filter(|a| *a != "huge").collect();
+    let repeat = match args.iter().skip(4).find_map(|a| a.strip_prefix("repeat=")) {
+        None => 1,
+        Some(r) => r
+            .parse::<usize>()
+            .ok()
+            .filter(|&r| r > 0)
+            .unwrap_or_else(|| {
+                eprintln!("egdb_probe: repeat=R takes a positive number, not {r:?}");
+                std::process::exit(2)
+            }),
+    };
+    let args: Vec<&String> = args
+        .iter()
+        .filter(|a| *a != "huge" && !a.starts_with("repeat="))
+        .collect();
     if !(4..=5).contains(&args.len()) {
-        eprintln!("usage: egdb_probe DIR PIECES COUNT [all|quiet|captures] [huge]");
+        eprintln!("usage: egdb_probe DIR PIECES COUNT [all|quiet|captures] [huge] [repeat=R]");
         std::process::exit(2);
     }
     let mut db = Egdb::open(args[1]).unwrap_or_else(|e| {
@@ -79,6 +96,12 @@ fn main() {
     let positions: Vec<Position> = std::iter::from_fn(|| sampler.sample(&mut rng))
         .filter(keep)
         .take(count)
+        .collect();
+    let positions: Vec<Position> = positions
+        .iter()
+        .cycle()
+        .take(positions.len() * repeat)
+        .copied()
         .collect();
     let captures = positions.iter().filter(|p| has_capture(p)).count();
     warm_all(&db, &positions);
