@@ -184,9 +184,10 @@ impl Storage {
     fn new(n: usize) -> Storage {
         match memmap2::MmapMut::map_anon(n * std::mem::size_of::<Bucket>()) {
             Ok(mut map) => {
+                // A hint: failure is harmless.
                 #[cfg(target_os = "linux")]
-                let _ = map.advise(memmap2::Advice::HugePage); // a hint: failure is harmless
-                                                               // Fault every page in now, so that no search pays for it.
+                let _ = map.advise(memmap2::Advice::HugePage);
+                // Fault every page in now, so that no search pays for it.
                 map.fill(0);
                 Storage::Mapped(map, n)
             }
