@@ -1,0 +1,125 @@
+//! Tests of `src/hub/protocol.rs`.
+
+use super::*;
+
+#[test]
+fn splits_quoted_values_and_bare_words() {
+    let l = split_line("  pos pos=Wbbbb moves=\"22-18 9-13\" junk x=")
+        .unwrap()
+        .unwrap();
+    assert_eq!(l.command, "pos");
+    assert_eq!(l.get("moves"), Some("22-18 9-13"));
+    assert!(l.has("junk"));
+    assert_eq!(l.get("x"), Some(""));
+    assert_eq!(split_line(" \t").unwrap(), None);
+    assert_eq!(
+        split_line("id name=\"a b").unwrap_err(),
+        ProtocolError::UnterminatedQuote(8)
+    );
+}
+
+#[test]
+fn level_moves_zero_is_sudden_death() {
+    assert_eq!(
+        parse_command("level time=2 moves=0").unwrap(),
+        Some(HubCommand::HubLevel(HubLevel::Clock {
+            moves: None,
+            time: Duration::from_secs(2),
+            inc: Duration::ZERO
+        }))
+    );
+}
+
+#[test]
+fn malformed_known_commands_are_errors_unknown_ones_ignored() {
+    assert!(parse_command("set-param name=\"egdb-dir").is_err());
+    assert!(parse_command("level time=abc").is_err());
+    assert!(parse_command("go").is_ok());
+    assert_eq!(
+        parse_command("frobnicate x=\"open").unwrap(),
+        Some(HubCommand::Unknown("frobnicate".into()))
+    );
+}
+
+#[test]
+fn parses_commands() {
+    let start = position_string(&Position::start());
+    assert_eq!(start, "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+    assert_eq!(parse_position(&start).unwrap(), Position::start());
+    let c = parse_command(&format!("pos pos={start} moves=\"22-18 11-15\""))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        c,
+        HubCommand::Pos {
+            pos: Position::start(),
+            moves: vec!["22-18".into(), "11-15".into()]
+        }
+    );
+    assert_eq!(
+        parse_command("level depth=7").unwrap(),
+        Some(HubCommand::HubLevel(HubLevel::Depth(7)))
+    );
+    assert_eq!(
+        parse_command("level moves=40 time=60.5 inc=1").unwrap(),
+        Some(HubCommand::HubLevel(HubLevel::Clock {
+            moves: Some(40),
+            time: Duration::from_secs_f64(60.5),
+            inc: Duration::from_secs(1)
+        }))
+    );
+    assert_eq!(
+        parse_command("level infinite").unwrap(),
+        Some(HubCommand::HubLevel(HubLevel::Infinite))
+    );
+    assert_eq!(
+        parse_command("go ponder").unwrap(),
+        Some(HubCommand::Go(GoMode::Ponder))
+    );
+    assert_eq!(
+        parse_command("go").unwrap(),
+        Some(HubCommand::Go(GoMode::Think))
+    );
+    assert_eq!(
+        parse_command("frobnicate a=1").unwrap(),
+        Some(HubCommand::Unknown("frobnicate".into()))
+    );
+    assert_eq!(parse_command("").unwrap(), None);
+}
+
+#[test]
+fn rejects_bad_values_with_reasons() {
+    assert!(matches!(
+        parse_command("level depth=x"),
+        Err(ProtocolError::BadValue { .. })
+    ));
+    assert!(matches!(
+        parse_command("level time=-1"),
+        Err(ProtocolError::BadValue { .. })
+    ));
+    assert!(matches!(
+        parse_command("level"),
+        Err(ProtocolError::MissingKey { .. })
+    ));
+    assert!(matches!(
+        parse_command("pos"),
+        Err(ProtocolError::MissingKey { key: "pos", .. })
+    ));
+    assert!(matches!(
+        parse_command("pos pos=W"),
+        Err(ProtocolError::BadPosition { .. })
+    ));
+    assert!(matches!(
+        parse_command("set-param name=x"),
+        Err(ProtocolError::MissingKey { key: "value", .. })
+    ));
+    let man_on_last_row = format!("W{}{}", "w", "e".repeat(31));
+    assert!(matches!(
+        parse_position(&man_on_last_row),
+        Err(ProtocolError::BadPosition { .. })
+    ));
+    assert!(matches!(
+        parse_position(&format!("X{}", "e".repeat(32))),
+        Err(ProtocolError::BadPosition { .. })
+    ));
+}

@@ -1,0 +1,123 @@
+//! Tests of `src/matches/player.rs`.
+
+use super::*;
+
+#[test]
+fn parses_specs() {
+    let s: EngineSpec = "techniques=pvs+tt,depth=4,tt-bits=16".parse().unwrap();
+    assert_eq!(s.limit, MoveLimit::Depth(4));
+    assert_eq!(s.tt_bits, Some(16));
+    assert!(s.techniques.unwrap().pvs && s.command.is_none());
+    let h: EngineSpec = "time=0.5, name=scan, cmd=/opt/scan hub -x=1,2"
+        .parse()
+        .unwrap();
+    assert_eq!(h.command.as_deref(), Some("/opt/scan hub -x=1,2"));
+    assert_eq!(h.limit, MoveLimit::Time(Duration::from_millis(500)));
+    assert_eq!(h.to_string(), "scan");
+    assert_eq!(h.strength, Strength::FULL);
+    assert!(!h.book, "match engines play without the book by default");
+    assert!("book=true,depth=2".parse::<EngineSpec>().unwrap().book);
+    let l: EngineSpec = "level=club,nodes=1000".parse().unwrap();
+    assert_eq!(l.strength.number(), 4);
+    assert_eq!(l.limit, MoveLimit::Nodes(1000));
+    assert_eq!("".parse::<EngineSpec>().unwrap().limit, MoveLimit::Depth(6));
+    let a: EngineSpec = "aspiration=20,nodes=100".parse().unwrap();
+    assert_eq!(a.aspiration, Some(20));
+    assert_eq!(
+        InternalPlayer::new(&a).searcher.options().aspiration_delta,
+        20
+    );
+    let f: EngineSpec = "tt-frontier=false,nodes=100".parse().unwrap();
+    assert_eq!(f.tt_frontier, Some(false));
+    assert!(!InternalPlayer::new(&f).searcher.options().tt_frontier);
+    assert!(InternalPlayer::new(&a).searcher.options().tt_frontier);
+    assert!("tt-frontier=maybe".parse::<EngineSpec>().is_err());
+    let c: EngineSpec = "clock=60+0.5".parse().unwrap();
+    assert_eq!(
+        c.limit.clock(),
+        Some((Duration::from_secs(60), Duration::from_millis(500)))
+    );
+    assert_eq!(
+        "clock=5".parse::<EngineSpec>().unwrap().limit.clock(),
+        Some((Duration::from_secs(5), Duration::ZERO))
+    );
+    for bad in [
+        "depth=0",
+        "depth=x",
+        "speed=3",
+        "techniques=foo",
+        "cmd=",
+        "tt-bits=99",
+        "time=-1",
+        "depth",
+        "clock=0+1",
+        "clock=a+1",
+        "level=11",
+        "aspiration=0",
+        "aspiration=wide",
+        "level=grandmaster",
+        "book=sometimes",
+        "eval=neural",
+        "weights=/nonexistent/weights.bin",
+    ] {
+        assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn keys_of_the_built_in_engine_are_refused_with_a_hub_engine() {
+    for own in ["aspiration=30", "tt-frontier=false"] {
+        let e = format!("{own},cmd=scan hub")
+            .parse::<EngineSpec>()
+            .unwrap_err()
+            .to_string();
+        let key = own.split('=').next().unwrap();
+        assert!(e.contains(key) && e.contains("built-in engine only"), "{e}");
+        assert!(own.parse::<EngineSpec>().is_ok(), "{own}");
+    }
+}
+
+#[test]
+fn book_key_plays_from_the_book() {
+    let start = crate::position::Position::start();
+    let book = Book::embedded();
+    let in_book: Vec<Move> = book.moves(&start).unwrap().iter().map(|m| m.mv).collect();
+    let game = Game::new(start);
+    let spec: EngineSpec = "book=true,depth=1".parse().unwrap();
+    let mut player = InternalPlayer::new(&spec);
+    let mut seen = std::collections::HashSet::new();
+    for seed in 0..32 {
+        player.rng = ChaCha8Rng::seed_from_u64(seed);
+        let m = player.choose(&game, None).unwrap();
+        assert!(in_book.contains(&m), "{m:?} not in {in_book:?}");
+        seen.insert(m);
+    }
+    // Games vary: several first moves across seeds.
+    assert!(seen.len() >= 2.min(in_book.len()), "{seen:?}");
+}
+
+#[test]
+fn eval_and_weights_keys() {
+    let s: EngineSpec = "eval=material,depth=2".parse().unwrap();
+    assert_eq!(s.eval, EvalName::Material);
+    assert_eq!(
+        "depth=2".parse::<EngineSpec>().unwrap().eval,
+        EvalName::Trained
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("w.bin");
+    std::fs::write(&p, b"not weights").unwrap();
+    let e = format!("weights={}", p.display())
+        .parse::<EngineSpec>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("w.bin") && e.contains("truncated"), "{e}");
+    crate::eval::Weights::zero(4).save(&p).unwrap();
+    let s: EngineSpec = format!("weights={},depth=1", p.display()).parse().unwrap();
+    assert_eq!(s.weights.as_deref(), Some(p.as_path()));
+    // Zero weights score every position 0, material does not.
+    let pos = crate::fen::parse_fen("W:Wa1,c1:Bh8").unwrap();
+    let ev = crate::eval::Evaluation::select(s.eval, s.weights.as_deref()).unwrap();
+    assert_eq!(ev.eval(&pos).value(), 0);
+    assert_eq!(crate::eval::Evaluation::Material.eval(&pos).value(), 100);
+}
