@@ -339,6 +339,30 @@ fn reads_a_pdn_written_by_pydraughts() {
     assert_eq!(games[0].result.as_deref(), Some("*"));
 }
 
+/// `damas match` of `games` games from two-ply openings, at most `max_plies` plies
+/// each, quietly, its record written to `pdn`; `extra` options go before the engines.
+fn hub_match(
+    games: u32,
+    max_plies: u32,
+    engine1: &str,
+    engine2: &str,
+    pdn: &std::path::Path,
+    extra: &[&str],
+) -> std::process::Output {
+    Command::new(BIN)
+        .arg("match")
+        .args(["--games", &games.to_string()])
+        .args(["--opening-plies", "2"])
+        .args(["--max-plies", &max_plies.to_string()])
+        .arg("--quiet")
+        .args(extra)
+        .args(["--engine1", engine1, "--engine2", engine2])
+        .arg("--pdn")
+        .arg(pdn)
+        .output()
+        .unwrap()
+}
+
 /// The evaluation of a Hub engine's spec reaches it: the built-in engine and
 /// `damas hub`, both with the material count at the same depth, play the same game
 /// from the same opening (before, the Hub engine kept its trained evaluation).
@@ -346,25 +370,14 @@ fn reads_a_pdn_written_by_pydraughts() {
 fn a_hub_engine_plays_with_the_evaluation_its_spec_names() {
     let dir = tempfile::tempdir().unwrap();
     let pdn = dir.path().join("m.pdn");
-    let out = Command::new(BIN)
-        .args([
-            "match",
-            "--games",
-            "2",
-            "--opening-plies",
-            "2",
-            "--max-plies",
-            "60",
-            "--quiet",
-            "--engine1",
-            "depth=3,eval=material,name=inside",
-        ])
-        .arg("--engine2")
-        .arg(format!("depth=3,eval=material,name=outside,cmd={BIN} hub"))
-        .arg("--pdn")
-        .arg(&pdn)
-        .output()
-        .unwrap();
+    let out = hub_match(
+        2,
+        60,
+        "depth=3,eval=material,name=inside",
+        &format!("depth=3,eval=material,name=outside,cmd={BIN} hub"),
+        &pdn,
+        &[],
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -379,25 +392,14 @@ fn a_hub_engine_plays_with_the_evaluation_its_spec_names() {
 fn short_match_against_the_hub_engine_writes_pdn() {
     let dir = tempfile::tempdir().unwrap();
     let pdn = dir.path().join("m.pdn");
-    let out = Command::new(BIN)
-        .args([
-            "match",
-            "--games",
-            "2",
-            "--opening-plies",
-            "2",
-            "--max-plies",
-            "100",
-            "--quiet",
-            "--engine1",
-            "depth=2,name=inside",
-        ])
-        .arg("--engine2")
-        .arg(format!("depth=2,name=outside,cmd={BIN} hub"))
-        .arg("--pdn")
-        .arg(&pdn)
-        .output()
-        .unwrap();
+    let out = hub_match(
+        2,
+        100,
+        "depth=2,name=inside",
+        &format!("depth=2,name=outside,cmd={BIN} hub"),
+        &pdn,
+        &[],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -415,25 +417,14 @@ fn short_match_against_the_hub_engine_writes_pdn() {
     assert_eq!(games[0].moves[..2], games[1].moves[..2]);
 
     // Resume to four games: the two recorded ones are kept and counted.
-    let out = Command::new(BIN)
-        .args([
-            "match",
-            "--games",
-            "4",
-            "--opening-plies",
-            "2",
-            "--max-plies",
-            "100",
-            "--quiet",
-            "--resume",
-            "--engine1",
-            "depth=2,name=inside",
-        ])
-        .args(["--engine2", "depth=2,name=outside"])
-        .arg("--pdn")
-        .arg(&pdn)
-        .output()
-        .unwrap();
+    let out = hub_match(
+        4,
+        100,
+        "depth=2,name=inside",
+        "depth=2,name=outside",
+        &pdn,
+        &["--resume"],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("resuming after 2 games"), "{stdout}");
