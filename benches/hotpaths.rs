@@ -13,27 +13,25 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use damas::eval::Evaluation;
+use damas::matches::openings::parse_fen_openings;
 use damas::movegen::{generate, has_capture};
 use damas::shared_tt::SharedTable;
 use damas::tt::{key, Bound};
-use damas::{parse_fen, MoveList, Position};
+use damas::{MoveList, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Positions along random games from each middle-game position of the data set, every
 /// ply kept, until the game ends or 60 plies have been played.
 fn positions() -> Vec<Position> {
-    let starts: Vec<Position> = include_str!("../data/positions/middlegame.fen")
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| parse_fen(l.trim()).expect("fen"))
-        .collect();
+    let starts = parse_fen_openings(include_str!("../data/positions/middlegame.fen"))
+        .expect("data/positions/middlegame.fen");
     let mut rng = ChaCha8Rng::seed_from_u64(17);
     let mut out = Vec::new();
     let mut list = MoveList::new();
     for _ in 0..40 {
-        for &start in &starts {
-            let mut pos = start;
+        for start in &starts {
+            let mut pos = start.position();
             for _ in 0..60 {
                 generate(&pos, &mut list);
                 if list.is_empty() {
