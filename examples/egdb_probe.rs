@@ -5,8 +5,9 @@
 //! their data stays in the processor's cache and the rate is the probe's own cost,
 //! without memory latency).
 //! Draws COUNT uniform random positions of PIECES pieces ([`PositionSampler`]),
-//! probes each once to warm the mapping (`warm_all`), then probes them all again
-//! inside `probe_all` (the only calls collected) and prints how many had a capture for the side to move.
+//! probes each once to warm the mapping (`warm_all`), then probes them all again, R
+//! times over, inside `probe_all` (the only calls collected) and prints how many had a
+//! capture for the side to move.
 
 use std::hint::black_box;
 
@@ -16,22 +17,26 @@ use damas::movegen::has_capture;
 use damas::Position;
 use rand::SeedableRng;
 
-/// The first pass: maps pages in and verifies each slice's checksum on first use,
-/// kept apart from [`probe_all`] so that callgrind counts warm probes only.
-#[inline(never)]
-fn warm_all(db: &Egdb, positions: &[Position]) -> usize {
+/// How many of `positions` the database answers, each probed once.
+#[inline(always)]
+fn answered(db: &Egdb, positions: &[Position]) -> usize {
     positions
         .iter()
         .filter(|p| black_box(db.probe_wdl(p)).is_some())
         .count()
 }
 
+/// The first pass: maps pages in and verifies each slice's checksum on first use,
+/// kept apart from [`probe_all`] so that callgrind counts warm probes only.
 #[inline(never)]
-fn probe_all(db: &Egdb, positions: &[Position]) -> usize {
-    positions
-        .iter()
-        .filter(|p| black_box(db.probe_wdl(p)).is_some())
-        .count()
+fn warm_all(db: &Egdb, positions: &[Position]) -> usize {
+    answered(db, positions)
+}
+
+/// `rounds` passes over `positions`: the answers summed.
+#[inline(never)]
+fn probe_all(db: &Egdb, positions: &[Position], rounds: usize) -> usize {
+    (0..rounds).map(|_| answered(db, positions)).sum()
 }
 
 /// Nanoseconds this thread has run on a CPU (Linux; `None` elsewhere): the machine
@@ -97,19 +102,13 @@ fn main() {
         .filter(keep)
         .take(count)
         .collect();
-    let positions: Vec<Position> = positions
-        .iter()
-        .cycle()
-        .take(positions.len() * repeat)
-        .copied()
-        .collect();
     let captures = positions.iter().filter(|p| has_capture(p)).count();
     warm_all(&db, &positions);
     let cpu = thread_cpu_ns();
     let start = std::time::Instant::now();
-    let answered = probe_all(&db, &positions);
+    let answered = probe_all(&db, &positions, repeat);
     let secs = start.elapsed().as_secs_f64();
-    let rate = |s: f64| positions.len() as f64 / s / 1e6;
+    let rate = |s: f64| (positions.len() * repeat) as f64 / s / 1e6;
     let cpu_rate = cpu
         .zip(thread_cpu_ns())
         .map(|(a, b)| format!(", {:.2} M/s of CPU time", rate((b - a) as f64 / 1e9)))
@@ -119,7 +118,7 @@ fn main() {
         .map(|kb| format!(" ({} MB in huge pages)", kb >> 10))
         .unwrap_or_default();
     println!(
-        "{} positions of {pieces} pieces, {captures} with a capture; {answered} answered; {:.2} M probes/s wall{cpu_rate}{huge_kb}",
+        "{} positions of {pieces} pieces, {captures} with a capture, probed {repeat} time(s); {answered} answered; {:.2} M probes/s wall{cpu_rate}{huge_kb}",
         positions.len(),
         rate(secs)
     );
