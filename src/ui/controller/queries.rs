@@ -1,8 +1,6 @@
 //! What the view reads of the controller: the game, the cursor and selection,
 //! prompts and messages, the engine's state, clocks, and the squares to highlight.
 
-use std::time::Duration;
-
 use super::*;
 
 impl Controller {
