@@ -12,6 +12,11 @@ Per round: `perft --depth D` (leaves/s) and `analyze --time T` from the start
 (nodes/s of the last finished iteration; the candidate with `--eval material`, which
 the reference build of 87e7353 uses without the flag). Prints each round, then the
 medians and the per-round ratios. `--hash MB` is passed to the candidate only.
+
+`--techniques LIST` (repeatable) adds a search run per list with the same
+`--techniques` given to both builds, so that the two are compared on the same
+technique set (the builds' defaults differ: ours adds killers, late move reductions
+and the counting draw rules). Only techniques both builds know may be named.
 """
 
 import argparse
@@ -53,6 +58,13 @@ def main():
     ap.add_argument("--time", type=float, default=5.0, help="analyze seconds")
     ap.add_argument("--hash", type=int, help="candidate's table in MB")
     ap.add_argument("--no-perft", action="store_true")
+    ap.add_argument(
+        "--techniques",
+        action="append",
+        default=[],
+        metavar="LIST",
+        help="also compare nodes/s with this technique list given to both builds",
+    )
     a = ap.parse_args()
     cand_extra = ["--eval", "material"] + (["--hash", str(a.hash)] if a.hash else [])
     rows = []
@@ -63,10 +75,15 @@ def main():
             row["perft_cand"] = perft_rate(a.cand, a.perft_depth)
         row["nps_ref"] = search_rate(a.ref, a.time, [])
         row["nps_cand"] = search_rate(a.cand, a.time, cand_extra)
+        for t in a.techniques:
+            same = ["--techniques", t]
+            row[f"nps[{t}]_ref"] = search_rate(a.ref, a.time, same)
+            row[f"nps[{t}]_cand"] = search_rate(a.cand, a.time, cand_extra + same)
         rows.append(row)
         shown = "  ".join(f"{k} {v / 1e6:.2f}M" for k, v in row.items())
         print(f"round {r}: {shown}", flush=True)
-    for what in (["perft"] if not a.no_perft else []) + ["nps"]:
+    searches = ["nps"] + [f"nps[{t}]" for t in a.techniques]
+    for what in (["perft"] if not a.no_perft else []) + searches:
         ref = [x[f"{what}_ref"] for x in rows]
         cand = [x[f"{what}_cand"] for x in rows]
         ratios = [c / f for c, f in zip(cand, ref)]
