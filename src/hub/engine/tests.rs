@@ -29,6 +29,11 @@ fn session(lines: &[&str]) -> (HubEngine, Vec<String>) {
     (engine, text.lines().map(str::to_string).collect())
 }
 
+/// The engine's `error` lines of a session's output.
+fn errors(out: &[String]) -> Vec<&String> {
+    out.iter().filter(|l| l.starts_with("error")).collect()
+}
+
 /// Input that, like a GUI, waits for the engine's `done` before it ends: at end
 /// of input the engine stops a running search, so a test that wants the search's
 /// own output must not end the input first.
@@ -92,7 +97,7 @@ fn hash_and_threads_parameters_choose_the_table_and_threads() {
             .any(|l| l.starts_with("param name=threads value=1 ")),
         "{out:?}"
     );
-    let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("error")).collect();
+    let errors = errors(&out);
     assert_eq!(errors.len(), 2, "{out:?}");
     assert!(
         errors[0].contains("hash") && errors[1].contains("threads"),
@@ -173,7 +178,7 @@ fn eval_parameter_is_advertised_checked_and_used() {
         engine.settings().search_options().evaluation.name(),
         "material"
     );
-    let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("error")).collect();
+    let errors = errors(&out);
     assert!(errors.len() == 1 && errors[0].contains("neural"), "{out:?}");
     let (engine, _) = session(&[]);
     assert_eq!(
@@ -198,7 +203,7 @@ fn strength_parameter_is_advertised_checked_and_plays() {
         "{out:?}"
     );
     assert_eq!(engine.settings().strength, Strength::MIN);
-    let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("error")).collect();
+    let errors = errors(&out);
     assert!(
         errors.len() == 1 && errors[0].contains("1 to 10"),
         "{errors:?}"
