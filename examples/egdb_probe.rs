@@ -19,7 +19,7 @@ use rand::SeedableRng;
 
 /// How many of `positions` the database answers, each probed once.
 #[inline(always)]
-fn answered(db: &Egdb, positions: &[Position]) -> usize {
+fn count_answered(db: &Egdb, positions: &[Position]) -> usize {
     positions
         .iter()
         .filter(|p| black_box(db.probe_wdl(p)).is_some())
@@ -30,13 +30,13 @@ fn answered(db: &Egdb, positions: &[Position]) -> usize {
 /// kept apart from [`probe_all`] so that callgrind counts warm probes only.
 #[inline(never)]
 fn warm_all(db: &Egdb, positions: &[Position]) -> usize {
-    answered(db, positions)
+    count_answered(db, positions)
 }
 
 /// `rounds` passes over `positions`: the answers summed.
 #[inline(never)]
 fn probe_all(db: &Egdb, positions: &[Position], rounds: usize) -> usize {
-    (0..rounds).map(|_| answered(db, positions)).sum()
+    (0..rounds).map(|_| count_answered(db, positions)).sum()
 }
 
 /// Nanoseconds this thread has run on a CPU (Linux; `None` elsewhere): the machine
