@@ -10,19 +10,15 @@ use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use damas::eval::Evaluation;
-use damas::fen::parse_fen;
+use damas::matches::openings::parse_fen_openings;
 use damas::search::{Limits, SearchOptions, Searcher, TableKind, Techniques};
 use damas::Position;
 
 fn positions() -> Vec<Position> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/positions/middlegame.fen"
-    ))
-    .expect("data/positions/middlegame.fen");
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| parse_fen(l.trim()).expect("fen"))
+    parse_fen_openings(include_str!("../data/positions/middlegame.fen"))
+        .expect("data/positions/middlegame.fen")
+        .iter()
+        .map(|o| o.position())
         .collect()
 }
 
