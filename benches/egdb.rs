@@ -11,10 +11,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use damas::egdb::slice::PositionSampler;
-use damas::egdb::Egdb;
-use damas::movegen::has_capture;
-use damas::Position;
+use damas_egdb::slice::PositionSampler;
+use damas_egdb::Egdb;
+use damas_rules::movegen::has_capture;
+use damas_rules::position::Position;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -28,7 +28,7 @@ fn positions(pieces: usize, count: usize, keep: impl Fn(&Position) -> bool) -> V
 }
 
 fn bench(c: &mut Criterion) {
-    let dir = std::env::var("DAMAS_EGDB").unwrap_or_else(|_| damas::egdb::DEFAULT_DIR.to_string());
+    let dir = std::env::var("DAMAS_EGDB").unwrap_or_else(|_| damas_egdb::DEFAULT_DIR.to_string());
     let db = match Egdb::open(&dir) {
         Ok(db) => db,
         Err(e) => {

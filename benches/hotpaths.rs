@@ -12,12 +12,12 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use damas::eval::Evaluation;
 use damas::matches::openings::parse_fen_openings;
-use damas::movegen::{generate, has_capture};
-use damas::shared_tt::SharedTable;
-use damas::tt::{key, Bound};
-use damas::{MoveList, Position};
+use damas_engine::eval::Evaluation;
+use damas_engine::shared_tt::SharedTable;
+use damas_engine::tt::{key, Bound};
+use damas_rules::movegen::{generate, has_capture};
+use damas_rules::{MoveList, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -6,9 +6,9 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use damas::movegen::{count_moves, legal_moves};
-use damas::perft::perft;
-use damas::{parse_fen, Position};
+use damas_rules::movegen::{count_moves, legal_moves};
+use damas_rules::perft::perft;
+use damas_rules::{parse_fen, Position};
 
 /// A middle game with two and three kings (17 legal moves).
 const KINGS_FEN: &str = "W:Wa1,c1,e1,b2,h2,a3,Kc3,Kg3:Bb6,h6,a7,e7,g7,Kd8,Kf8,Kh8";

@@ -9,10 +9,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use damas::eval::Evaluation;
 use damas::matches::openings::parse_fen_openings;
-use damas::search::{Limits, SearchOptions, Searcher, TableKind, Techniques};
-use damas::Position;
+use damas_engine::eval::Evaluation;
+use damas_engine::search::{Limits, SearchOptions, Searcher, TableKind, Techniques};
+use damas_rules::position::Position;
 
 fn positions() -> Vec<Position> {
     parse_fen_openings(include_str!("../data/positions/middlegame.fen"))

@@ -11,10 +11,10 @@
 
 use std::hint::black_box;
 
-use damas::egdb::slice::PositionSampler;
-use damas::egdb::Egdb;
-use damas::movegen::has_capture;
-use damas::Position;
+use damas_egdb::slice::PositionSampler;
+use damas_egdb::Egdb;
+use damas_rules::movegen::has_capture;
+use damas_rules::position::Position;
 use rand::SeedableRng;
 
 /// How many of `positions` the database answers, each probed once.

@@ -3,9 +3,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use damas::movegen::legal_moves;
-use damas::search::{Limits, SearchOptions, Searcher, Techniques};
-use damas::Position;
+use damas_engine::search::{Limits, SearchOptions, Searcher, Techniques};
+use damas_rules::movegen::legal_moves;
+use damas_rules::position::Position;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -48,7 +48,7 @@ fn main() {
             .with_thesis_table(bits)
             .with_clear_tt(false)
             .with_tt_leaves(tt_leaves)
-            .with_eval(damas::eval::Evaluation::Material);
+            .with_eval(damas_engine::eval::Evaluation::Material);
         let mut searcher = Searcher::new(opts);
         let (mut accesses, mut compares) = (0u64, 0u64);
         for pos in &positions {

@@ -8,14 +8,14 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use damas::cli::egdb::probe_line;
-use damas::egdb::file::{
+use damas_egdb::file::{
     legacy_checksum, part_path, write_part_file, FileKind, Header, FORMAT_VERSION, HEADER_LEN,
 };
-use damas::egdb::index::{is_valid_slot, part_size, rank_position, unrank};
-use damas::egdb::verify::verify;
-use damas::egdb::{build, BuildOptions, Egdb, EgdbError, Wdl};
-use damas::movegen::legal_moves;
-use damas::{parse_fen, Position};
+use damas_egdb::index::{is_valid_slot, part_size, rank_position, unrank};
+use damas_egdb::verify::verify;
+use damas_egdb::{build, BuildOptions, Egdb, EgdbError, Wdl};
+use damas_rules::movegen::legal_moves;
+use damas_rules::{parse_fen, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -7,14 +7,14 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use damas::drawrules::LONG_DIAGONAL;
-use damas::egdb::slice::{Slice, SliceIndex};
-use damas::egdb::slice_build::build_slices;
-use damas::egdb::{build, BuildOptions, Egdb, Wdl};
-use damas::game::Game;
-use damas::movegen::has_capture;
-use damas::search::{Limits, SearchOptions, Searcher, Techniques};
-use damas::{Color, Position};
+use damas_egdb::slice::{Slice, SliceIndex};
+use damas_egdb::slice_build::build_slices;
+use damas_egdb::{build, BuildOptions, Egdb, Wdl};
+use damas_engine::search::{Limits, SearchOptions, Searcher, Techniques};
+use damas_rules::drawrules::LONG_DIAGONAL;
+use damas_rules::game::Game;
+use damas_rules::movegen::has_capture;
+use damas_rules::{Color, Position};
 
 /// Plies after which a game counts as not converted (every counting rule ends a
 /// shuffling game well before).
@@ -271,7 +271,7 @@ fn won_five_and_six_piece_endings_are_played_to_the_win() {
 #[test]
 #[ignore]
 fn the_longest_six_piece_wins_are_played_to_the_win() {
-    use damas::egdb::dtc::DtcFile;
+    use damas_egdb::dtc::DtcFile;
     let dir = std::env::var("DAMAS_EGDB6").unwrap_or_else(|_| "/work/egdb6".into());
     let db = Arc::new(Egdb::open(&dir).expect("open"));
     assert!(db.has_slice_distances(6), "build with --dtc");

@@ -6,14 +6,14 @@
 
 use std::sync::OnceLock;
 
-use damas::egdb::compact::slice_path;
-use damas::egdb::dtc::{dtc_path, write_dtc_file, DtcFile, SliceDistances};
-use damas::egdb::slice::{Slice, SliceIndex};
-use damas::egdb::slice_build::build_slices;
-use damas::egdb::slice_check::{slice_counts, verify_slices, VerifyOptions};
-use damas::egdb::{BuildOptions, Egdb, EgdbError, Wdl};
-use damas::movegen::{has_capture, legal_moves};
-use damas::Position;
+use damas_egdb::compact::slice_path;
+use damas_egdb::dtc::{dtc_path, write_dtc_file, DtcFile, SliceDistances};
+use damas_egdb::slice::{Slice, SliceIndex};
+use damas_egdb::slice_build::build_slices;
+use damas_egdb::slice_check::{slice_counts, verify_slices, VerifyOptions};
+use damas_egdb::{BuildOptions, Egdb, EgdbError, Wdl};
+use damas_rules::movegen::{has_capture, legal_moves};
+use damas_rules::position::Position;
 
 fn with_dtc() -> BuildOptions {
     BuildOptions {
@@ -133,7 +133,7 @@ fn a_slices_only_directory_gains_its_distance_files_and_keeps_its_slices() {
     assert!(!dtc_path(dir.path(), s).exists());
     let wdl_only = Egdb::open(dir.path()).unwrap();
     assert!(!wdl_only.has_slice_distances(3));
-    let won = damas::fen::parse_fen("W:WKa1,Kc1:Bh8").unwrap();
+    let won = damas_rules::fen::parse_fen("W:WKa1,Kc1:Bh8").unwrap();
     assert_eq!(wdl_only.probe_value(&won).unwrap().distance, None);
     let summaries = build_slices(dir.path(), 3, &with_dtc(), |_| {}).unwrap();
     assert!(summaries.iter().all(|s| !s.reused && s.dtc_bytes > 0));

@@ -1,9 +1,9 @@
 //! Property tests: FEN round trips in both forms over random valid positions, and
 //! the parsers never panic on arbitrary text.
 
-use damas::fen::to_fen_numeric;
-use damas::notation::parse_move;
-use damas::{parse_fen, to_fen, Bitboard, Color, Position};
+use damas_rules::fen::to_fen_numeric;
+use damas_rules::notation::parse_move;
+use damas_rules::{parse_fen, to_fen, Bitboard, Color, Position};
 use proptest::prelude::*;
 
 /// Random valid positions: each square empty, white or black, man or king, with men
@@ -56,7 +56,7 @@ proptest! {
 
     #[test]
     fn play_keeps_positions_valid(pos in position()) {
-        for &m in damas::movegen::legal_moves(&pos).iter() {
+        for &m in damas_rules::movegen::legal_moves(&pos).iter() {
             let next = pos.play(m);
             prop_assert!(Position::from_parts(next.white(), next.black(), next.kings(), next.side_to_move()).is_ok());
             prop_assert_eq!(next.piece_count(), pos.piece_count() - m.captured().count());

@@ -5,10 +5,10 @@
 mod common;
 
 use common::canonical;
-use damas::movegen::legal_moves;
-use damas::notation::{move_to_string, parse_move, Notation};
-use damas::perft::perft;
-use damas::{parse_fen, to_fen};
+use damas_rules::movegen::legal_moves;
+use damas_rules::notation::{move_to_string, parse_move, Notation};
+use damas_rules::perft::perft;
+use damas_rules::{parse_fen, to_fen};
 
 const DATA: &str = include_str!("../data/fixtures/movegen.txt");
 
@@ -61,7 +61,7 @@ fn movegen_matches_pydraughts() {
 /// ghost-square layout. It is part of the endgame database format (each entry's
 /// best-move index counts in this order; the in-memory tables do too, the book stores
 /// squares instead): a deliberate change must regenerate this fixture and bump
-/// the database format versions (`damas::egdb::file::FORMAT_VERSION`, the slice
+/// the database format versions (`damas_egdb::file::FORMAT_VERSION`, the slice
 /// format) so old databases are refused, not misread.
 #[test]
 fn generation_order_is_unchanged() {

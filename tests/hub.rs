@@ -7,11 +7,12 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use damas::hub::{parse_position, position_string, HubClient, HubLevel};
-use damas::movegen::legal_moves;
-use damas::notation::parse_hub_move;
-use damas::pdn::read_games;
-use damas::Position;
+use damas::hub::{parse_position, position_string, HubClient};
+use damas_engine::time::TimeControl;
+use damas_rules::movegen::legal_moves;
+use damas_rules::notation::parse_hub_move;
+use damas_rules::pdn::read_games;
+use damas_rules::position::Position;
 
 const BIN: &str = env!("CARGO_BIN_EXE_damas");
 const START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
@@ -228,7 +229,7 @@ fn time_control_answers_in_time_and_single_moves_at_once() {
     s.send("level time=0.5 inc=0");
     s.send("go think");
     // On a clock the engine stops by itself (no `stop` is sent) with a legal move; its
-    // deadlines are unit-tested in `damas::clock`, tools/hub_clock_games.py plays games.
+    // deadlines are unit-tested in `damas_engine::time`, tools/hub_clock_games.py plays games.
     let out = s.until("done", Duration::from_secs(30));
     let best = value(out.last().unwrap(), "move").unwrap();
     assert!(parse_hub_move(&Position::start(), best).is_ok(), "{out:?}");
@@ -257,7 +258,7 @@ fn ponder_then_ponder_hit_and_client_round_trip() {
     client.set_param("book", "false").unwrap();
     let start = parse_position(START).unwrap();
     let reply = client
-        .think(&start, &[], &HubLevel::Depth(3), Duration::from_secs(30))
+        .think(&start, &[], &TimeControl::Depth(3), Duration::from_secs(30))
         .unwrap();
     assert!(legal_moves(&start).contains(&reply.best));
     assert_eq!(reply.depth, Some(3));

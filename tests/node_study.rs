@@ -5,9 +5,9 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::process::Command;
 
-use damas::notation::parse_move;
 use damas::study::csv::{parse_rows, HEADER};
 use damas::study::positions::read_positions;
+use damas_rules::notation::parse_move;
 
 fn nodes_cmd(args: &[&str]) -> std::process::Output {
     let out = Command::new(env!("CARGO_BIN_EXE_damas-nodes"))

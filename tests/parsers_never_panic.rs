@@ -7,15 +7,15 @@
 use std::path::Path;
 use std::str::FromStr;
 
-use damas::egdb::file::{FileKind, Header, MAGIC};
-use damas::eval::weights::{Weights, MAGIC as WEIGHTS_MAGIC};
 use damas::hub::protocol::{parse_command, parse_position, split_line};
 use damas::matches::openings::parse_openings;
 use damas::matches::player::EngineSpec;
 use damas::matches::sprt::Sprt;
-use damas::pdn::read_games;
-use damas::search::Techniques;
 use damas::study::csv::{parse_rows, HEADER};
+use damas_egdb::file::{FileKind, Header, MAGIC};
+use damas_engine::eval::weights::{Weights, MAGIC as WEIGHTS_MAGIC};
+use damas_engine::search::Techniques;
+use damas_rules::pdn::read_games;
 use proptest::prelude::*;
 
 proptest! {

@@ -2,8 +2,8 @@
 //! Counts up to 5 M leaves run by default; the deeper ones are `#[ignore]`d
 //! (`cargo test --release -- --ignored perft_deep`).
 
-use damas::perft::{divide, divide_parallel, perft};
-use damas::{parse_fen, Position};
+use damas_rules::perft::{divide, divide_parallel, perft};
+use damas_rules::{parse_fen, Position};
 
 const DATA: &str = include_str!("../data/perft/brazilian.txt");
 

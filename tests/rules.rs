@@ -5,8 +5,8 @@
 mod common;
 
 use common::canonical;
-use damas::movegen::{count_moves, has_capture, legal_moves};
-use damas::{parse_fen, Kind, Position, Square};
+use damas_rules::movegen::{count_moves, has_capture, legal_moves};
+use damas_rules::{parse_fen, Kind, Position, Square};
 
 fn moves(fen: &str) -> Vec<String> {
     let pos = parse_fen(fen).unwrap();
@@ -134,7 +134,7 @@ fn flying_king_quiet_moves_stop_at_pieces() {
     // King d4: e5 (then own f6), c5 b6 (a7 is black, nothing beyond), e3 f2 g1, c3 b2 a1; man f6: e7 g7.
     assert_eq!(moves("W:WKd4,f6:Bh8,a7").len(), 1 + 2 + 3 + 3 + 2);
     let start = Position::start();
-    assert_eq!(moves(&damas::to_fen(&start)).len(), 7);
+    assert_eq!(moves(&damas_rules::fen::to_fen(&start)).len(), 7);
 }
 
 #[test]

@@ -6,23 +6,24 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use damas::eval::{Evaluation, Evaluator};
+use damas_engine::eval::{Evaluation, Evaluator};
 
 /// The library's default options with the thesis' material count, which the
 /// reference minimax below uses too.
 fn material_options() -> SearchOptions {
     SearchOptions::default()
         .with_eval(Evaluation::Material)
-        .with_aspiration(damas::search::THESIS_ASPIRATION_DELTA)
+        .with_aspiration(damas_engine::search::THESIS_ASPIRATION_DELTA)
 }
-use damas::fen::parse_fen;
-use damas::movegen::legal_moves;
-use damas::notation::{move_to_string, Notation};
-use damas::search::{
+use damas_engine::search::{
     DrawPolicy, Limits, Oracle, OracleAnswer, OracleValue, SearchOptions, SearchResult, Searcher,
     Techniques,
 };
-use damas::{Bitboard, Color, Move, Position, Score};
+use damas_engine::Score;
+use damas_rules::fen::parse_fen;
+use damas_rules::movegen::legal_moves;
+use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::{Bitboard, Color, Move, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -137,7 +138,7 @@ fn single_reply_extensions_match_the_extended_minimax() {
                 r.score,
                 want[t.qs as usize],
                 "{t} depth {depth} {}",
-                damas::to_fen(pos)
+                damas_rules::fen::to_fen(pos)
             );
             assert!(legal_moves(pos).contains(&r.best.expect("a move")));
         }
@@ -165,7 +166,7 @@ fn every_combination_without_tt_matches_minimax() {
                 r.score,
                 want[t.qs as usize],
                 "{t} depth {depth} position {} ({pos:?})",
-                damas::to_fen(pos)
+                damas_rules::fen::to_fen(pos)
             );
             assert!(legal_moves(pos).contains(&r.best.expect("a move")));
             assert_eq!(r.depth, depth);
@@ -199,7 +200,7 @@ fn tt_with_exact_drafts_matches_minimax() {
                 r.score,
                 want[t.qs as usize],
                 "{t} depth {depth} position {}",
-                damas::to_fen(pos)
+                damas_rules::fen::to_fen(pos)
             );
             check_stats(&r);
         }
@@ -363,7 +364,7 @@ fn repeating_a_history_position_is_a_draw() {
     let mut history = vec![before];
     let mut pos = before;
     for m in history_moves {
-        pos = pos.play(damas::notation::parse_move(&pos, m).expect("move"));
+        pos = pos.play(damas_rules::notation::parse_move(&pos, m).expect("move"));
         history.push(pos);
     }
     let pos = history.pop().expect("current");
@@ -420,7 +421,7 @@ fn time_limit_is_honoured() {
         // Wall-clock bounds flake on a loaded machine: the behaviour checked is that
         // the clock, not the depth cap, ends the search with a move.
         assert!(
-            r.depth >= 1 && r.depth < damas::search::MAX_DEPTH,
+            r.depth >= 1 && r.depth < damas_engine::search::MAX_DEPTH,
             "reached depth {}",
             r.depth
         );
@@ -647,7 +648,7 @@ fn oracle_best_move_is_played_at_the_root() {
         .iter()
         .filter(|(_, e)| e.0 == OracleValue::Win && e.1 >= 5)
         .map(|(p, _)| (*p, oracle.probe(p).expect("covered")))
-        .min_by_key(|(p, _)| damas::to_fen(p))
+        .min_by_key(|(p, _)| damas_rules::fen::to_fen(p))
         .expect("a won two-piece position");
     let t: Techniques = "pvs,id,tt,qs,egdb".parse().expect("techniques");
     let opts = options(t).with_oracle(Some(oracle.clone()));
@@ -693,9 +694,8 @@ fn a_custom_evaluator_replaces_the_material_count() {
 #[test]
 fn the_endgame_database_is_an_oracle() {
     let dir = tempfile::tempdir().expect("temp dir");
-    damas::egdb::build(dir.path(), 3, &damas::egdb::BuildOptions::default(), |_| {})
-        .expect("build");
-    let db: Arc<dyn Oracle> = Arc::new(damas::egdb::Egdb::open(dir.path()).expect("open"));
+    damas_egdb::build(dir.path(), 3, &damas_egdb::BuildOptions::default(), |_| {}).expect("build");
+    let db: Arc<dyn Oracle> = Arc::new(damas_egdb::Egdb::open(dir.path()).expect("open"));
     assert_eq!(db.max_pieces(), 3);
     let t: Techniques = "pvs,id,asp,tt,qs,egdb".parse().expect("techniques");
     // Four pieces, every move a capture into the database: the value is exact.

@@ -4,11 +4,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use damas::eval::Evaluation;
-use damas::fen::parse_fen;
-use damas::movegen::legal_moves;
-use damas::position::Position;
-use damas::search::{Limits, SearchOptions, SearchResult, Searcher, Techniques};
+use damas_engine::eval::Evaluation;
+use damas_engine::search::{Limits, SearchOptions, SearchResult, Searcher, Techniques};
+use damas_rules::fen::parse_fen;
+use damas_rules::movegen::legal_moves;
+use damas_rules::position::Position;
 
 #[path = "common/reference.rs"]
 mod reference;

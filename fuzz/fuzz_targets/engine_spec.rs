@@ -7,7 +7,7 @@ use std::str::FromStr;
 use damas::matches::openings::parse_openings;
 use damas::matches::player::EngineSpec;
 use damas::matches::sprt::Sprt;
-use damas::search::Techniques;
+use damas_engine::search::Techniques;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,9 +2,9 @@
 //! itself, and its legal moves print and parse back to themselves.
 #![no_main]
 
-use damas::fen::{parse_fen, to_fen, to_fen_numeric};
-use damas::movegen::legal_moves;
-use damas::notation::{move_to_string, parse_move, Notation};
+use damas_rules::fen::{parse_fen, to_fen, to_fen_numeric};
+use damas_rules::movegen::legal_moves;
+use damas_rules::notation::{move_to_string, parse_move, Notation};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use damas::egdb::file::{FileKind, Header};
-use damas::eval::weights::Weights;
+use damas_egdb::file::{FileKind, Header};
+use damas_engine::eval::weights::Weights;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,9 +2,9 @@
 //! panics, and a parsed move is legal.
 #![no_main]
 
-use damas::fen::parse_fen;
-use damas::movegen::legal_moves;
-use damas::notation::{parse_hub_move, parse_move};
+use damas_rules::fen::parse_fen;
+use damas_rules::movegen::legal_moves;
+use damas_rules::notation::{parse_hub_move, parse_move};
 use libfuzzer_sys::fuzz_target;
 
 const POSITIONS: [&str; 4] = [

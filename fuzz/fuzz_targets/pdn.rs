@@ -1,7 +1,7 @@
 //! PDN text: reading never panics, and games read are written and read back the same.
 #![no_main]
 
-use damas::pdn::{read_games, write_games};
+use damas_rules::pdn::{read_games, write_games};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

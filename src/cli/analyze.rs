@@ -5,13 +5,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::cli::{position_arg, CliError};
-use crate::eval::{EvalName, Evaluation};
-use crate::moves::Move;
-use crate::notation::{move_to_string, Notation};
-use crate::position::Position;
-use crate::search::parse_threads;
-use crate::search::{Info, Limits, SearchOptions, Searcher, Techniques, DEFAULT_HASH_MB};
-use crate::shared_tt::parse_hash;
+use damas_engine::eval::{EvalName, Evaluation};
+use damas_engine::search::parse_threads;
+use damas_engine::search::{Info, Limits, SearchOptions, Searcher, Techniques, DEFAULT_HASH_MB};
+use damas_engine::shared_tt::parse_hash;
+use damas_rules::moves::Move;
+use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::position::Position;
 
 /// Arguments of `damas analyze`.
 #[derive(clap::Args, Debug)]
@@ -96,21 +96,23 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         (_, _, Some(n)) => Limits::nodes(n),
         _ => return Err(CliError::input("give one of --depth, --time or --nodes")),
     };
-    type Db = Option<std::sync::Arc<dyn crate::search::Oracle>>;
+    type Db = Option<std::sync::Arc<dyn damas_engine::search::Oracle>>;
     // A database named or found switches `egdb` on, unless `--techniques` chose
     // without it (a found one is then only kept at hand).
     let (database, kept): (Db, Db) = match &args.egdb {
         Some(dir) => (
             Some(std::sync::Arc::new(
-                crate::egdb::Egdb::open(dir).map_err(CliError::input)?,
+                damas_egdb::Egdb::open(dir).map_err(CliError::input)?,
             )),
             None,
         ),
         None => {
             let found =
-                crate::egdb::location::find(None, &crate::egdb::location::Env::from_process())
-                    .and_then(|dir| crate::egdb::Egdb::open(dir).ok())
-                    .map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn crate::search::Oracle>);
+                damas_egdb::location::find(None, &damas_egdb::location::Env::from_process())
+                    .and_then(|dir| damas_egdb::Egdb::open(dir).ok())
+                    .map(|db| {
+                        std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::search::Oracle>
+                    });
             if args.techniques.is_none() {
                 (found, None)
             } else {

@@ -4,11 +4,12 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
-use crate::book::{self, Book, BuildConfig};
+use crate::book_build::{self, BuildConfig};
 use crate::cli::CliError;
-use crate::notation::{move_to_string, Notation};
-use crate::position::Position;
-use crate::score::Score;
+use damas_engine::book::{self, Book};
+use damas_engine::score::Score;
+use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::position::Position;
 
 /// Arguments of `damas book`.
 #[derive(clap::Args, Debug)]
@@ -76,7 +77,7 @@ fn build(a: &BuildArgs) -> Result<(), CliError> {
     if !(a.margin.is_finite() && (0.0..=10.0).contains(&a.margin)) {
         return Err(CliError::input("--margin must be from 0 to 10 men"));
     }
-    if a.nodes == 0 || a.depth == 0 || !(crate::shared_tt::MIN_MB..=4096).contains(&a.hash) {
+    if a.nodes == 0 || a.depth == 0 || !(damas_engine::shared_tt::MIN_MB..=4096).contains(&a.hash) {
         return Err(CliError::input(
             "--nodes and --depth must be above 0 and --hash from 1 to 4096",
         ));
@@ -100,7 +101,7 @@ fn build(a: &BuildArgs) -> Result<(), CliError> {
     }
     let pool = pool.build().map_err(CliError::input)?;
     let report = pool
-        .install(|| book::build(&config, &a.out, &state))
+        .install(|| book_build::build(&config, &a.out, &state))
         .map_err(CliError::input)?;
     println!(
         "book {}: {} positions, depth {} plies, {} bytes; searched {} positions, {} from {}, {:.1} s",

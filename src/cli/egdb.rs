@@ -13,19 +13,19 @@ use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
-use crate::egdb::build::{build, BuildOptions, PartSummary};
-use crate::egdb::error::EgdbError;
-use crate::egdb::index::{part_size, MAX_PIECES};
-use crate::egdb::location::{self, Env, BUILD_HINT};
-use crate::egdb::probe::Egdb;
-use crate::egdb::slice::Slice;
-use crate::egdb::slice::MAX_SLICE_PIECES;
-use crate::egdb::slice_build::{build_slices, SliceSummary};
-use crate::egdb::slice_check::{present_slices, slice_counts, verify_slices, VerifyOptions};
-use crate::egdb::stats::part_stats;
-use crate::egdb::verify::{verify, VerifyReport};
-use crate::fen::parse_fen;
-use crate::notation::{move_to_string, Notation};
+use damas_egdb::build::{build, BuildOptions, PartSummary};
+use damas_egdb::error::EgdbError;
+use damas_egdb::index::{part_size, MAX_PIECES};
+use damas_egdb::location::{self, Env, BUILD_HINT};
+use damas_egdb::probe::Egdb;
+use damas_egdb::slice::Slice;
+use damas_egdb::slice::MAX_SLICE_PIECES;
+use damas_egdb::slice_build::{build_slices, SliceSummary};
+use damas_egdb::slice_check::{present_slices, slice_counts, verify_slices, VerifyOptions};
+use damas_egdb::stats::part_stats;
+use damas_egdb::verify::{verify, VerifyReport};
+use damas_rules::fen::parse_fen;
+use damas_rules::notation::{move_to_string, Notation};
 
 /// Endgame databases for Brazilian checkers.
 #[derive(Parser, Debug)]
@@ -207,7 +207,7 @@ fn print_slice_summary(s: &SliceSummary) {
     print!(
         "{:<12} {:>11} positions, {:>9} bytes, pair in {:.1} s ({} waves)",
         s.slice.to_string(),
-        crate::egdb::slice::SliceIndex::new(s.slice).size(),
+        damas_egdb::slice::SliceIndex::new(s.slice).size(),
         s.bytes,
         s.seconds,
         s.waves

@@ -13,7 +13,7 @@ pub fn run(_args: &Args) -> Result<(), CliError> {
     std::panic::set_hook(Box::new(|_| {}));
     // The databases at the standard place, when built; `set-param name=egdb-dir`
     // overrides them.
-    let egdb = crate::egdb::location::find(None, &crate::egdb::location::Env::from_process());
+    let egdb = damas_egdb::location::find(None, &damas_egdb::location::Env::from_process());
     crate::hub::run_stdio(egdb.as_deref());
     Ok(())
 }

@@ -9,7 +9,7 @@ use crate::matches::{
     fmjd_ballots, load_openings, make_player, random_opening_list, run_match, shuffled, EngineSpec,
     Flow, MatchConfig, Opening, PlayerPair, Report, Sprt, Tally,
 };
-use crate::pdn::{read_games, write_games, PdnGame};
+use damas_rules::pdn::{read_games, write_games, PdnGame};
 
 /// Arguments of `damas match`.
 #[derive(clap::Args, Debug)]
@@ -189,7 +189,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         bar.set_message(status);
         bar.inc(1);
         if let Some(path) = &args.pdn {
-            if let Err(e) = crate::fsutil::write_atomic(path, write_games(&records).as_bytes()) {
+            if let Err(e) =
+                damas_engine::fsutil::write_atomic(path, write_games(&records).as_bytes())
+            {
                 write_error.get_or_insert(format!("{}: {e}", path.display()));
             }
         }

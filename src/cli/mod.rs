@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::fen::parse_fen;
-use crate::position::Position;
+use damas_rules::fen::parse_fen;
+use damas_rules::position::Position;
 
 pub mod analyze;
 mod book;

@@ -1,7 +1,8 @@
 //! `damas moves`: the legal moves of a position, one per line.
 
 use crate::cli::{position_arg, CliError};
-use crate::notation::{legal_move_strings, Notation};
+use clap::builder::TypedValueParser as _;
+use damas_rules::notation::{legal_move_strings, Notation};
 
 /// Arguments of `damas moves`.
 #[derive(clap::Args, Debug)]
@@ -10,7 +11,7 @@ pub struct Args {
     #[arg(long)]
     pub fen: Option<String>,
     /// How to write the moves.
-    #[arg(long, value_enum, default_value_t = Notation::Algebraic)]
+    #[arg(long, default_value_t = Notation::Algebraic, value_parser = clap::builder::PossibleValuesParser::new(["algebraic", "numeric", "hub"]).try_map(|s| s.parse::<Notation>()))]
     pub notation: Notation,
 }
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::cli::CliError;
-use crate::pdn::{check_result, read_games, NO_GAME};
+use damas_rules::pdn::{check_result, read_games, NO_GAME};
 
 /// Arguments of `damas pdn`.
 #[derive(clap::Args, Debug)]

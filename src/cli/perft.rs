@@ -3,8 +3,8 @@
 use std::time::Instant;
 
 use crate::cli::{position_arg, CliError};
-use crate::notation::{move_to_string, Notation};
-use crate::perft::{divide, divide_parallel, perft};
+use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::perft::{divide, divide_parallel, perft};
 
 /// Arguments of `damas perft`.
 #[derive(clap::Args, Debug)]

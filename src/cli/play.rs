@@ -4,14 +4,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::cli::{position_arg, CliError};
-use crate::egdb::location::{self, Env, BUILD_HINT};
-use crate::egdb::Egdb;
-use crate::eval::{EvalName, Evaluation};
-use crate::level::Strength;
-use crate::search::Oracle;
-use crate::search::SearchOptions;
 use crate::ui::clock::ClockSetting;
 use crate::ui::{self, Player, Players, ThinkLimit};
+use damas_egdb::location::{self, Env, BUILD_HINT};
+use damas_egdb::Egdb;
+use damas_engine::eval::{EvalName, Evaluation};
+use damas_engine::level::Strength;
+use damas_engine::search::Oracle;
+use damas_engine::search::SearchOptions;
 
 /// Arguments of `damas play`.
 #[derive(clap::Args, Debug)]
@@ -54,10 +54,10 @@ pub struct Args {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=50))]
     pub variety: u32,
     /// Size of the engine's transposition table in megabytes.
-    #[arg(long, value_name = "MB", default_value_t = crate::search::DEFAULT_HASH_MB, value_parser = crate::shared_tt::parse_hash)]
+    #[arg(long, value_name = "MB", default_value_t = damas_engine::search::DEFAULT_HASH_MB, value_parser = damas_engine::shared_tt::parse_hash)]
     pub hash: usize,
     /// Engine search threads.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::search::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = damas_engine::search::parse_threads)]
     pub threads: usize,
     /// Let the engine search its opening moves too, instead of playing them from
     /// the opening book.
@@ -80,7 +80,7 @@ impl Args {
             eval: EvalName::Trained,
             weights: None,
             variety: 3,
-            hash: crate::search::DEFAULT_HASH_MB,
+            hash: damas_engine::search::DEFAULT_HASH_MB,
             threads: 1,
             no_book: false,
         }

@@ -8,10 +8,10 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::CliError;
-use crate::pdn::{read_games, NO_GAME};
 use crate::review::{report::report, review_game, DEFAULT_NODES};
-use crate::search::{Limits, Oracle, SearchOptions, Searcher, DEFAULT_HASH_MB};
-use crate::shared_tt::parse_hash;
+use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher, DEFAULT_HASH_MB};
+use damas_engine::shared_tt::parse_hash;
+use damas_rules::pdn::{read_games, NO_GAME};
 
 /// Arguments of `damas review`.
 #[derive(clap::Args, Debug)]
@@ -70,10 +70,10 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     let oracle: Option<Arc<dyn Oracle>> = match &args.egdb {
         Some(dir) => Some(Arc::new(
-            crate::egdb::Egdb::open(dir).map_err(CliError::input)?,
+            damas_egdb::Egdb::open(dir).map_err(CliError::input)?,
         )),
-        None => crate::egdb::location::find(None, &crate::egdb::location::Env::from_process())
-            .and_then(|dir| crate::egdb::Egdb::open(dir).ok())
+        None => damas_egdb::location::find(None, &damas_egdb::location::Env::from_process())
+            .and_then(|dir| damas_egdb::Egdb::open(dir).ok())
             .map(|db| Arc::new(db) as Arc<dyn Oracle>),
     };
     let options = SearchOptions::default()

@@ -186,7 +186,7 @@ fn link(svg: &std::path::Path, md: Option<&std::path::Path>) -> String {
 }
 
 fn write(path: &std::path::Path, text: &str) -> Result<(), NodesError> {
-    crate::fsutil::write_atomic(path, text.as_bytes())
+    damas_engine::fsutil::write_atomic(path, text.as_bytes())
         .map_err(|e| NodesError::Write(path.display().to_string(), e))
 }
 
@@ -290,10 +290,9 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                 seed: a.seed,
                 top_depth: a.top_depth,
                 bits: a.bits,
-                techniques: a
-                    .techniques
-                    .parse()
-                    .map_err(|e: crate::search::TechniqueError| NodesError::Args(e.to_string()))?,
+                techniques: a.techniques.parse().map_err(
+                    |e: damas_engine::search::TechniqueError| NodesError::Args(e.to_string()),
+                )?,
             };
             let r = ttprobe::measure(&spec, !a.quiet);
             print!("{}", ttprobe::markdown(&spec, &r));

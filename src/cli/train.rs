@@ -6,11 +6,11 @@ use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
-use crate::eval::features::{self, Group};
-use crate::eval::{EvalName, Evaluation, Weights};
 use crate::train::data::read_games;
 use crate::train::fit::{export, fit, fit_scale, initial, split, EpochReport, FitConfig};
 use crate::train::selfplay::{self, SelfPlayConfig};
+use damas_engine::eval::features::{self, Group};
+use damas_engine::eval::{EvalName, Evaluation, Weights};
 
 /// Train the evaluation of damas.
 #[derive(Parser, Debug)]
@@ -259,7 +259,8 @@ fn write_curve(path: &Path, curve: &[EpochReport]) -> Result<(), String> {
     for r in curve {
         s.push_str(&format!("{},{:.6},{:.6}\n", r.epoch, r.train, r.valid));
     }
-    crate::fsutil::write_atomic(path, s.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+    damas_engine::fsutil::write_atomic(path, s.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn read_curve(path: &Path) -> Result<Vec<EpochReport>, String> {

@@ -10,11 +10,12 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::moves::Move;
-use crate::position::Position;
+use damas_rules::moves::Move;
+use damas_rules::position::Position;
 
 use super::numbering::MoveNumbering;
-use super::protocol::{position_string, quote, split_line, HubLevel};
+use super::protocol::{position_string, quote, split_line};
+use damas_engine::time::TimeControl;
 
 /// What went wrong talking to an engine.
 #[derive(Debug, Error)]
@@ -219,7 +220,7 @@ impl HubClient {
         &mut self,
         start: &Position,
         moves: &[Move],
-        level: &HubLevel,
+        level: &TimeControl,
         timeout: Duration,
     ) -> Result<Reply, ClientError> {
         let mut pos = *start;
@@ -304,13 +305,13 @@ impl Drop for HubClient {
 }
 
 /// The `level` line for `level`.
-pub fn level_line(level: &HubLevel) -> String {
+pub fn level_line(level: &TimeControl) -> String {
     match *level {
-        HubLevel::Depth(d) => format!("level depth={d}"),
-        HubLevel::Nodes(n) => format!("level nodes={n}"),
-        HubLevel::MoveTime(t) => format!("level move-time={:.3}", t.as_secs_f64()),
-        HubLevel::Infinite => "level infinite".to_string(),
-        HubLevel::Clock { moves, time, inc } => {
+        TimeControl::Depth(d) => format!("level depth={d}"),
+        TimeControl::Nodes(n) => format!("level nodes={n}"),
+        TimeControl::MoveTime(t) => format!("level move-time={:.3}", t.as_secs_f64()),
+        TimeControl::Infinite => "level infinite".to_string(),
+        TimeControl::Clock { moves, time, inc } => {
             let mut s = String::from("level");
             if let Some(m) = moves {
                 s.push_str(&format!(" moves={m}"));

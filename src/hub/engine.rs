@@ -10,17 +10,18 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::book::{self, Book};
-use crate::egdb::Egdb;
-use crate::movegen::legal_moves;
-use crate::notation::MoveError;
-use crate::position::Position;
-use crate::search::Searcher;
+use damas_egdb::Egdb;
+use damas_engine::book::{self, Book};
+use damas_engine::search::Searcher;
+use damas_rules::movegen::legal_moves;
+use damas_rules::notation::MoveError;
+use damas_rules::position::Position;
 
-use super::protocol::{parse_command, quote, GoMode, HubCommand, HubLevel};
+use super::protocol::{parse_command, quote, GoMode, HubCommand};
 use super::settings::Settings;
 use super::worker::{self, Control, Job, Output};
-use crate::clock::MoveBudget;
+use damas_engine::time::MoveBudget;
+use damas_engine::time::TimeControl;
 
 struct Running {
     control: Arc<Control>,
@@ -41,7 +42,7 @@ pub struct HubEngine {
     running: Option<Running>,
     pos: Position,
     history: Vec<Position>,
-    level: HubLevel,
+    level: TimeControl,
     /// The opening book (the embedded one).
     book: Book,
     /// Chooses among book moves.
@@ -69,7 +70,7 @@ impl HubEngine {
             running: None,
             pos: Position::start(),
             history: Vec::new(),
-            level: HubLevel::MoveTime(Duration::from_secs(1)),
+            level: TimeControl::MoveTime(Duration::from_secs(1)),
             book: Book::embedded(),
             rng: ChaCha8Rng::from_entropy(),
         }
@@ -281,7 +282,7 @@ impl HubEngine {
                 self.finish_search();
                 self.set_position(pos, &moves);
             }
-            HubCommand::HubLevel(l) => self.level = l,
+            HubCommand::Level(l) => self.level = l,
             HubCommand::Go(mode) => {
                 self.finish_search();
                 self.go(mode);

@@ -13,6 +13,6 @@ pub use client::{ClientError, HubClient};
 pub use engine::{run_stdio, HubEngine};
 pub use numbering::MoveNumbering;
 pub use protocol::{
-    parse_command, parse_position, position_string, GoMode, HubCommand, HubLevel, ProtocolError,
+    parse_command, parse_position, position_string, GoMode, HubCommand, ProtocolError,
 };
 pub use settings::Settings;

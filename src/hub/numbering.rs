@@ -9,9 +9,9 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::moves::Move;
-use crate::notation::{move_to_string, parse_hub_move, MoveError, Notation};
-use crate::position::Position;
+use damas_rules::moves::Move;
+use damas_rules::notation::{move_to_string, parse_hub_move, MoveError, Notation};
+use damas_rules::position::Position;
 
 /// How the numbers in Hub moves are read and written.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -93,7 +93,7 @@ impl MoveNumbering {
         if self == MoveNumbering::Standard || !mv.is_capture() {
             return self.translate(&move_to_string(pos, mv, Notation::Hub));
         }
-        let n = |s: crate::square::Square| reverse_rows(u32::from(s.numeric()));
+        let n = |s: damas_rules::square::Square| reverse_rows(u32::from(s.numeric()));
         let mut caps: Vec<u32> = mv.captured().iter().map(n).collect();
         caps.sort_unstable();
         let mut text = format!("{}x{}", n(mv.from()), n(mv.to()));
@@ -107,7 +107,7 @@ impl MoveNumbering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen::legal_moves;
+    use damas_rules::movegen::legal_moves;
 
     #[test]
     fn rows_reversed_matches_pydraughts_start_moves() {
@@ -128,7 +128,7 @@ mod tests {
         }
         assert!((1..=32).all(|k| reverse_rows(reverse_rows(k)) == k));
         // Captured squares sorted in the reversed numbering: d4xb6xd8 over c5, c7.
-        let q = crate::fen::parse_fen("W:Wd4:Bc5,c7,h8").unwrap();
+        let q = damas_rules::fen::parse_fen("W:Wd4:Bc5,c7,h8").unwrap();
         let m = legal_moves(&q)[0];
         assert_eq!(move_to_string(&q, m, Notation::Hub), "18x2x6x14");
         assert_eq!(n.format(&q, m), "14x30x18x26");

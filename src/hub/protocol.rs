@@ -6,9 +6,11 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::bitboard::Bitboard;
-use crate::position::{Color, Position, PositionError};
-use crate::square::Square;
+use damas_engine::time::TimeControl;
+
+use damas_rules::bitboard::Bitboard;
+use damas_rules::position::{Color, Position, PositionError};
+use damas_rules::square::Square;
 
 /// What is wrong with a line from the GUI.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -116,29 +118,6 @@ pub fn split_line(text: &str) -> Result<Option<Line>, ProtocolError> {
     }))
 }
 
-/// How long to think.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum HubLevel {
-    /// To a fixed depth.
-    Depth(u32),
-    /// A fixed number of nodes.
-    Nodes(u64),
-    /// A fixed time per move.
-    MoveTime(Duration),
-    /// A clock: time left (before the increment is added), increment, and the moves
-    /// left to the next time control if any.
-    Clock {
-        /// Moves to the next time control.
-        moves: Option<u32>,
-        /// Time left.
-        time: Duration,
-        /// Increment per move.
-        inc: Duration,
-    },
-    /// Until `stop`.
-    Infinite,
-}
-
 /// What `go` asks for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum GoMode {
@@ -172,7 +151,7 @@ pub enum HubCommand {
         moves: Vec<String>,
     },
     /// `level …`.
-    HubLevel(HubLevel),
+    Level(TimeControl),
     /// `go think|ponder|analyze`.
     Go(GoMode),
     /// `ponder-hit`.
@@ -210,18 +189,18 @@ fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, ProtocolErr
     })
 }
 
-fn parse_level(line: &Line) -> Result<HubLevel, ProtocolError> {
+fn parse_level(line: &Line) -> Result<TimeControl, ProtocolError> {
     if line.has("infinite") {
-        return Ok(HubLevel::Infinite);
+        return Ok(TimeControl::Infinite);
     }
     if let Some(v) = line.get("depth") {
-        return number("depth", v).map(HubLevel::Depth);
+        return number("depth", v).map(TimeControl::Depth);
     }
     if let Some(v) = line.get("nodes") {
-        return number("nodes", v).map(HubLevel::Nodes);
+        return number("nodes", v).map(TimeControl::Nodes);
     }
     if let Some(v) = line.get("move-time") {
-        return seconds("move-time", v).map(HubLevel::MoveTime);
+        return seconds("move-time", v).map(TimeControl::MoveTime);
     }
     if let Some(v) = line.get("time") {
         let time = seconds("time", v)?;
@@ -236,7 +215,7 @@ fn parse_level(line: &Line) -> Result<HubLevel, ProtocolError> {
             .map(|v| number::<u32>("moves", v))
             .transpose()?
             .filter(|&m| m > 0);
-        return Ok(HubLevel::Clock { moves, time, inc });
+        return Ok(TimeControl::Clock { moves, time, inc });
     }
     Err(ProtocolError::MissingKey {
         command: "level",
@@ -308,7 +287,7 @@ pub fn parse_command(text: &str) -> Result<Option<HubCommand>, ProtocolError> {
                 .collect();
             HubCommand::Pos { pos, moves }
         }
-        "level" => HubCommand::HubLevel(parse_level(&line)?),
+        "level" => HubCommand::Level(parse_level(&line)?),
         "go" => {
             if line.has("ponder") {
                 HubCommand::Go(GoMode::Ponder)

@@ -5,11 +5,13 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::egdb::Egdb;
-use crate::eval::EvalName;
-use crate::level::Strength;
-use crate::search::{parse_threads, Oracle, SearchOptions, TableKind, Techniques, MAX_THREADS};
-use crate::shared_tt::{parse_hash, MAX_MB, MIN_MB};
+use damas_egdb::Egdb;
+use damas_engine::eval::EvalName;
+use damas_engine::level::Strength;
+use damas_engine::search::{
+    parse_threads, Oracle, SearchOptions, TableKind, Techniques, MAX_THREADS,
+};
+use damas_engine::shared_tt::{parse_hash, MAX_MB, MIN_MB};
 
 use super::numbering::MoveNumbering;
 use super::protocol::quote;

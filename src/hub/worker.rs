@@ -12,15 +12,15 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::clock;
-use crate::level::{self, Strength};
-use crate::movegen::legal_moves;
-use crate::position::Position;
-use crate::score::Score;
-use crate::search::{Info, SearchResult, Searcher};
+use damas_engine::level::{self, Strength};
+use damas_engine::score::Score;
+use damas_engine::search::{Info, SearchResult, Searcher};
+use damas_engine::time;
+use damas_rules::movegen::legal_moves;
+use damas_rules::position::Position;
 
 use super::numbering::MoveNumbering;
-use crate::clock::MoveBudget;
+use damas_engine::time::MoveBudget;
 
 /// The engine's output: whole lines, flushed at once, shared with the search thread.
 #[derive(Clone)]
@@ -102,7 +102,7 @@ impl Control {
     fn after_iteration(&self) {
         let s = self.state();
         if !s.hold {
-            clock::stop_at_soft_deadline(s.budget.soft, s.start.elapsed(), &self.stop);
+            time::stop_at_soft_deadline(s.budget.soft, s.start.elapsed(), &self.stop);
         }
     }
 
@@ -160,7 +160,7 @@ pub(super) fn hub_score(score: Score) -> String {
     }
 }
 
-fn pv_string(pos: &Position, pv: &[crate::moves::Move], numbering: MoveNumbering) -> String {
+fn pv_string(pos: &Position, pv: &[damas_rules::moves::Move], numbering: MoveNumbering) -> String {
     let mut p = *pos;
     let mut words = Vec::new();
     for &m in pv {

@@ -1,8 +1,8 @@
 //! What a match tells a Hub engine (`cmd=…`) of its spec: the `set-param` lines, so
 //! that a key the engine cannot honour stops the match instead of being dropped.
 
-use crate::eval::EvalName;
 use crate::hub::MoveNumbering;
+use damas_engine::eval::EvalName;
 
 use super::player::EngineSpec;
 

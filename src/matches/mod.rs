@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use crate::game::Game;
-use crate::pdn::PdnGame;
-use crate::position::Color;
+use damas_rules::game::Game;
+use damas_rules::pdn::PdnGame;
+use damas_rules::position::Color;
 
 pub use elo::{estimate, los, EloEstimate};
 pub use openings::{

@@ -14,11 +14,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use crate::fen::{parse_fen, FenError};
-use crate::movegen::legal_moves;
-use crate::moves::Move;
-use crate::pdn::{read_games, PdnError};
-use crate::position::Position;
+use damas_rules::fen::{parse_fen, FenError};
+use damas_rules::movegen::legal_moves;
+use damas_rules::moves::Move;
+use damas_rules::pdn::{read_games, PdnError};
+use damas_rules::position::Position;
 
 /// The 150 FMJD ballots for Russian and Brazilian draughts, one FEN per line with the
 /// ballot name after `;` (the file `data/openings/fmjd-150.fen`).
@@ -233,8 +233,8 @@ pub fn random_openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::{to_fen, FenErrorKind};
-    use crate::pdn::PdnErrorKind;
+    use damas_rules::fen::{to_fen, FenErrorKind};
+    use damas_rules::pdn::PdnErrorKind;
 
     #[test]
     fn openings_are_distinct_legal_and_reproducible() {
@@ -292,7 +292,7 @@ mod tests {
         let mut pos = Position::start();
         for token in name.split_whitespace().skip(1).filter(|t| *t != "Free") {
             let file = token.chars().next()?;
-            let to = crate::square::Square::from_algebraic(token.get(1..)?)?;
+            let to = damas_rules::square::Square::from_algebraic(token.get(1..)?)?;
             let matching: Vec<Move> = legal_moves(&pos)
                 .iter()
                 .copied()
@@ -377,7 +377,10 @@ mod tests {
         assert_eq!(o.len(), 3);
         assert_eq!((o[0].name.as_str(), o[0].moves.len()), ("Cross", 2));
         assert_eq!(o[0].start, Position::start());
-        assert_eq!(o[1].start.side_to_move(), crate::position::Color::Black);
+        assert_eq!(
+            o[1].start.side_to_move(),
+            damas_rules::position::Color::Black
+        );
         assert_eq!(o[1].moves.len(), 2);
         assert_eq!(o[2].name, "game 3");
         assert_eq!(

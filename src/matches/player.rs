@@ -11,15 +11,16 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use crate::book::Book;
-use crate::clock::{self, MoveBudget};
-use crate::eval::EvalName;
-use crate::game::Game;
-use crate::hub::{ClientError, HubClient, HubLevel, MoveNumbering};
-use crate::level::{Chooser, Strength};
-use crate::movegen::legal_moves;
-use crate::moves::Move;
-use crate::search::{SearchOptions, Searcher, Techniques};
+use crate::hub::{ClientError, HubClient, MoveNumbering};
+use damas_engine::book::Book;
+use damas_engine::eval::EvalName;
+use damas_engine::level::{Chooser, Strength};
+use damas_engine::search::{SearchOptions, Searcher, Techniques};
+use damas_engine::time::TimeControl;
+use damas_engine::time::{self, MoveBudget};
+use damas_rules::game::Game;
+use damas_rules::movegen::legal_moves;
+use damas_rules::moves::Move;
 
 /// How long a player may think per move.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -49,15 +50,15 @@ impl MoveLimit {
     }
 
     /// The Hub level for one move; `left` is the time on the clock now.
-    pub fn level(&self, left: Option<Duration>) -> HubLevel {
+    pub fn level(&self, left: Option<Duration>) -> TimeControl {
         match *self {
-            MoveLimit::Depth(d) => HubLevel::Depth(d),
-            MoveLimit::Nodes(n) => HubLevel::Nodes(n),
-            MoveLimit::Time(t) => HubLevel::MoveTime(t),
+            MoveLimit::Depth(d) => TimeControl::Depth(d),
+            MoveLimit::Nodes(n) => TimeControl::Nodes(n),
+            MoveLimit::Time(t) => TimeControl::MoveTime(t),
             // Hub clients send the time before the increment, which engines add back.
             MoveLimit::Clock { base, inc } => {
                 let left = left.unwrap_or(base);
-                HubLevel::Clock {
+                TimeControl::Clock {
                     moves: None,
                     time: left.saturating_sub(inc),
                     inc,
@@ -76,11 +77,11 @@ fn seconds(text: &str) -> Option<Duration> {
 /// `techniques` (e.g. `pvs+tt`), `tt-bits` (the thesis' table of `2^bits` entries),
 /// `hash` (the replacing table's megabytes), `threads`, `aspiration` (the aspiration
 /// window's half-width in hundredths of a man), `tt-frontier` (`false`: frontier nodes
-/// leave the replacing table alone, see [`crate::search::SearchOptions::tt_frontier`]),
+/// leave the replacing table alone, see [`damas_engine::search::SearchOptions::tt_frontier`]),
 /// `depth`, `nodes`, `time` (seconds per
 /// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
 /// `material`), `weights` (a weight file for the trained evaluation), `level` (playing
-/// strength 1–10 or its name, see [`crate::level`]; the Hub parameter `strength` for Hub
+/// strength 1–10 or its name, see [`damas_engine::level`]; the Hub parameter `strength` for Hub
 /// engines), `numbering` (Hub move numbering) and `cmd`, which must come last and takes
 /// the rest of the text: the command line of a Hub engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -171,10 +172,10 @@ impl FromStr for EngineSpec {
             let number = |what: &str| bad(format!("{key}={value:?}: expected {what}"));
             match key {
                 "name" => spec.name = Some(value.to_string()),
-                "techniques" => spec.techniques = Some(value.parse().map_err(|e: crate::search::TechniqueError| bad(e.to_string()))?),
+                "techniques" => spec.techniques = Some(value.parse().map_err(|e: damas_engine::search::TechniqueError| bad(e.to_string()))?),
                 "tt-bits" => spec.tt_bits = Some(value.parse().ok().filter(|b| (10..=30).contains(b)).ok_or_else(|| number("10 to 30"))?),
-                "hash" => spec.hash_mb = Some(crate::shared_tt::parse_hash(value).map_err(bad)?),
-                "threads" => spec.threads = Some(crate::search::parse_threads(value).map_err(bad)?),
+                "hash" => spec.hash_mb = Some(damas_engine::shared_tt::parse_hash(value).map_err(bad)?),
+                "threads" => spec.threads = Some(damas_engine::search::parse_threads(value).map_err(bad)?),
                 "aspiration" => spec.aspiration = Some(value.parse().ok().filter(|d| (1..=10_000).contains(d)).ok_or_else(|| number("a half-width of 1 to 10000 hundredths of a man"))?),
                 "tt-frontier" => spec.tt_frontier = Some(crate::hub::settings::parse_flag(value).ok_or_else(|| number("true or false"))?),
                 "depth" => spec.limit = MoveLimit::Depth(value.parse().ok().filter(|&d| d > 0).ok_or_else(|| number("a depth ≥ 1"))?),
@@ -190,14 +191,14 @@ impl FromStr for EngineSpec {
                         _ => return Err(number("BASE+INC seconds, e.g. 60+0.5")),
                     }
                 }
-                "eval" => spec.eval = value.parse().map_err(|e: crate::eval::EvalNameError| bad(e.to_string()))?,
+                "eval" => spec.eval = value.parse().map_err(|e: damas_engine::eval::EvalNameError| bad(e.to_string()))?,
                 "weights" => {
                     let path = std::path::PathBuf::from(value);
-                    crate::eval::Weights::load(&path).map_err(|e| bad(e.to_string()))?;
+                    damas_engine::eval::Weights::load(&path).map_err(|e| bad(e.to_string()))?;
                     spec.weights = Some(path);
                 }
                 "book" => spec.book = crate::hub::settings::parse_flag(value).ok_or_else(|| number("true or false"))?,
-                "level" => spec.strength = value.parse().map_err(|e: crate::level::StrengthError| bad(e.to_string()))?,
+                "level" => spec.strength = value.parse().map_err(|e: damas_engine::level::StrengthError| bad(e.to_string()))?,
                 "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
                 other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, level, book, numbering, cmd)"))),
             }
@@ -274,12 +275,11 @@ impl InternalPlayer {
         // The file was read once when the spec was parsed; a file changed since
         // then falls back to the embedded weights rather than failing mid-match.
         let mut options = SearchOptions::default().with_eval(
-            crate::eval::Evaluation::select(spec.eval, spec.weights.as_deref()).unwrap_or_else(
-                |e| {
+            damas_engine::eval::Evaluation::select(spec.eval, spec.weights.as_deref())
+                .unwrap_or_else(|e| {
                     eprintln!("warning: {e}; using the embedded weights");
                     spec.eval.evaluation()
-                },
-            ),
+                }),
         );
         if let Some(t) = spec.techniques {
             options = options.with_techniques(t);
@@ -326,7 +326,7 @@ impl Player for InternalPlayer {
         if let Some(m) = self
             .book
             .as_ref()
-            .and_then(|b| crate::book::choose(b, &game.position(), &mut self.rng))
+            .and_then(|b| damas_engine::book::choose(b, &game.position(), &mut self.rng))
         {
             return Ok(m);
         }
@@ -335,8 +335,8 @@ impl Player for InternalPlayer {
         let limits = budget.search_limits();
         let stop = AtomicBool::new(false);
         let start = Instant::now();
-        let mut on_info = |_: &crate::search::Info| {
-            clock::stop_at_soft_deadline(budget.soft, start.elapsed(), &stop);
+        let mut on_info = |_: &damas_engine::search::Info| {
+            time::stop_at_soft_deadline(budget.soft, start.elapsed(), &stop);
         };
         let mut chooser = Chooser {
             strength: self.strength,

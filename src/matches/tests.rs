@@ -1,7 +1,7 @@
 //! Tests of `src/matches/mod.rs`.
 
 use super::*;
-use crate::pdn::{read_games, write_games};
+use damas_rules::pdn::{read_games, write_games};
 
 fn internal(spec: &str) -> Box<dyn Player + Send> {
     Box::new(InternalPlayer::new(&spec.parse().unwrap()))
@@ -92,7 +92,7 @@ fn ballot_games_start_from_the_ballot_and_replay() {
         assert_eq!(g.start, ballots[0].start);
         assert_eq!(
             g.tag("FEN"),
-            Some(crate::fen::to_fen(&ballots[0].start).as_str())
+            Some(damas_rules::fen::to_fen(&ballots[0].start).as_str())
         );
         assert_eq!(g.tag("Opening"), Some("1-I cd4 ba5 dc5"));
         assert_eq!(g.moves, o.pdn.moves);

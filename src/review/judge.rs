@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use crate::score::Score;
+use damas_engine::score::Score;
 
 /// Evaluations are capped at this many hundredths of a man before losses are taken.
 pub const CAP: i32 = 500;

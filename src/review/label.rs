@@ -2,8 +2,8 @@
 //! `level (0.00)`, `Black wins in 4 moves (7 plies)`. Used by the review and the
 //! terminal UI's engine panel.
 
-use crate::position::Color;
-use crate::score::Score;
+use damas_engine::score::Score;
+use damas_rules::position::Color;
 
 /// A score of the side `mover`, labelled with the side it favours: `+0.35 for
 /// White` (men), `level (0.00)`, or a proven result in the winner's moves with the

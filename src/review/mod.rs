@@ -14,14 +14,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub use judge::{judge, Centi, Judgement, Mark};
 pub use label::score_label;
 
-use crate::game::Game;
-use crate::movegen::legal_moves;
-use crate::moves::Move;
-use crate::notation::{move_to_string, Notation};
-use crate::pdn::MoveNumber;
-use crate::position::Color;
-use crate::score::Score;
-use crate::search::{Limits, Searcher};
+use damas_engine::score::Score;
+use damas_engine::search::{Limits, Searcher};
+use damas_rules::game::Game;
+use damas_rules::movegen::legal_moves;
+use damas_rules::moves::Move;
+use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::pdn::MoveNumber;
+use damas_rules::position::Color;
 
 /// Nodes per position searched by default: enough to see the usual tactics, and a
 /// game of 80 plies takes seconds.

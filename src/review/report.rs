@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::judge::{BLUNDER, INACCURACY, MISTAKE};
 use super::{MoveReview, PlayerSummary, Review};
-use crate::position::Color;
+use damas_rules::position::Color;
 
 /// One move: `5... h6-g5??  +2.40 for White  blunder, loses 2.35; best e7-f6 (level (0.00))`.
 pub fn move_line(m: &MoveReview) -> String {

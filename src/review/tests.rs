@@ -1,8 +1,8 @@
 //! Reviewing a short game with one known blunder.
 
 use super::*;
-use crate::pdn::read_games;
-use crate::search::SearchOptions;
+use damas_engine::search::SearchOptions;
+use damas_rules::pdn::read_games;
 
 /// White's first move e3-f4 drops a man for nothing (g5xe3 is forced); the other moves
 /// are quiet.

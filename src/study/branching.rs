@@ -12,15 +12,15 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::progress::Bar;
+use damas_egdb::progress::Bar;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::game::Game;
-use crate::movegen::legal_moves;
-use crate::position::Position;
+use damas_rules::game::Game;
+use damas_rules::movegen::legal_moves;
+use damas_rules::position::Position;
 
 /// What to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -98,7 +98,7 @@ pub(crate) fn checks(s: &Summary, m: &mut String) {
             );
         }
     };
-    let default = crate::search::Techniques::strongest();
+    let default = damas_engine::search::Techniques::strongest();
     match s.find_same("default") {
         Some(label) => reference(
             m,

@@ -6,7 +6,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::search::{TechniqueError, Techniques};
+use damas_engine::search::{TechniqueError, Techniques};
 
 /// One configuration of the study.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -67,7 +67,7 @@ impl Config {
     /// Parse one label. `default` is the engine's default techniques.
     pub fn parse(label: &str) -> Result<Config, ConfigError> {
         let mut techniques = if label == "default" {
-            crate::search::Techniques::strongest()
+            damas_engine::search::Techniques::strongest()
         } else {
             label
                 .parse::<Techniques>()

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize, Serializer};
 use thiserror::Error;
 
-use crate::search::Stats;
+use damas_engine::search::Stats;
 
 /// The header line (without the newline).
 pub const HEADER: &str = "position,k,config,depth,nodes,interior,leaves,tt_cutoffs,terminal,egdb_cutoffs,qs_nodes,tt_accesses,tt_compares,score,best,time_ms";

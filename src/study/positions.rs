@@ -15,10 +15,10 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use crate::fen::{parse_fen, to_fen, FenError};
-use crate::game::Game;
-use crate::movegen::legal_moves;
-use crate::position::Position;
+use damas_rules::fen::{parse_fen, to_fen, FenError};
+use damas_rules::game::Game;
+use damas_rules::movegen::legal_moves;
+use damas_rules::position::Position;
 
 /// The seed of the committed set `data/positions/thesis-8750.fen`.
 pub const THESIS_SEED: u64 = 2006;
@@ -228,7 +228,7 @@ mod tests {
         for p in &set {
             assert!(!legal_moves(&p.position).is_empty());
             // k plies from the start: the side to move alternates with k.
-            let white_to_move = p.position.side_to_move() == crate::position::Color::White;
+            let white_to_move = p.position.side_to_move() == damas_rules::position::Color::White;
             assert_eq!(white_to_move, p.k.0 % 2 == 0);
         }
     }

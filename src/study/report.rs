@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use super::config::{Config, THESIS_DEPTHS};
 use super::csv::Row;
-use crate::search::Stats;
+use damas_engine::search::Stats;
 
 /// Summed counts over a set of searches.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

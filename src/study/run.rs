@@ -20,17 +20,17 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::progress::Bar;
+use damas_egdb::progress::Bar;
 use rayon::prelude::*;
 use thiserror::Error;
 
 use super::config::Config;
 use super::csv::{read_rows, CsvError, Row, RowWriter, HEADER};
 use super::positions::{read_positions, sample_even, PositionsError, TestPosition};
-use crate::notation::{move_to_string, Notation};
-use crate::position::Position;
-pub use crate::search::TableSetup;
-use crate::search::{Limits, Oracle, SearchOptions, Searcher, Stats};
+pub use damas_engine::search::TableSetup;
+use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher, Stats};
+use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::position::Position;
 use std::sync::Arc;
 
 /// An inclusive range of search depths, written `A-B` or `A`.
@@ -122,7 +122,7 @@ pub enum RunError {
     },
     /// The endgame database could not be opened.
     #[error(transparent)]
-    Egdb(#[from] crate::egdb::EgdbError),
+    Egdb(#[from] damas_egdb::EgdbError),
     /// The thread pool could not start.
     #[error("cannot start {0} threads")]
     Threads(usize),
@@ -150,7 +150,7 @@ fn row(
     depth: u32,
     stats: Stats,
     score: String,
-    best: Option<crate::moves::Move>,
+    best: Option<damas_rules::moves::Move>,
 ) -> Row {
     let best = best.map_or_else(
         || "-".to_string(),
@@ -258,7 +258,7 @@ pub fn run(spec: &RunSpec) -> Result<RunSummary, RunError> {
     let mut not_run = Vec::new();
     let needs_egdb = spec.configs.iter().any(|c| c.techniques.egdb);
     let oracle: Option<Arc<dyn Oracle>> = match (&spec.egdb, needs_egdb) {
-        (Some(dir), true) => Some(Arc::new(crate::egdb::Egdb::open(dir)?)),
+        (Some(dir), true) => Some(Arc::new(damas_egdb::Egdb::open(dir)?)),
         _ => None,
     };
     for c in &spec.configs {

@@ -7,11 +7,11 @@
 use std::fmt::Write;
 use std::sync::atomic::AtomicBool;
 
-use crate::progress::Bar;
+use damas_egdb::progress::Bar;
 use rayon::prelude::*;
 
 use super::positions::{generate, sample_even, GenerateSpec};
-use crate::search::{Limits, SearchOptions, Searcher, Techniques};
+use damas_engine::search::{Limits, SearchOptions, Searcher, Techniques};
 
 /// The thesis' table sizes and its measured mean comparisons per access.
 pub const THESIS: [(u32, f64); 3] = [(20, 1.67), (21, 1.28), (22, 1.07)];

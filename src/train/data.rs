@@ -15,8 +15,8 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::bitboard::Bitboard;
-use crate::position::{Color, Position};
+use damas_rules::bitboard::Bitboard;
+use damas_rules::position::{Color, Position};
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"DAMASSPD";
@@ -263,7 +263,7 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::parse_fen;
+    use damas_rules::fen::parse_fen;
 
     fn game(index: u32) -> GameRecord {
         GameRecord {

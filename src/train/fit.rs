@@ -1,5 +1,5 @@
 //! The trainer: logistic regression of the game result (blended with the search's
-//! own score) on the features of [`crate::eval::features`], by mini-batch AdaGrad.
+//! own score) on the features of [`damas_engine::eval::features`], by mini-batch AdaGrad.
 //!
 //! The model is the evaluation itself: `z = Σ count·(w_open·(1−t) + w_end·t)` in
 //! hundredths of a man for White, `t` the phase, and the predicted score for White
@@ -13,9 +13,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::data::GameRecord;
-use crate::eval::features::{self, phase, visit, Group, View, PHASE_MAX};
-use crate::eval::Weights;
-use crate::position::Color;
+use damas_engine::eval::features::{self, phase, visit, Group, View, PHASE_MAX};
+use damas_engine::eval::Weights;
+use damas_rules::position::Color;
 
 /// Settings of a training run.
 #[derive(Clone, Debug)]
@@ -323,8 +323,8 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::parse_fen;
     use crate::train::data::{Outcome, Sample};
+    use damas_rules::fen::parse_fen;
 
     /// Games where White wins exactly when it has more men, and where a man on
     /// a5 (a square otherwise rare) means a White win too.
@@ -384,7 +384,9 @@ mod tests {
         assert!(c1.last().unwrap().train < c1[0].train * 0.9, "{c1:?}");
         assert!(c1.last().unwrap().valid < c1[0].valid, "{c1:?}");
         // The a5 man learnt a positive weight.
-        let a5 = crate::square::Square::from_coords(0, 4).unwrap().index();
+        let a5 = damas_rules::square::Square::from_coords(0, 4)
+            .unwrap()
+            .index();
         assert!(w1[features::MEN_SQUARES + a5][1] > 0.0);
     }
 

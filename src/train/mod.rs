@@ -1,5 +1,5 @@
 //! Training the evaluation: self-play games ([`selfplay`]) stored in a data file
-//! ([`data`]), a trainer fitting the weights of [`crate::eval::features`] to their
+//! ([`data`]), a trainer fitting the weights of [`damas_engine::eval::features`] to their
 //! results ([`fit`]), and the training curve ([`curve`]). The binary is
 //! `damas-train` (`tools/train.rs`; its command line is `crate::cli::train`);
 //! `docs/evaluation.md` tells how the shipped weights were made.

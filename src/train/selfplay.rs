@@ -9,18 +9,18 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use crate::progress::Bar;
+use damas_egdb::progress::Bar;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::data::{DataError, GameRecord, Outcome, Sample, Writer, PROVEN};
-use crate::eval::Evaluation;
-use crate::fen::parse_fen;
-use crate::game::Game;
-use crate::movegen::{has_capture, legal_moves};
-use crate::position::{Color, Position};
-use crate::search::{Limits, SearchOptions, Searcher};
+use damas_engine::eval::Evaluation;
+use damas_engine::search::{Limits, SearchOptions, Searcher};
+use damas_rules::fen::parse_fen;
+use damas_rules::game::Game;
+use damas_rules::movegen::{has_capture, legal_moves};
+use damas_rules::position::{Color, Position};
 
 /// The 150 FMJD ballots shipped in `data/openings/fmjd-150.fen`.
 const BALLOTS: &str = include_str!("../../data/openings/fmjd-150.fen");
@@ -72,7 +72,7 @@ impl Default for SelfPlayConfig {
 }
 
 /// White's score in hundredths, proven results as ±[`PROVEN`].
-fn white_score(pos: &Position, s: crate::score::Score) -> i16 {
+fn white_score(pos: &Position, s: damas_engine::score::Score) -> i16 {
     let v = if s.is_proven() {
         if s.value() > 0 {
             PROVEN as i32

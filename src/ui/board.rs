@@ -8,9 +8,9 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color as Tc, Modifier, Style};
 use ratatui::widgets::Widget;
 
-use crate::bitboard::Bitboard;
-use crate::position::{Color, Kind, Position};
-use crate::square::Square;
+use damas_rules::bitboard::Bitboard;
+use damas_rules::position::{Color, Kind, Position};
+use damas_rules::square::Square;
 
 /// Where the board was drawn, to map mouse clicks back to squares.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::book::{self, Book};
-use crate::level::Chooser;
-use crate::score::Score;
+use damas_engine::book::{self, Book};
+use damas_engine::level::Chooser;
+use damas_engine::score::Score;
 
-use crate::search::{Info, SearchOptions, SearchResult, Searcher};
+use damas_engine::search::{Info, SearchOptions, SearchResult, Searcher};
 
 use super::controller::{Purpose, SearchRequest};
 
@@ -101,7 +101,11 @@ impl EngineThread {
                                     info: info.clone(),
                                 });
                                 // The Hub's soft deadline: no iteration it cannot finish.
-                                crate::clock::stop_at_soft_deadline(soft, started.elapsed(), &stop);
+                                damas_engine::time::stop_at_soft_deadline(
+                                    soft,
+                                    started.elapsed(),
+                                    &stop,
+                                );
                             };
                             let mut chooser = Chooser {
                                 strength: req.strength,
@@ -183,10 +187,10 @@ impl EngineThread {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Strength;
-    use crate::position::Position;
-    use crate::search::Limits;
     use crate::ui::controller::Purpose;
+    use damas_engine::level::Strength;
+    use damas_engine::search::Limits;
+    use damas_rules::position::Position;
 
     fn request(id: u64, limits: Limits) -> SearchRequest {
         SearchRequest {

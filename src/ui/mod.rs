@@ -25,8 +25,8 @@ use std::time::{Duration, Instant};
 
 use crossterm::event;
 
-use crate::position::Position;
-use crate::search::{Oracle, SearchOptions};
+use damas_engine::search::{Oracle, SearchOptions};
+use damas_rules::position::Position;
 
 use controller::{Controller, Effect};
 use engine::{EngineEvent, EngineThread};
@@ -42,7 +42,7 @@ pub struct Config {
     /// Engine thinking time or depth per move (without a clock).
     pub level: ThinkLimit,
     /// Engine playing strength.
-    pub strength: crate::level::Strength,
+    pub strength: damas_engine::level::Strength,
     /// Game clock for both sides, if any.
     pub clock: Option<clock::ClockSetting>,
     /// Search options of the engine.
@@ -78,7 +78,7 @@ pub fn run(config: Config) -> io::Result<Exit> {
         controller.notify(g);
     }
     let options = config.search.clone();
-    let book = config.book.then(crate::book::Book::embedded);
+    let book = config.book.then(damas_engine::book::Book::embedded);
     let mut engine = EngineThread::with_book(config.search, book);
     let outcome = terminal::setup().and_then(|mut guard| {
         event_loop(
@@ -175,10 +175,12 @@ fn apply(effect: Effect, controller: &mut Controller, engine: &mut EngineThread)
             // The FEN is also on the message line, for terminals without OSC 52.
             let _ = terminal::copy_to_clipboard(&text);
         }
-        Effect::Save { path, text } => match crate::fsutil::write_atomic(&path, text.as_bytes()) {
-            Ok(()) => controller.on_saved(&path),
-            Err(e) => controller.complain(format!("Cannot save {}: {e}", path.display())),
-        },
+        Effect::Save { path, text } => {
+            match damas_engine::fsutil::write_atomic(&path, text.as_bytes()) {
+                Ok(()) => controller.on_saved(&path),
+                Err(e) => controller.complain(format!("Cannot save {}: {e}", path.display())),
+            }
+        }
         Effect::Load(path) => match std::fs::read_to_string(&path) {
             Ok(text) => {
                 if let Err(e) = controller.load_pdn(&text) {

@@ -1,11 +1,11 @@
 //! The endgame-database verdict shown beside the board, read through the search's
-//! [`Oracle`] (implemented by [`crate::egdb::Egdb`]); nothing is shown when there is
+//! [`Oracle`] (implemented by [`damas_egdb::Egdb`]); nothing is shown when there is
 //! no database or it does not cover the position.
 
 use std::fmt;
 
-use crate::position::{Color, Position};
-use crate::search::{Oracle, OracleValue};
+use damas_engine::search::{Oracle, OracleValue};
+use damas_rules::position::{Color, Position};
 
 /// The game-theoretic value of a position (no move-count draw rules).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -54,18 +54,18 @@ pub fn verdict(oracle: &dyn Oracle, pos: &Position) -> Option<Verdict> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::egdb::Egdb;
-    use crate::fen::parse_fen;
+    use damas_egdb::Egdb;
+    use damas_rules::fen::parse_fen;
 
     #[test]
     fn verdicts_read_from_a_small_database() {
         let dir = tempfile::tempdir().unwrap();
-        let opts = crate::egdb::BuildOptions {
+        let opts = damas_egdb::BuildOptions {
             threads: 1,
             progress: false,
             dtc: false,
         };
-        crate::egdb::build(dir.path(), 2, &opts, |_| {}).unwrap();
+        damas_egdb::build(dir.path(), 2, &opts, |_| {}).unwrap();
         let db = Egdb::open(dir.path()).unwrap();
         // A king against a man far from promotion: the king wins.
         let v = verdict(&db, &parse_fen("W:WKd4:Bb8").unwrap()).unwrap();

@@ -10,8 +10,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
-use crate::bitboard::Bitboard;
-use crate::position::Color;
+use damas_rules::bitboard::Bitboard;
+use damas_rules::position::Color;
 
 use super::board::{BoardGeometry, BoardWidget, Marks};
 use super::controller::{Controller, MessageKind, Purpose, ReviewPanel};
@@ -250,7 +250,11 @@ fn draw_left(
     if let Some((before, m)) = c.shown_last_move() {
         lines.push(Line::raw(format!(
             "Last move: {}",
-            crate::notation::move_to_string(&before, m, crate::notation::Notation::Algebraic)
+            damas_rules::notation::move_to_string(
+                &before,
+                m,
+                damas_rules::notation::Notation::Algebraic
+            )
         )));
     }
     if let Some(v) = c.verdict() {

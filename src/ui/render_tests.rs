@@ -4,11 +4,11 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 use super::*;
-use crate::fen::parse_fen;
-use crate::position::Position;
 use crate::ui::controller::Controller;
 use crate::ui::input::Action;
 use crate::ui::setup::{Players, ThinkLimit};
+use damas_rules::fen::parse_fen;
+use damas_rules::position::Position;
 
 fn screen(c: &Controller, w: u16, h: u16) -> (Vec<String>, BoardGeometry) {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
@@ -34,7 +34,7 @@ fn type_move(c: &mut Controller, text: &str) {
 
 /// The text of the board cell of `name`, read back through the geometry.
 fn cell_text(lines: &[String], g: &BoardGeometry, name: &str) -> String {
-    let s = crate::square::Square::from_algebraic(name).unwrap();
+    let s = damas_rules::square::Square::from_algebraic(name).unwrap();
     let (x, y) = g.cell_origin(s.file(), s.row());
     let row: Vec<char> = lines[(y + (g.cell_h - 1) / 2) as usize].chars().collect();
     row[x as usize..(x + g.cell_w) as usize]
@@ -123,9 +123,9 @@ fn highlights_and_thinking_are_shown() {
     assert_eq!(cell_text(&lines, &g, "d4"), "·");
     assert_eq!(cell_text(&lines, &g, "b4"), "·");
     assert_eq!(cell_text(&lines, &g, "c3"), "[w]");
-    let info = crate::search::Info {
+    let info = damas_engine::search::Info {
         depth: 7,
-        score: crate::score::Score::centi(50),
+        score: damas_engine::score::Score::centi(50),
         stats: Default::default(),
         pv: vec![],
     };
@@ -234,12 +234,12 @@ fn the_engine_panel_labels_the_score_and_keeps_the_last_search() {
     };
     let text = screen(&c, 80, 24).0.join("\n");
     assert!(text.contains("looking for a hint"), "{text}");
-    let mv = crate::movegen::legal_moves(&c.position())[0];
+    let mv = damas_rules::movegen::legal_moves(&c.position())[0];
     c.on_engine_done(
         req.id,
-        &crate::search::SearchResult {
+        &damas_engine::search::SearchResult {
             best: Some(mv),
-            score: crate::score::Score::win_in(7),
+            score: damas_engine::score::Score::win_in(7),
             depth: 11,
             pv: vec![mv],
             stats: Default::default(),

@@ -5,11 +5,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 
-use crate::game::Game;
-use crate::moves::Move;
-use crate::position::Position;
 use crate::review::{review_game, Review};
-use crate::search::{Limits, SearchOptions, Searcher};
+use damas_engine::search::{Limits, SearchOptions, Searcher};
+use damas_rules::game::Game;
+use damas_rules::moves::Move;
+use damas_rules::position::Position;
 
 /// Nodes per position of a review started from the UI (fewer than `damas review`'s
 /// default, so that a game is reviewed in seconds while the engine may be thinking).

@@ -3,8 +3,8 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::position::Color;
-use crate::search::Limits;
+use damas_engine::search::Limits;
+use damas_rules::position::Color;
 
 /// Who makes the moves of one side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -2,10 +2,10 @@
 //! favours, in men, or a proven win in moves), nodes, speed and the best line in
 //! algebraic notation.
 
-use crate::notation::{move_to_string, Notation};
-use crate::position::{Color, Position};
-use crate::score::Score;
-use crate::search::{Info, SearchResult};
+use damas_engine::score::Score;
+use damas_engine::search::{Info, SearchResult};
+use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::position::{Color, Position};
 
 /// One progress report, ready to print.
 #[derive(Clone, Debug, PartialEq, Eq)]

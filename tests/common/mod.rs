@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests.
 
-use damas::Move;
+use damas_rules::moves::Move;
 
 /// A move as `from-to`, or `fromxto:captured,…` with the captured squares in
 /// (rank, file) order — the form of the pydraughts fixture and the rules tests.

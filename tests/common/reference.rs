@@ -1,9 +1,10 @@
 //! The reference the search is checked against: plain negamax without pruning, with
 //! the engine's quiescence and single-reply extension rules written out naively.
 
-use damas::eval::{Evaluator, Material};
-use damas::movegen::{generate_captures, has_capture, legal_moves};
-use damas::{MoveList, Position, Score};
+use damas_engine::eval::{Evaluator, Material};
+use damas_engine::Score;
+use damas_rules::movegen::{generate_captures, has_capture, legal_moves};
+use damas_rules::{MoveList, Position};
 
 /// Quiescence as the engine defines it: captures are compulsory, so a position with
 /// one is played out; otherwise the static value. `pos` has a legal move.

@@ -2,10 +2,10 @@
 //! answers out.
 
 use super::*;
-use crate::eval::EvalName;
 use crate::hub::MoveNumbering;
-use crate::level::Strength;
-use crate::search::TableKind;
+use damas_engine::eval::EvalName;
+use damas_engine::level::Strength;
+use damas_engine::search::TableKind;
 
 /// An output buffer the test can read while the engine owns a writer to it.
 #[derive(Clone, Default)]
@@ -127,7 +127,7 @@ fn hash_and_threads_parameters_choose_the_table_and_threads() {
 #[test]
 fn parameters_are_checked_and_stored() {
     let db = tempfile::tempdir().unwrap();
-    crate::egdb::build(db.path(), 2, &Default::default(), |_| {}).unwrap();
+    damas_egdb::build(db.path(), 2, &Default::default(), |_| {}).unwrap();
     let empty = tempfile::tempdir().unwrap();
     let (engine, out) = session(&[
         "set-param name=tt-bits value=12",
@@ -277,14 +277,17 @@ fn illegal_move_keeps_the_previous_position() {
         out[0].starts_with("error message=\"move 2 of pos: illegal move"),
         "{out:?}"
     );
-    assert_eq!(engine.pos.side_to_move(), crate::position::Color::Black);
+    assert_eq!(
+        engine.pos.side_to_move(),
+        damas_rules::position::Color::Black
+    );
     assert_eq!(engine.history, vec![Position::start()]);
 }
 
 #[test]
 fn parameters_sent_after_init_or_during_a_search_reach_the_next_search() {
     let db = tempfile::tempdir().unwrap();
-    crate::egdb::build(db.path(), 2, &Default::default(), |_| {}).unwrap();
+    damas_egdb::build(db.path(), 2, &Default::default(), |_| {}).unwrap();
     let start = super::super::protocol::position_string(&Position::start());
     // pydraughts' configure(): init first, then set-param.
     let (engine, _) = session(&[

@@ -22,7 +22,7 @@ fn splits_quoted_values_and_bare_words() {
 fn level_moves_zero_is_sudden_death() {
     assert_eq!(
         parse_command("level time=2 moves=0").unwrap(),
-        Some(HubCommand::HubLevel(HubLevel::Clock {
+        Some(HubCommand::Level(TimeControl::Clock {
             moves: None,
             time: Duration::from_secs(2),
             inc: Duration::ZERO
@@ -58,11 +58,11 @@ fn parses_commands() {
     );
     assert_eq!(
         parse_command("level depth=7").unwrap(),
-        Some(HubCommand::HubLevel(HubLevel::Depth(7)))
+        Some(HubCommand::Level(TimeControl::Depth(7)))
     );
     assert_eq!(
         parse_command("level moves=40 time=60.5 inc=1").unwrap(),
-        Some(HubCommand::HubLevel(HubLevel::Clock {
+        Some(HubCommand::Level(TimeControl::Clock {
             moves: Some(40),
             time: Duration::from_secs_f64(60.5),
             inc: Duration::from_secs(1)
@@ -70,7 +70,7 @@ fn parses_commands() {
     );
     assert_eq!(
         parse_command("level infinite").unwrap(),
-        Some(HubCommand::HubLevel(HubLevel::Infinite))
+        Some(HubCommand::Level(TimeControl::Infinite))
     );
     assert_eq!(
         parse_command("go ponder").unwrap(),

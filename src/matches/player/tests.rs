@@ -79,7 +79,7 @@ fn keys_of_the_built_in_engine_are_refused_with_a_hub_engine() {
 
 #[test]
 fn book_key_plays_from_the_book() {
-    let start = crate::position::Position::start();
+    let start = damas_rules::position::Position::start();
     let book = Book::embedded();
     let in_book: Vec<Move> = book.moves(&start).unwrap().iter().map(|m| m.mv).collect();
     let game = Game::new(start);
@@ -112,12 +112,15 @@ fn eval_and_weights_keys() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("w.bin") && e.contains("truncated"), "{e}");
-    crate::eval::Weights::zero(4).save(&p).unwrap();
+    damas_engine::eval::Weights::zero(4).save(&p).unwrap();
     let s: EngineSpec = format!("weights={},depth=1", p.display()).parse().unwrap();
     assert_eq!(s.weights.as_deref(), Some(p.as_path()));
     // Zero weights score every position 0, material does not.
-    let pos = crate::fen::parse_fen("W:Wa1,c1:Bh8").unwrap();
-    let ev = crate::eval::Evaluation::select(s.eval, s.weights.as_deref()).unwrap();
+    let pos = damas_rules::fen::parse_fen("W:Wa1,c1:Bh8").unwrap();
+    let ev = damas_engine::eval::Evaluation::select(s.eval, s.weights.as_deref()).unwrap();
     assert_eq!(ev.eval(&pos).value(), 0);
-    assert_eq!(crate::eval::Evaluation::Material.eval(&pos).value(), 100);
+    assert_eq!(
+        damas_engine::eval::Evaluation::Material.eval(&pos).value(),
+        100
+    );
 }

@@ -1,7 +1,7 @@
 //! Tests of `src/study/report.rs`.
 
 use super::*;
-use crate::search::Stats;
+use damas_engine::search::Stats;
 
 fn row(position: usize, k: u32, config: &str, depth: u32, nodes: u64, best: &str) -> Row {
     let stats = Stats {

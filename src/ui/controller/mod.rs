@@ -20,24 +20,24 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::bitboard::Bitboard;
-use crate::fen::{parse_fen, to_fen};
-use crate::game::{EndReason, Game, GameResult};
-use crate::level::Strength;
-use crate::movegen::legal_moves;
-use crate::moves::Move;
-use crate::notation::{capture_paths, move_to_string, parse_move, MoveError, Notation};
-use crate::pdn::{read_games, write_game, PdnError, PdnGame};
-use crate::position::{Color, Position};
-use crate::search::{Info, SearchResult};
-use crate::square::Square;
 use crate::ui::clock::ClockSetting;
+use damas_engine::level::Strength;
+use damas_engine::search::{Info, SearchResult};
+use damas_rules::bitboard::Bitboard;
+use damas_rules::fen::{parse_fen, to_fen};
+use damas_rules::game::{EndReason, Game, GameResult};
+use damas_rules::movegen::legal_moves;
+use damas_rules::moves::Move;
+use damas_rules::notation::{capture_paths, move_to_string, parse_move, MoveError, Notation};
+use damas_rules::pdn::{read_games, write_game, PdnError, PdnGame};
+use damas_rules::position::{Color, Position};
+use damas_rules::square::Square;
 
-use crate::search::Oracle;
 use crate::ui::input::{Action, InputMode};
 use crate::ui::oracle::{verdict, Verdict};
 use crate::ui::setup::{Player, Players, ThinkLimit};
 use crate::ui::thinking::Thinking;
+use damas_engine::search::Oracle;
 
 /// The game controller state.
 pub struct Controller {

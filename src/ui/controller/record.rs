@@ -122,7 +122,7 @@ impl Controller {
     pub fn pdn_text(&self) -> String {
         let mut record = PdnGame::from_game(&self.game);
         record.set_tag("Event", "damas terminal game");
-        record.set_tag("Date", crate::pdn::today());
+        record.set_tag("Date", damas_rules::pdn::today());
         let name = |p: Player| match p {
             Player::Human => "human",
             Player::Engine => "damas",
@@ -137,7 +137,7 @@ impl Controller {
     pub fn load_pdn(&mut self, text: &str) -> Result<(), String> {
         let mut games = read_games(text).map_err(|e| e.to_string())?;
         match games.len() {
-            0 => Err(crate::pdn::NO_GAME.to_string()),
+            0 => Err(damas_rules::pdn::NO_GAME.to_string()),
             1 => {
                 let game = games.remove(0);
                 self.load_game(&game, "Game loaded")

@@ -2,8 +2,8 @@
 //! reports and results (the last report stays visible after the search).
 
 use super::*;
-use crate::clock::MoveBudget;
-use crate::hub::HubLevel;
+use damas_engine::time::MoveBudget;
+use damas_engine::time::TimeControl;
 
 impl Controller {
     /// Start the engine when it is its turn. Call after every event.
@@ -38,7 +38,7 @@ impl Controller {
         // On a clock the engine manages its time as the Hub engine does.
         let (limits, soft) = match (purpose, self.clock, self.time_left(side)) {
             (Purpose::Move, Some(c), Some(left)) => {
-                let b = MoveBudget::for_level(&HubLevel::Clock {
+                let b = MoveBudget::for_level(&TimeControl::Clock {
                     moves: None,
                     time: left,
                     inc: c.inc,

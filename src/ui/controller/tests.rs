@@ -1,7 +1,7 @@
 //! Unit tests of the game controller (no terminal, no engine thread).
 
 use super::*;
-use crate::search::Stats;
+use damas_engine::search::Stats;
 
 pub(super) fn human_vs_human(fen: &str) -> Controller {
     let start = parse_fen(fen).unwrap();
@@ -39,7 +39,7 @@ fn squares(b: Bitboard) -> Vec<String> {
     v
 }
 
-const START: &str = crate::fen::START_FEN;
+const START: &str = damas_rules::fen::START_FEN;
 
 #[test]
 fn picking_a_piece_highlights_its_legal_destinations() {
@@ -185,7 +185,7 @@ fn undo_and_redo_return_to_the_humans_turn_against_the_engine() {
     let reply = parse_move(&c.position(), "f6-e5").unwrap();
     let result = SearchResult {
         best: Some(reply),
-        score: crate::score::Score::DRAW,
+        score: damas_engine::score::Score::DRAW,
         depth: 2,
         pv: vec![reply],
         stats: Stats::default(),
@@ -221,7 +221,7 @@ fn undo_cancels_a_running_search_and_pauses_engine_games() {
         req.id,
         &SearchResult {
             best: Some(mv),
-            score: crate::score::Score::DRAW,
+            score: damas_engine::score::Score::DRAW,
             depth: 1,
             pv: vec![],
             stats: Stats::default(),
@@ -260,7 +260,7 @@ fn move_now_stops_the_search_and_plays_its_answer() {
         req.id,
         &SearchResult {
             best: Some(mv),
-            score: crate::score::Score::DRAW,
+            score: damas_engine::score::Score::DRAW,
             depth: 1,
             pv: vec![],
             stats: Stats::default(),
@@ -346,7 +346,7 @@ fn hint_searches_and_shows_without_playing() {
         req.id,
         &SearchResult {
             best: Some(mv),
-            score: crate::score::Score::centi(25),
+            score: damas_engine::score::Score::centi(25),
             depth: 3,
             pv: vec![mv],
             stats: Stats::default(),
@@ -404,7 +404,7 @@ fn on_a_clock_the_engine_gets_a_hub_budget_and_moves_earn_the_increment() {
         ThinkLimit::Depth(2),
     );
     c.set_clock(Some("5+3".parse().unwrap()));
-    c.set_strength(crate::level::Strength::MIN);
+    c.set_strength(damas_engine::level::Strength::MIN);
     c.handle(Action::Stronger);
     assert_eq!(c.message().unwrap().0, "Engine level: 2 (novice)");
     type_move(&mut c, "c3-d4");

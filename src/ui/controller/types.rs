@@ -3,13 +3,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::level::Strength;
+use damas_engine::level::Strength;
 
-use crate::moves::Move;
-use crate::pdn::PdnGame;
-use crate::position::Position;
 use crate::review::Review;
-use crate::search::Limits;
+use damas_engine::search::Limits;
+use damas_rules::moves::Move;
+use damas_rules::pdn::PdnGame;
+use damas_rules::position::Position;
 
 /// Why a search was asked for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -34,7 +34,7 @@ pub struct SearchRequest {
     /// How long to search.
     pub limits: Limits,
     /// On a game clock: do not start another iteration after half of this (the Hub's
-    /// soft deadline, [`crate::clock::another_iteration`]).
+    /// soft deadline, [`damas_engine::time::another_iteration`]).
     pub soft: Option<Duration>,
     /// Playing strength.
     pub strength: Strength,

@@ -31,7 +31,7 @@ impl Controller {
         let what = match self.shown_last_move() {
             Some((pos, mv)) => {
                 let number =
-                    crate::pdn::MoveNumber::of_ply(self.game.start().side_to_move(), i - 1);
+                    damas_rules::pdn::MoveNumber::of_ply(self.game.start().side_to_move(), i - 1);
                 let dots = if number.black { "..." } else { "." };
                 format!(
                     "move {}{dots} {}",

@@ -4,7 +4,7 @@
 use super::tests::{human_vs_human, type_move};
 use super::*;
 use crate::review::review_game;
-use crate::search::{Limits, SearchOptions, Searcher};
+use damas_engine::search::{Limits, SearchOptions, Searcher};
 
 /// White's e3-f4 drops a man (g5xe3 is forced).
 const BLUNDER_START: &str = "W:Wa1,c1,e1,g1,e3:Bb8,d8,f8,h8,g5";
@@ -18,7 +18,7 @@ fn played(c: &mut Controller, moves: &[&str]) {
 
 #[test]
 fn looking_back_shows_earlier_positions_without_undoing() {
-    let mut c = human_vs_human(crate::fen::START_FEN);
+    let mut c = human_vs_human(damas_rules::fen::START_FEN);
     played(&mut c, &["c3-d4", "f6-e5", "d4xf6"]);
     let positions = c.game().positions().to_vec();
     c.handle(Action::ViewBack);
@@ -48,7 +48,7 @@ fn looking_back_shows_earlier_positions_without_undoing() {
 
 #[test]
 fn continuing_from_an_earlier_position_asks_and_can_be_replayed() {
-    let mut c = human_vs_human(crate::fen::START_FEN);
+    let mut c = human_vs_human(damas_rules::fen::START_FEN);
     played(&mut c, &["c3-d4", "f6-e5", "d4xf6"]);
     c.handle(Action::ContinueHere);
     assert_eq!(

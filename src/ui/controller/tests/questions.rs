@@ -153,7 +153,7 @@ fn a_file_with_several_games_offers_a_list() {
     assert_eq!(c.game().moves().len(), 2);
     assert_eq!(c.input_mode(), InputMode::Normal);
     let err = c.load_pdn("").unwrap_err();
-    assert_eq!(err, crate::pdn::NO_GAME);
+    assert_eq!(err, damas_rules::pdn::NO_GAME);
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn the_last_search_stays_visible_after_it_ends() {
     let mv = legal_moves(&c.position())[0];
     let result = SearchResult {
         best: Some(mv),
-        score: crate::score::Score::centi(35),
+        score: damas_engine::score::Score::centi(35),
         depth: 9,
         pv: vec![mv],
         stats: Stats::default(),

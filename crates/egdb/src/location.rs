@@ -1,0 +1,167 @@
+//! The standard place of the endgame databases.
+//!
+//! Candidates, in order of precedence:
+//! 1. an explicit directory (`--egdb DIR`, `--dir DIR`, the Hub `egdb-dir` parameter);
+//! 2. the environment variable `DAMAS_EGDB`;
+//! 3. the platform data directory: `$XDG_DATA_HOME/damas/egdb`, else
+//!    `~/.local/share/damas/egdb` (`%APPDATA%\damas\egdb` on Windows);
+//! 4. the legacy `data/egdb` in the current directory.
+//!
+//! [`write_dir`] is where `damas-egdb build` writes (the first of 1–3, the legacy
+//! place only without a home directory); [`find`] is the first candidate that holds
+//! databases, which `damas play`, `analyze` and `hub` open.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use crate::probe::Egdb;
+use crate::DEFAULT_DIR;
+
+/// The environment variable naming the database directory.
+pub const ENV_VAR: &str = "DAMAS_EGDB";
+
+/// The command that builds the databases, for hints.
+pub const BUILD_HINT: &str = "damas-egdb build --pieces 5";
+
+/// The parts of the environment the location depends on (injected for tests).
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    /// `DAMAS_EGDB`.
+    pub egdb: Option<OsString>,
+    /// `XDG_DATA_HOME`.
+    pub xdg_data_home: Option<OsString>,
+    /// `HOME` (`APPDATA` on Windows).
+    pub home: Option<OsString>,
+}
+
+impl Env {
+    /// The environment of this process.
+    pub fn from_process() -> Env {
+        let home_var = if cfg!(windows) { "APPDATA" } else { "HOME" };
+        Env {
+            egdb: std::env::var_os(ENV_VAR),
+            xdg_data_home: std::env::var_os("XDG_DATA_HOME"),
+            home: std::env::var_os(home_var),
+        }
+    }
+
+    fn data_dir(&self) -> Option<PathBuf> {
+        let non_empty = |v: &Option<OsString>| v.clone().filter(|s| !s.is_empty());
+        // XDG: a relative XDG_DATA_HOME is invalid and ignored.
+        if let Some(x) = non_empty(&self.xdg_data_home).map(PathBuf::from) {
+            if x.is_absolute() {
+                return Some(x.join("damas").join("egdb"));
+            }
+        }
+        let home = PathBuf::from(non_empty(&self.home)?);
+        Some(if cfg!(windows) {
+            home.join("damas").join("egdb")
+        } else {
+            home.join(".local").join("share").join("damas").join("egdb")
+        })
+    }
+}
+
+/// Every candidate directory, best first (see the module documentation).
+pub fn candidates(explicit: Option<&Path>, env: &Env) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    if let Some(dir) = explicit {
+        v.push(dir.to_path_buf());
+    }
+    if let Some(dir) = env.egdb.clone().filter(|s| !s.is_empty()) {
+        v.push(PathBuf::from(dir));
+    }
+    v.extend(env.data_dir());
+    v.push(PathBuf::from(DEFAULT_DIR));
+    v
+}
+
+/// Where to build databases: the explicit directory, else `DAMAS_EGDB`, else the
+/// platform data directory, else (no home directory) the legacy `data/egdb`.
+pub fn write_dir(explicit: Option<&Path>, env: &Env) -> PathBuf {
+    candidates(explicit, env).swap_remove(0)
+}
+
+/// Whether `dir` holds databases that open.
+pub fn holds_databases(dir: &Path) -> bool {
+    Egdb::open(dir).is_ok()
+}
+
+/// The first candidate that holds databases. With an explicit directory only that
+/// one is considered (a wrong `--egdb` is an error to report, not to paper over).
+pub fn find(explicit: Option<&Path>, env: &Env) -> Option<PathBuf> {
+    if let Some(dir) = explicit {
+        return holds_databases(dir).then(|| dir.to_path_buf());
+    }
+    candidates(None, env)
+        .into_iter()
+        .find(|d| holds_databases(d))
+}
+
+/// The directory for reading commands (`verify`, `stats`, `probe`): the first
+/// candidate holding databases, else [`write_dir`] (whose error then names it).
+pub fn read_dir(explicit: Option<&Path>, env: &Env) -> PathBuf {
+    find(explicit, env).unwrap_or_else(|| write_dir(explicit, env))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(egdb: Option<&str>, xdg: Option<&str>, home: Option<&str>) -> Env {
+        Env {
+            egdb: egdb.map(Into::into),
+            xdg_data_home: xdg.map(Into::into),
+            home: home.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn precedence_explicit_env_data_dir_legacy() {
+        let e = env(Some("/e"), Some("/xdg"), Some("/home/u"));
+        assert_eq!(write_dir(Some(Path::new("/x")), &e), PathBuf::from("/x"));
+        assert_eq!(write_dir(None, &e), PathBuf::from("/e"));
+        let e = env(None, Some("/xdg"), Some("/home/u"));
+        assert_eq!(write_dir(None, &e), PathBuf::from("/xdg/damas/egdb"));
+        if !cfg!(windows) {
+            let e = env(None, Some("relative"), Some("/home/u"));
+            assert_eq!(
+                write_dir(None, &e),
+                PathBuf::from("/home/u/.local/share/damas/egdb")
+            );
+        }
+        let e = env(None, None, None);
+        assert_eq!(write_dir(None, &e), PathBuf::from(DEFAULT_DIR));
+        assert_eq!(
+            candidates(None, &env(Some("/e"), None, Some("/h"))).last(),
+            Some(&PathBuf::from(DEFAULT_DIR))
+        );
+    }
+
+    #[test]
+    fn find_skips_candidates_without_databases() {
+        let full = tempfile::tempdir().unwrap();
+        crate::build(full.path(), 2, &Default::default(), |_| {}).unwrap();
+        let empty = tempfile::tempdir().unwrap();
+        // DAMAS_EGDB empty, data dir full: the data dir is found.
+        let xdg = tempfile::tempdir().unwrap();
+        let data = xdg.path().join("damas").join("egdb");
+        crate::build(&data, 1, &Default::default(), |_| {}).unwrap();
+        let e = Env {
+            egdb: Some(empty.path().into()),
+            xdg_data_home: Some(xdg.path().into()),
+            home: None,
+        };
+        assert_eq!(find(None, &e), Some(data.clone()));
+        assert_eq!(read_dir(None, &e), data);
+        // An explicit directory wins and is the only one considered.
+        assert_eq!(find(Some(full.path()), &e), Some(full.path().to_path_buf()));
+        assert_eq!(find(Some(empty.path()), &e), None);
+        // DAMAS_EGDB with databases beats the data dir.
+        let e = Env {
+            egdb: Some(full.path().into()),
+            ..e
+        };
+        assert_eq!(find(None, &e), Some(full.path().to_path_buf()));
+    }
+}

@@ -1,0 +1,48 @@
+//! The endgame database as the search's [`Oracle`].
+
+use crate::{Egdb, Wdl};
+use damas_engine::oracle::{Oracle, OracleAnswer, OracleValue};
+use damas_rules::position::Position;
+
+fn value(wdl: Wdl) -> OracleValue {
+    match wdl {
+        Wdl::Win => OracleValue::Win,
+        Wdl::Draw => OracleValue::Draw,
+        Wdl::Loss => OracleValue::Loss,
+    }
+}
+
+impl Oracle for Egdb {
+    fn probe(&self, pos: &Position) -> Option<OracleAnswer> {
+        let p = Egdb::probe(self, pos)?;
+        // Without a distance (the slices store win/draw/loss only) a winning move may
+        // make no progress and a losing one may lose at once: leave both to the
+        // search, which scores the database's wins by progress, so the winner drives
+        // towards the end and the loser resists it. A drawing move is as good as any.
+        let best = p
+            .best
+            .filter(|_| p.wdl == Wdl::Draw || p.distance.is_some());
+        Some(OracleAnswer {
+            value: value(p.wdl),
+            best,
+            plies: p.distance.map(u32::from),
+            to_conversion: p.distance.is_some()
+                && !self.has_legacy_part(pos.piece_count() as usize),
+        })
+    }
+
+    fn probe_value(&self, pos: &Position) -> Option<OracleAnswer> {
+        let v = Egdb::probe_value(self, pos)?;
+        Some(OracleAnswer {
+            value: value(v.wdl),
+            best: None,
+            plies: v.distance.map(u32::from),
+            to_conversion: v.distance.is_some()
+                && !self.has_legacy_part(pos.piece_count() as usize),
+        })
+    }
+
+    fn max_pieces(&self) -> u32 {
+        Egdb::max_pieces(self) as u32
+    }
+}

@@ -1,0 +1,361 @@
+//! Probing at play time: [`Egdb`] maps the part files of a directory and answers
+//! positions without allocating.
+//!
+//! Positions where the side to move must capture are stored like any other, so a
+//! probe is one index computation and one or two memory reads; the best move costs a
+//! move generation on top ([`Egdb::probe`]), the value alone does not
+//! ([`Egdb::probe_value`]).
+
+use std::path::{Path, PathBuf};
+
+use crate::dtc::SliceDistances;
+use crate::error::EgdbError;
+use crate::file::{part_path, FileKind, MappedFile};
+use crate::index::{rank, rank_position, MAX_PIECES};
+use crate::slice::MAX_SLICE_PIECES;
+use crate::slicedb::SliceDb;
+use crate::value::{decode_best, decode_wdl, Wdl};
+use damas_rules::movegen::legal_moves;
+use damas_rules::moves::Move;
+use damas_rules::position::Position;
+
+/// Value and distance of a position for the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Value {
+    /// Win, draw or loss.
+    pub wdl: Wdl,
+    /// Plies to the end with best play (fastest win, slowest loss) when the distance
+    /// file of the part is present; `None` for draws.
+    pub distance: Option<u16>,
+}
+
+/// A full answer: value, distance and best move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Probe {
+    /// Win, draw or loss for the side to move.
+    pub wdl: Wdl,
+    /// As in [`Value::distance`].
+    pub distance: Option<u16>,
+    /// The move that wins fastest, loses slowest or keeps the draw, in the position's
+    /// own orientation; `None` when the side to move has no move.
+    pub best: Option<Move>,
+}
+
+/// One part: the value file and, when present, the distance file.
+#[derive(Debug)]
+pub(crate) struct Part {
+    pub(crate) values: MappedFile,
+    pub(crate) distances: Option<MappedFile>,
+}
+
+impl Part {
+    /// Raw entry byte and distance of slot `index`.
+    #[inline(always)]
+    pub(crate) fn entry(&self, index: usize) -> (u8, Option<u16>) {
+        let byte = self.values.body()[index];
+        let distance = self.distances.as_ref().map(|d| {
+            let body = d.body();
+            if d.header().width == 1 {
+                u16::from(body[index])
+            } else {
+                u16::from_le_bytes([body[2 * index], body[2 * index + 1]])
+            }
+        });
+        (byte, distance)
+    }
+}
+
+/// An opened endgame database: the memory-mapped files of one directory, of either
+/// generation — first-generation parts (`part5.val`, with distances and best-move
+/// indices) and second-generation slices (`w21b10.wdl`, win/draw/loss only,
+/// [`SliceDb`]). A piece count is answered from its first-generation part when
+/// present, else from the slices. `Send + Sync`; probes take `&self`.
+#[derive(Debug)]
+pub struct Egdb {
+    dir: PathBuf,
+    /// `parts[i]` for `i` pieces (index 0 unused).
+    parts: Vec<Option<Part>>,
+    /// The second-generation slices, when the directory has any.
+    slices: Option<SliceDb>,
+    /// The slices' distance files, when the directory has any.
+    dtc: Option<SliceDistances>,
+    /// [`Egdb::max_pieces`], fixed once the files are mapped (the search asks at
+    /// every node).
+    max_pieces: usize,
+}
+
+/// The first-generation parts of `dir` up to `max` pieces, `parts[i]` for `i`
+/// pieces (index 0 unused; none need exist).
+fn map_parts(
+    dir: &Path,
+    max: usize,
+    verify_checksum: bool,
+) -> Result<Vec<Option<Part>>, EgdbError> {
+    if !dir.is_dir() {
+        let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
+        return Err(EgdbError::io(dir, e));
+    }
+    let mut parts = vec![None];
+    for pieces in 1..=max.min(MAX_PIECES) {
+        let values = MappedFile::open(
+            &part_path(dir, pieces, FileKind::Values),
+            FileKind::Values,
+            pieces,
+            verify_checksum,
+        )?;
+        let part = match values {
+            None => None,
+            Some(values) => {
+                let dpath = part_path(dir, pieces, FileKind::Distances);
+                let distances =
+                    MappedFile::open(&dpath, FileKind::Distances, pieces, verify_checksum)?;
+                Some(Part { values, distances })
+            }
+        };
+        parts.push(part);
+    }
+    Ok(parts)
+}
+
+impl Egdb {
+    /// Map every part file in `dir` (`part1.val` … `part5.val`, with the matching
+    /// `.dist` files when present), checking headers, sizes and checksums. Missing
+    /// parts are allowed; a directory without any part, or any file that is foreign,
+    /// truncated or corrupt, is an error naming the file.
+    ///
+    /// Second-generation slice files (`w21b10.wdl`) are mapped too; their headers
+    /// and lengths are checked now and their checksums on first use.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Egdb, EgdbError> {
+        let dir = dir.as_ref();
+        let parts = map_parts(dir, MAX_PIECES, true)?;
+        let slices = Some(SliceDb::open_existing(dir)?).filter(|s| !s.is_empty());
+        let dtc = match slices {
+            Some(_) => Some(SliceDistances::open_existing(dir)?).filter(|d| !d.is_empty()),
+            None => None,
+        };
+        if parts.iter().all(Option::is_none) && slices.is_none() {
+            return Err(EgdbError::NoParts {
+                dir: dir.to_path_buf(),
+            });
+        }
+        Ok(Egdb::assemble(dir, parts, slices, dtc))
+    }
+
+    /// The database of these files, with [`Egdb::max_pieces`] counted once.
+    fn assemble(
+        dir: &Path,
+        parts: Vec<Option<Part>>,
+        slices: Option<SliceDb>,
+        dtc: Option<SliceDistances>,
+    ) -> Egdb {
+        let mut db = Egdb {
+            dir: dir.to_path_buf(),
+            parts,
+            slices,
+            dtc,
+            max_pieces: 0,
+        };
+        db.max_pieces = db.count_max_pieces();
+        db
+    }
+
+    /// Copy the second-generation slices into huge pages
+    /// ([`SliceDb::copy_to_huge_pages`]); the bytes copied (0 without slices).
+    pub fn copy_slices_to_huge_pages(&mut self) -> Result<u64, EgdbError> {
+        self.slices
+            .as_mut()
+            .map_or(Ok(0), SliceDb::copy_to_huge_pages)
+    }
+
+    /// The second-generation slices, when present.
+    pub fn slices(&self) -> Option<&SliceDb> {
+        self.slices.as_ref()
+    }
+
+    /// Whether `pieces` is answered by the slices (no first-generation part).
+    #[inline(always)]
+    fn slices_for(&self, pieces: usize) -> Option<&SliceDb> {
+        let s = self.slices.as_ref()?;
+        (self.part(pieces).is_none() && (pieces == 1 || s.has_pieces(pieces))).then_some(s)
+    }
+
+    /// Map the parts up to `max` pieces (none need exist).
+    pub(crate) fn open_parts(
+        dir: &Path,
+        max: usize,
+        verify_checksum: bool,
+    ) -> Result<Egdb, EgdbError> {
+        let parts = map_parts(dir, max, verify_checksum)?;
+        Ok(Egdb::assemble(dir, parts, None, None))
+    }
+
+    /// The directory the parts were read from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The largest `n` such that parts 1 … `n` are all present: every position with
+    /// at most this many pieces can be probed.
+    #[inline(always)]
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// [`Egdb::max_pieces`] from the files mapped.
+    fn count_max_pieces(&self) -> usize {
+        (1..=MAX_SLICE_PIECES)
+            .take_while(|&n| self.has_part(n))
+            .last()
+            .unwrap_or(0)
+    }
+
+    /// Whether positions of `pieces` pieces are answered (by a first-generation
+    /// part or by every slice of that many pieces).
+    pub fn has_part(&self, pieces: usize) -> bool {
+        self.part(pieces).is_some() || self.slices_for(pieces).is_some()
+    }
+
+    /// Whether first-generation part `pieces` is present.
+    pub fn has_legacy_part(&self, pieces: usize) -> bool {
+        self.part(pieces).is_some()
+    }
+
+    /// Whether part `pieces` has its distance file.
+    pub fn has_distances(&self, pieces: usize) -> bool {
+        self.part(pieces).is_some_and(|p| p.distances.is_some())
+    }
+
+    #[inline(always)]
+    pub(crate) fn part(&self, pieces: usize) -> Option<&Part> {
+        self.parts.get(pieces).and_then(Option::as_ref)
+    }
+
+    /// Raw entry of a White-to-move placement (`None` when its part is missing).
+    #[inline(always)]
+    pub(crate) fn entry_of(&self, white: u32, black: u32, kings: u32) -> Option<(u8, Option<u16>)> {
+        // `part` is None above MAX_PIECES, so `rank` only sees valid piece counts.
+        let part = self.part((white | black).count_ones() as usize)?;
+        Some(part.entry(rank(white, black, kings) as usize))
+    }
+
+    /// Value and distance of `pos` for the side to move; `None` when its part is
+    /// missing (or more than [`MAX_PIECES`] pieces, or an impossible placement).
+    #[inline]
+    pub fn probe_value(&self, pos: &Position) -> Option<Value> {
+        if let Some(s) = self.slices_for(pos.piece_count() as usize) {
+            let wdl = s.wdl(pos)?;
+            return Some(Value {
+                wdl,
+                distance: self.slice_distance(pos, wdl),
+            });
+        }
+        let (pieces, index, _) = rank_position(pos)?;
+        let (byte, distance) = self.part(pieces)?.entry(index as usize);
+        let wdl = decode_wdl(byte)?;
+        Some(Value {
+            wdl,
+            distance: if wdl == Wdl::Draw { None } else { distance },
+        })
+    }
+
+    /// Value of `pos` for the side to move (see [`Egdb::probe_value`]).
+    #[inline]
+    pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        if let Some(s) = self.slices_for(pos.piece_count() as usize) {
+            return s.wdl(pos);
+        }
+        let (pieces, index, _) = rank_position(pos)?;
+        decode_wdl(self.part(pieces)?.values.body()[index as usize])
+    }
+
+    /// Value, distance and best move of `pos`; `None` as for [`Egdb::probe_value`].
+    /// From the slices the best move is the least optimal move in [`Move`]'s order
+    /// (no distance: a winning move, not necessarily the fastest).
+    pub fn probe(&self, pos: &Position) -> Option<Probe> {
+        if let Some(s) = self.slices_for(pos.piece_count() as usize) {
+            let (wdl, best) = s.probe(pos)?;
+            let distance = self.slice_distance(pos, wdl);
+            let best = match distance {
+                Some(_) => self.fastest_conversion(pos, wdl).or(best),
+                None => best,
+            };
+            return Some(Probe {
+                wdl,
+                distance,
+                best,
+            });
+        }
+        let (pieces, index, flipped) = rank_position(pos)?;
+        let (byte, distance) = self.part(pieces)?.entry(index as usize);
+        let wdl = decode_wdl(byte)?;
+        // The index refers to the move list of the White-to-move orientation.
+        let q = if flipped { pos.flip() } else { *pos };
+        let moves = legal_moves(&q);
+        let best = moves
+            .get(decode_best(byte))
+            .map(|&m| if flipped { m.rotate() } else { m });
+        Some(Probe {
+            wdl,
+            distance: if wdl == Wdl::Draw { None } else { distance },
+            best,
+        })
+    }
+
+    /// The slices' distance files, when present.
+    pub fn slice_distances(&self) -> Option<&SliceDistances> {
+        self.dtc.as_ref()
+    }
+
+    /// Whether the slices of `pieces` pieces have their distance files.
+    pub fn has_slice_distances(&self, pieces: usize) -> bool {
+        self.dtc.as_ref().is_some_and(|d| d.has_pieces(pieces))
+    }
+
+    /// Plies to conversion of a won or lost slice position, from its distance
+    /// file ([`crate::dtc`]); `None` for draws or without the file.
+    fn slice_distance(&self, pos: &Position, wdl: Wdl) -> Option<u16> {
+        if wdl == Wdl::Draw {
+            return None;
+        }
+        let d = self.dtc.as_ref()?;
+        if !d.has_pieces(pos.piece_count() as usize) {
+            return None;
+        }
+        d.plies(pos).map(u16::from)
+    }
+
+    /// The move that follows the slices' distances from a won or lost position
+    /// `pos` (valued `wdl`): a winner converts (captures or promotes) into a lost
+    /// position when it can, else steps to the nearest lost position of the
+    /// slice; a loser steps to the farthest won one, converting only when it must.
+    /// This is the move the builder's waves assumed, so the distance falls by one
+    /// with each move of the winner's. Ties go to the least move in [`Move`]'s order.
+    fn fastest_conversion(&self, pos: &Position, wdl: Wdl) -> Option<Move> {
+        let pieces = pos.piece_count();
+        let kings = pos.kings().count();
+        let mut best: Option<(i32, Move)> = None;
+        for &m in legal_moves(pos).iter() {
+            let child = pos.play(m);
+            let v = self.probe_value(&child)?;
+            if v.wdl.negate() != wdl {
+                continue;
+            }
+            let converts = child.piece_count() != pieces || child.kings().count() != kings;
+            let plies = i32::from(v.distance.unwrap_or(0));
+            // Lower is better for the side to move.
+            // Conversions rank before (winner) or after (loser) every move inside
+            // the slice; among themselves by the distance they lead to.
+            const CONVERSION: i32 = 1 << 16;
+            let key = match wdl {
+                Wdl::Win if converts => plies - CONVERSION,
+                Wdl::Win => plies,
+                _ if converts => CONVERSION - plies,
+                _ => -plies,
+            };
+            if best.is_none_or(|(k, b)| key < k || (key == k && m < b)) {
+                best = Some((key, m));
+            }
+        }
+        best.map(|(_, m)| m)
+    }
+}

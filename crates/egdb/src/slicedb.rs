@@ -1,0 +1,232 @@
+//! Probing the second-generation database: the memory-mapped slice files of a
+//! directory ([`SliceDb`]).
+//!
+//! A probe numbers the position in its slice and decodes one block; positions
+//! where the side to move must capture are not stored and are resolved by a search
+//! over the captures (each leads to fewer pieces, so the search is shallow). No
+//! probe allocates: slices are found through a dense table, move lists live on the
+//! stack.
+
+use std::path::{Path, PathBuf};
+
+use crate::codec::{DRAW, LOSS, WIN};
+use crate::compact::SliceFile;
+use crate::error::EgdbError;
+use crate::slice::{Slice, MAX_SLICE_PIECES};
+use crate::value::Wdl;
+use damas_rules::movegen::{generate, padded_captures_only};
+use damas_rules::moves::{Move, MoveList};
+use damas_rules::padded::{Padded, PaddedMoves, PaddedPosition};
+use damas_rules::position::{Color, Position};
+
+/// The slice files of one directory. `Send + Sync`; probes take `&self`.
+#[derive(Debug)]
+pub struct SliceDb {
+    dir: PathBuf,
+    /// Indexed by [`Slice::key`].
+    files: Vec<Option<SliceFile>>,
+    /// `complete[n]`: every slice of `n` pieces is present (looked up per probe).
+    complete: [bool; MAX_SLICE_PIECES + 1],
+    max_pieces: usize,
+}
+
+impl SliceDb {
+    /// Map every slice file in `dir` (headers and lengths checked; checksums on
+    /// first use). A directory without slice files gives an empty database.
+    pub fn open_existing(dir: &Path) -> Result<SliceDb, EgdbError> {
+        if !dir.is_dir() {
+            let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
+            return Err(EgdbError::io(dir, e));
+        }
+        let mut files: Vec<Option<SliceFile>> = (0..Slice::KEYS).map(|_| None).collect();
+        let mut max_pieces = 0;
+        let mut complete = [false; MAX_SLICE_PIECES + 1];
+        for (n, whole) in complete.iter_mut().enumerate().skip(2) {
+            *whole = true;
+            for s in Slice::all(n) {
+                let f = SliceFile::open(dir, s)?;
+                *whole &= f.is_some();
+                files[s.key()] = f;
+            }
+            let previous = if n == 2 { 0 } else { n - 1 };
+            if *whole && max_pieces == previous {
+                max_pieces = n;
+            }
+        }
+        Ok(SliceDb {
+            dir: dir.to_path_buf(),
+            files,
+            complete,
+            max_pieces,
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The largest `n` such that every slice of 2 … `n` pieces is present.
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// Whether any slice file is present.
+    pub fn is_empty(&self) -> bool {
+        self.files.iter().all(Option::is_none)
+    }
+
+    /// The file of `slice`, when present.
+    pub fn file(&self, slice: Slice) -> Option<&SliceFile> {
+        if !slice.is_valid() {
+            return None;
+        }
+        self.files[slice.key()].as_ref()
+    }
+
+    /// Whether every slice of `pieces` pieces is present.
+    #[inline(always)]
+    pub fn has_pieces(&self, pieces: usize) -> bool {
+        self.complete.get(pieces).copied().unwrap_or(false)
+    }
+
+    /// Bytes on disk of all files.
+    pub fn bytes(&self) -> u64 {
+        self.files.iter().flatten().map(SliceFile::len).sum()
+    }
+
+    /// Copy every file into one anonymous memory area and probe from there, asking
+    /// the kernel for transparent huge pages (Linux, `madvise`): a probe into a
+    /// database larger than the caches then misses the TLB far less often than
+    /// with the files' own mappings, which the page cache gives in 4 KiB pages.
+    /// Opt-in: the database's size in memory beside the page cache, and the time to
+    /// read every file now (checksums are still verified on first use, of the copy).
+    /// Returns the bytes copied.
+    pub fn copy_to_huge_pages(&mut self) -> Result<u64, EgdbError> {
+        // Each file starts on a cache line; the area is a whole number of huge
+        // pages, which lets the kernel align it to one.
+        const HUGE: usize = 2 << 20;
+        let mut starts = Vec::new();
+        let mut total = 0usize;
+        for f in self.files.iter().flatten() {
+            starts.push(total);
+            total += f.bytes().len().next_multiple_of(64);
+        }
+        if total == 0 {
+            return Ok(0);
+        }
+        let io = |e| EgdbError::io(&self.dir, e);
+        let mut area = memmap2::MmapMut::map_anon(total.next_multiple_of(HUGE)).map_err(io)?;
+        // Without transparent huge pages the copy still works, in small pages.
+        #[cfg(target_os = "linux")]
+        let _ = area.advise(memmap2::Advice::HugePage);
+        for (f, &start) in self.files.iter().flatten().zip(&starts) {
+            let bytes = f.bytes();
+            area[start..start + bytes.len()].copy_from_slice(bytes);
+        }
+        let area = std::sync::Arc::new(area.make_read_only().map_err(io)?);
+        for (f, &start) in self.files.iter_mut().flatten().zip(&starts) {
+            f.move_to(&area, start);
+        }
+        Ok(total as u64)
+    }
+
+    /// The value of `pos` for the side to move; `None` when a slice it needs is
+    /// missing or corrupt.
+    #[inline]
+    pub fn wdl(&self, pos: &Position) -> Option<Wdl> {
+        if pos.own().is_empty() {
+            return Some(Wdl::Loss);
+        }
+        if pos.opp().is_empty() {
+            return Some(Wdl::Win);
+        }
+        if pos.piece_count() as usize > MAX_SLICE_PIECES {
+            return None;
+        }
+        let p = PaddedPosition::new(pos);
+        let mut list = PaddedMoves::new();
+        if padded_captures_only(&p, &mut list) {
+            self.best_capture(&p, &list)
+        } else {
+            self.stored_padded(&p)
+        }
+    }
+
+    /// [`SliceDb::wdl`] of a position reached by a capture (so with at most
+    /// [`MAX_SLICE_PIECES`] pieces), kept in the padded layout: capture chains are
+    /// resolved without converting moves or positions back and forth.
+    fn resolve(&self, p: &PaddedPosition) -> Option<Wdl> {
+        if p.own.is_empty() {
+            return Some(Wdl::Loss);
+        }
+        if p.opp.is_empty() {
+            return Some(Wdl::Win);
+        }
+        let mut list = PaddedMoves::new();
+        if padded_captures_only(p, &mut list) {
+            self.best_capture(p, &list)
+        } else {
+            self.stored_padded(p)
+        }
+    }
+
+    /// The best value over the captures `list` of `p`: a win as soon as one child
+    /// is lost for the opponent.
+    #[inline(always)]
+    fn best_capture(&self, p: &PaddedPosition, list: &PaddedMoves) -> Option<Wdl> {
+        let mut best = Wdl::Loss;
+        for m in list.as_slice() {
+            match self.resolve(&p.play(m))?.negate() {
+                Wdl::Win => return Some(Wdl::Win),
+                Wdl::Draw => best = Wdl::Draw,
+                Wdl::Loss => {}
+            }
+        }
+        Some(best)
+    }
+
+    /// The stored value of a position without captures for the side to move.
+    pub(crate) fn stored(&self, pos: &Position) -> Option<Wdl> {
+        self.stored_padded(&PaddedPosition::new(pos))
+    }
+
+    /// [`SliceDb::stored`] in the padded layout: numbered there, so that neither
+    /// the layout nor (with Black to move) the colours are converted back.
+    #[inline(always)]
+    fn stored_padded(&self, p: &PaddedPosition) -> Option<Wdl> {
+        // Black to move is numbered as the flipped position: the board turned and
+        // the mover as White.
+        let turn = |x: Padded| {
+            if p.side == Color::Black {
+                x.rotate().0
+            } else {
+                x.0
+            }
+        };
+        let (w, b, k) = (turn(p.own), turn(p.opp), turn(p.kings));
+        let file = self.file(Slice::of_sets(w, b, k))?;
+        match file.code(file.index().rank_padded(w, b, k))? {
+            LOSS => Some(Wdl::Loss),
+            DRAW => Some(Wdl::Draw),
+            WIN => Some(Wdl::Win),
+            _ => None,
+        }
+    }
+
+    /// The value of `pos` and a move that keeps it: the least move (in [`Move`]'s
+    /// own order, not the generator's) among those leading to the best successor.
+    /// `None` as for [`SliceDb::wdl`]; the move is `None` when there is none.
+    pub fn probe(&self, pos: &Position) -> Option<(Wdl, Option<Move>)> {
+        let wdl = self.wdl(pos)?;
+        let mut list = MoveList::new();
+        generate(pos, &mut list);
+        let mut best: Option<Move> = None;
+        for &m in list.iter() {
+            if self.wdl(&pos.play(m))?.negate() == wdl && best.is_none_or(|b| m < b) {
+                best = Some(m);
+            }
+        }
+        Some((wdl, best))
+    }
+}

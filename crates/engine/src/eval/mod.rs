@@ -1,0 +1,168 @@
+//! Static evaluation behind the [`Evaluator`] trait.
+//!
+//! - [`Material`]: the thesis' material count (man 1, king 3), kept exactly for the
+//!   node-count study and the `thesis` configurations.
+//! - [`Trained`]: the default engine's positional evaluation, a linear model over the
+//!   features of [`features`] (material, piece-square tables, men patterns of two rows,
+//!   mobility, king terms), blended between an opening and an endgame weight by the
+//!   number of pieces; its weights are fitted by `damas-train` on self-play games and
+//!   embedded from `data/eval/weights.bin`.
+//!
+//! [`Evaluation`] names the choice for the search, which monomorphises the built-in
+//! evaluators (no dynamic call per leaf on the default path).
+
+pub mod features;
+mod folded;
+mod material;
+mod trained;
+pub mod weights;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+pub use material::{Material, KING, MAN};
+pub use trained::Trained;
+pub use weights::{Weights, WeightsError};
+
+use crate::score::Score;
+use damas_rules::padded::PaddedPosition;
+use damas_rules::position::Position;
+
+/// A static evaluator: the score of a quiet position for the side to move.
+pub trait Evaluator: Send + Sync {
+    /// Score of `pos` for the side to move (not a proven result).
+    fn eval(&self, pos: &Position) -> Score;
+
+    /// [`Evaluator::eval`] of a position in the move generator's layout (the
+    /// quiescence search's leaves); converted to a [`Position`] unless an evaluator
+    /// reads that layout directly.
+    #[inline]
+    fn eval_padded(&self, pos: &PaddedPosition) -> Score {
+        self.eval(&pos.to_position())
+    }
+}
+
+/// The evaluators known by name: `--eval NAME`, the Hub parameter `eval`, the
+/// `eval=` key of match engine specs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
+pub enum EvalName {
+    /// The trained positional evaluation with the embedded weights (the default).
+    #[default]
+    Trained,
+    /// The thesis' material count.
+    Material,
+}
+
+impl EvalName {
+    /// Every name, default first.
+    pub const ALL: [EvalName; 2] = [EvalName::Trained, EvalName::Material];
+
+    /// The name as written on command lines.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EvalName::Trained => "trained",
+            EvalName::Material => "material",
+        }
+    }
+
+    /// The evaluation this name stands for.
+    pub fn evaluation(self) -> Evaluation {
+        match self {
+            EvalName::Trained => Evaluation::trained(),
+            EvalName::Material => Evaluation::Material,
+        }
+    }
+}
+
+impl fmt::Display for EvalName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Error for an unknown evaluator name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown evaluation {0:?} (known: trained, material)")]
+pub struct EvalNameError(pub String);
+
+impl FromStr for EvalName {
+    type Err = EvalNameError;
+    fn from_str(s: &str) -> Result<EvalName, EvalNameError> {
+        match s.trim() {
+            "trained" | "default" => Ok(EvalName::Trained),
+            "material" | "thesis" => Ok(EvalName::Material),
+            other => Err(EvalNameError(other.to_string())),
+        }
+    }
+}
+
+/// The evaluation a search uses. The built-in ones are matched once per search and
+/// the search is compiled for each, so the leaves call them directly.
+#[derive(Clone)]
+pub enum Evaluation {
+    /// The thesis' material count.
+    Material,
+    /// A trained evaluation (its weights shared between searchers).
+    Trained(Arc<Trained>),
+    /// Any other evaluator (called through a vtable).
+    Custom(Arc<dyn Evaluator>),
+}
+
+impl Evaluation {
+    /// The trained evaluation with the embedded default weights.
+    pub fn trained() -> Evaluation {
+        Evaluation::Trained(Trained::embedded())
+    }
+
+    /// A short name for reports: `material`, `trained` or `custom`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Evaluation::Material => "material",
+            Evaluation::Trained(_) => "trained",
+            Evaluation::Custom(_) => "custom",
+        }
+    }
+
+    /// Score of `pos` for the side to move.
+    pub fn eval(&self, pos: &Position) -> Score {
+        match self {
+            Evaluation::Material => Material.eval(pos),
+            Evaluation::Trained(t) => t.eval(pos),
+            Evaluation::Custom(e) => e.eval(pos),
+        }
+    }
+}
+
+impl Default for Evaluation {
+    /// The default engine's evaluation: the trained one.
+    fn default() -> Evaluation {
+        Evaluation::trained()
+    }
+}
+
+impl fmt::Debug for Evaluation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Evaluation {
+    /// The evaluation named `name`, with the weights of `weights` when given (which
+    /// implies the trained evaluation).
+    pub fn select(
+        name: EvalName,
+        weights: Option<&std::path::Path>,
+    ) -> Result<Evaluation, WeightsError> {
+        match (name, weights) {
+            (_, Some(path)) => Ok(Evaluation::Trained(Arc::new(Trained::from_file(path)?))),
+            (name, None) => Ok(name.evaluation()),
+        }
+    }
+}
+
+impl From<EvalName> for Evaluation {
+    fn from(n: EvalName) -> Evaluation {
+        n.evaluation()
+    }
+}

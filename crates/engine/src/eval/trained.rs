@@ -1,0 +1,269 @@
+//! The trained positional evaluation: the weighted features of [`super::features`],
+//! opening and endgame weights blended by the phase.
+
+use std::sync::{Arc, OnceLock};
+
+use super::features::{self, phase, visit, View, PHASE_MAX};
+use super::folded::Folded;
+use super::weights::{Weights, WeightsError};
+use super::Evaluator;
+use crate::score::Score;
+use damas_rules::position::{Color, Position};
+
+/// The weights shipped with the program (trained by `damas-train`).
+static EMBEDDED: &[u8] = include_bytes!("../../../../data/eval/weights.bin");
+
+/// A linear evaluation over [`features`] with opening and endgame weights.
+#[derive(Clone, Debug)]
+pub struct Trained {
+    /// `[opening, endgame]` per feature, in 1/2^shift hundredths of a man.
+    w: Arc<[[i32; 2]]>,
+    /// The same weights folded for speed.
+    folded: Arc<Folded>,
+    shift: u32,
+    /// Variety: up to this many hundredths added to each score, fixed per
+    /// position by a hash of it and `seed` (0: none).
+    noise: i32,
+    seed: u64,
+}
+
+impl Trained {
+    /// The evaluation with these weights.
+    pub fn new(weights: &Weights) -> Trained {
+        let w: Arc<[[i32; 2]]> = weights
+            .values
+            .iter()
+            .map(|&[o, e]| [o as i32, e as i32])
+            .collect();
+        Trained {
+            folded: Arc::new(Folded::new(&w)),
+            w,
+            shift: weights.shift,
+            noise: 0,
+            seed: 0,
+        }
+    }
+
+    /// The same evaluation with a little seeded noise: every position gets a fixed
+    /// bonus of 0 to `amplitude` hundredths from a hash of it and `seed`, so that
+    /// among moves of nearly equal value a different seed picks a different one
+    /// while each search stays consistent. Shares the weights.
+    pub fn with_noise(&self, seed: u64, amplitude: u32) -> Trained {
+        Trained {
+            w: self.w.clone(),
+            folded: self.folded.clone(),
+            shift: self.shift,
+            noise: amplitude.min(50) as i32,
+            seed,
+        }
+    }
+
+    /// The evaluation with the embedded weights (parsed once per process).
+    pub fn embedded() -> Arc<Trained> {
+        static CELL: OnceLock<Arc<Trained>> = OnceLock::new();
+        CELL.get_or_init(|| {
+            let w = Weights::from_bytes(EMBEDDED)
+                .expect("the embedded weight file is checked by the test suite");
+            Arc::new(Trained::new(&w))
+        })
+        .clone()
+    }
+
+    /// The evaluation with the weights of a file.
+    pub fn from_file(path: &std::path::Path) -> Result<Trained, WeightsError> {
+        Ok(Trained::new(&Weights::load(path)?))
+    }
+
+    /// Sum of a view's weights: (opening, endgame).
+    #[inline(always)]
+    fn side(&self, v: &View) -> (i32, i32) {
+        let (mut o, mut e) = (0i32, 0i32);
+        visit(v, |i, c| {
+            // SAFETY-free indexing: every index visit produces is < features::COUNT,
+            // and the weights have exactly that many entries.
+            let w = self.w[i];
+            o += w[0] * c;
+            e += w[1] * c;
+        });
+        (o, e)
+    }
+
+    /// The score of `pos` for White, in hundredths of a man.
+    #[inline]
+    pub fn white_score(&self, pos: &Position) -> i32 {
+        let [o, e] = self.folded.sums(&self.w, pos);
+        self.blend(pos, o, e)
+    }
+
+    /// [`Trained::white_score`] computed feature by feature, as the trainer sees
+    /// it (the reference the folded tables are checked against).
+    pub fn white_score_by_features(&self, pos: &Position) -> i32 {
+        let (wo, we) = self.side(&View::of(pos, Color::White));
+        let (bo, be) = self.side(&View::of(pos, Color::Black));
+        self.blend(pos, wo - bo, we - be)
+    }
+
+    #[inline(always)]
+    fn blend(&self, pos: &Position, opening: i32, endgame: i32) -> i32 {
+        let ph = phase(pos);
+        let blended = opening * (PHASE_MAX - ph) + endgame * ph;
+        // Division truncates toward zero, so a position and its mirror round alike
+        // (a right shift would round negative scores down).
+        blended / (PHASE_MAX << self.shift)
+    }
+}
+
+impl Evaluator for Trained {
+    #[inline]
+    fn eval(&self, pos: &Position) -> Score {
+        let mut s = self.white_score(pos).clamp(-MAX_EVAL, MAX_EVAL);
+        if self.noise != 0 {
+            s += jitter(pos, self.seed, self.noise);
+        }
+        Score::centi(match pos.side_to_move() {
+            Color::White => s,
+            Color::Black => -s,
+        })
+    }
+}
+
+/// A number in `-amplitude..=amplitude` fixed by `pos` and `seed` (splitmix64 of
+/// the position's masks), antisymmetric in the colours so the mirror property holds.
+fn jitter(pos: &Position, seed: u64, amplitude: i32) -> i32 {
+    let mix = |mut z: u64| {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let h = |a: u32, b: u32, k: u32| {
+        let x = mix(seed ^ ((a as u64) << 32 | b as u64));
+        let x = mix(x ^ k as u64);
+        (x % (amplitude as u64 + 1)) as i32
+    };
+    let (w, b, k) = (pos.white().0, pos.black().0, pos.kings().0);
+    // White's bonus minus Black's (Black's computed on the turned board).
+    h(w, b, k) - h(b.reverse_bits(), w.reverse_bits(), k.reverse_bits())
+}
+
+/// Evaluations stay well below the proven-result band.
+const MAX_EVAL: i32 = 10_000;
+
+const _: () = assert!(features::COUNT < 1 << 20);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use damas_rules::fen::parse_fen;
+
+    #[test]
+    fn embedded_weights_load() {
+        let t = Trained::embedded();
+        assert_eq!(t.w.len(), features::COUNT);
+    }
+
+    #[test]
+    fn folded_tables_score_exactly_as_the_features() {
+        use rand::{Rng, SeedableRng};
+        let t = Trained::embedded();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut pos = Position::start();
+            for _ in 0..rng.gen_range(0..120) {
+                let moves = damas_rules::movegen::legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+                assert_eq!(t.white_score(&pos), t.white_score_by_features(&pos));
+                checked += 1;
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+        // Random weights exercise every table entry's sign and folding.
+        let mut w = Weights::zero(3);
+        for v in w.values.iter_mut() {
+            *v = [rng.gen_range(-500..500), rng.gen_range(-500..500)];
+        }
+        let r = Trained::new(&w);
+        for fen in [
+            "W:Wa1,c3,Kd4,e5,g7:Bb6,h8,Kg1,b2",
+            "B:Wa1,c1,e1,g1,b2,d2:Bf6,h6,a7,c7,Kb8",
+            "W:W21-32:B1-12",
+        ] {
+            let pos = parse_fen(fen).unwrap();
+            assert_eq!(
+                r.white_score(&pos),
+                r.white_score_by_features(&pos),
+                "{fen}"
+            );
+        }
+    }
+
+    #[test]
+    fn mirror_positions_score_the_same_for_the_side_to_move() {
+        let t = Trained::embedded();
+        for fen in [
+            "W:Wa1,c3,Kd4,e5:Bb6,h8,Kg1",
+            "B:Wa1,c1,e1,g1,b2,d2:Bf6,h6,a7,c7,Kb8",
+            "W:W21-32:B1-12",
+            "B:Wa3,b4,c5:Bd6,e7,f8,Kh2",
+        ] {
+            let pos = parse_fen(fen).unwrap();
+            assert_eq!(t.eval(&pos), t.eval(&pos.flip()), "{fen}");
+        }
+    }
+
+    #[test]
+    fn material_counts() {
+        // An extra man is good for its side whoever is to move.
+        let t = Trained::embedded();
+        let even = parse_fen("W:Wa3,c3,e3:Bb6,d6,f6").unwrap();
+        let up = parse_fen("W:Wa3,c3,e3,g3:Bb6,d6,f6").unwrap();
+        assert!(t.eval(&up) > t.eval(&even));
+        assert!(t.eval(&up).value() > 50, "{}", t.eval(&up));
+        let king = parse_fen("W:Wa3,c3,e3,Kg1:Bb6,d6,f6,h6").unwrap();
+        assert!(t.eval(&king).value() > 50, "{}", t.eval(&king));
+    }
+
+    #[test]
+    fn noise_is_small_fixed_and_symmetric() {
+        let t = Trained::embedded();
+        let a = t.with_noise(1, 4);
+        let b = t.with_noise(2, 4);
+        let mut differs = false;
+        for fen in [
+            "W:Wa1,c3,e3:Bb6,d6,f6",
+            "B:Wa1,c3,Ke3:Bb6,d6,h8",
+            "W:W21-32:B1-12",
+        ] {
+            let pos = parse_fen(fen).unwrap();
+            let base = t.eval(&pos).value();
+            for n in [&a, &b] {
+                let v = n.eval(&pos).value();
+                assert!((v - base).abs() <= 4, "{fen}: {v} vs {base}");
+                assert_eq!(n.eval(&pos), n.eval(&pos.flip()), "{fen}");
+            }
+            differs |= a.eval(&pos) != b.eval(&pos);
+        }
+        assert!(differs);
+    }
+
+    #[test]
+    fn weights_give_their_value() {
+        // One man's square weight, with the others zero, is the score (blended).
+        let mut w = Weights::zero(0);
+        let a3 = damas_rules::square::Square::from_coords(0, 2)
+            .unwrap()
+            .index();
+        w.values[features::MEN_SQUARES + a3] = [120, 120];
+        let t = Trained::new(&w);
+        let pos = parse_fen("W:Wa3:Bh8").unwrap();
+        assert_eq!(t.white_score(&pos), 120);
+        assert_eq!(t.eval(&pos.flip()).value(), 120);
+        // Opening 0, endgame 240: two pieces on the board is phase 22 of 24.
+        w.values[features::MEN_SQUARES + a3] = [0, 240];
+        assert_eq!(Trained::new(&w).white_score(&pos), 240 * 22 / 24);
+    }
+}

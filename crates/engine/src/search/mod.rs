@@ -1,0 +1,339 @@
+//! Game-tree search. The public contract: [`Techniques`] (every technique switchable),
+//! [`Limits`], [`Searcher::search`] reporting [`Info`] per completed iteration and
+//! returning a [`SearchResult`] with [`Stats`].
+//!
+//! Layout: this file holds the [`Searcher`] (options and tables kept across moves) and
+//! the start of one search. `techniques` the switches, `options` the
+//! [`SearchOptions`] builder, `limits` time, nodes and the stop flag, `report` what a
+//! search returns, `pvs` the node search (α-β / PVS, TT, killers, history, ETC,
+//! selective deepening, endgame database, repetition), `leaf` the horizon nodes,
+//! `qsearch` quiescence, `order` move ordering and selection, `root` iterative
+//! deepening with the thesis' aspiration procedure, `mtdf` MTD(f), `table` the
+//! search's view of the two tables (the thesis' [`crate::tt`], with its path
+//! marking, and the default engine's [`crate::shared_tt`], which helper threads
+//! share: lazy SMP, `smp`).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::eval::{Evaluation, Evaluator, Material};
+pub use crate::oracle::{Oracle, OracleAnswer, OracleValue};
+use crate::shared_tt::SharedTable;
+use crate::tt::Table;
+use damas_rules::moves::MoveList;
+use damas_rules::position::Position;
+pub use limits::Limits;
+pub use options::{
+    DrawPolicy, SearchOptions, TableKind, TableSetup, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA,
+    THESIS_ASPIRATION_DELTA,
+};
+pub use report::{Info, SearchResult, Stats};
+pub use smp::{parse_threads, MAX_THREADS};
+pub use techniques::{TechniqueError, Techniques};
+
+/// Deepest iteration searched (plies); also bounds the recursion.
+pub const MAX_DEPTH: u32 = 120;
+/// Size of the per-ply tables (killers, principal variation).
+pub(crate) const MAX_PLY: usize = 128;
+
+/// A search engine instance: options and tables, reused across moves of a game.
+pub struct Searcher {
+    options: SearchOptions,
+    /// The thesis' table, allocated on first use by a search with `tt` (it also
+    /// stands in, small and unused, when `tt` is off).
+    tt: Option<Table>,
+    /// Whether the thesis' table holds entries since its last clearing.
+    tt_dirty: bool,
+    /// The replacing table, shared with the helper threads.
+    shared: Option<Arc<SharedTable>>,
+    main: ThreadState,
+    /// Killers, history and buffers of the helper threads, kept between searches.
+    helpers: Vec<ThreadState>,
+    /// Nodes (quiescence included) each thread searched in the last search, the
+    /// main thread's first.
+    thread_nodes: Vec<u64>,
+}
+
+/// What each search thread owns: ordering heuristics, the principal variation and
+/// the move lists.
+struct ThreadState {
+    heur: Heuristics,
+    pv: PvTable,
+    lists: Vec<MoveList>,
+}
+
+impl ThreadState {
+    fn new() -> ThreadState {
+        ThreadState {
+            heur: Heuristics::new(),
+            pv: PvTable::new(),
+            lists: vec![MoveList::new(); MAX_PLY + 64],
+        }
+    }
+
+    /// Lend this thread's tables to one search started at `start`.
+    fn lend<'s>(
+        &'s mut self,
+        start: Instant,
+        opts: &'s SearchOptions,
+        smp: Option<smp::Role<'s>>,
+    ) -> Shared<'s> {
+        self.heur.new_search();
+        Shared {
+            start,
+            t: opts.techniques,
+            opts,
+            heur: &mut self.heur,
+            pv: &mut self.pv,
+            lists: &mut self.lists,
+            smp,
+        }
+    }
+}
+
+// Protocol and UI threads own searchers.
+const _: () = {
+    const fn send<T: Send>() {}
+    send::<Searcher>();
+};
+
+impl Searcher {
+    /// A searcher with the given options.
+    pub fn new(options: SearchOptions) -> Searcher {
+        // The table is allocated here rather than in the first search.
+        let uses = |k| options.techniques.tt && options.table == k;
+        let tt = uses(TableKind::Thesis).then(|| Table::new(options.tt_bits));
+        let shared =
+            uses(TableKind::Replacing).then(|| Arc::new(SharedTable::new(options.hash_mb)));
+        Searcher {
+            options,
+            tt,
+            tt_dirty: false,
+            shared,
+            main: ThreadState::new(),
+            helpers: Vec::new(),
+            thread_nodes: Vec::new(),
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &SearchOptions {
+        &self.options
+    }
+
+    /// Forget everything learnt (new game).
+    pub fn clear(&mut self) {
+        if let Some(t) = self.tt.as_mut() {
+            if self.tt_dirty {
+                t.clear();
+            }
+        }
+        self.tt_dirty = false;
+        if let Some(t) = &self.shared {
+            t.clear();
+        }
+        self.main.heur.clear();
+        for h in &mut self.helpers {
+            h.heur.clear();
+        }
+    }
+
+    /// Nodes (quiescence included) each thread searched in the last search, the
+    /// main thread's first: with several threads, the busiest one's count measures
+    /// the time to a depth whatever the machine's load.
+    pub fn thread_nodes(&self) -> &[u64] {
+        &self.thread_nodes
+    }
+
+    /// Used entries per thousand of the table in use (0 without one).
+    pub fn table_permille(&self) -> u32 {
+        match (&self.shared, &self.tt) {
+            (Some(t), _) if self.options.table == TableKind::Replacing => t.fill_permille(),
+            (_, Some(t)) if self.tt_dirty => t.fill_permille(),
+            _ => 0,
+        }
+    }
+
+    /// Search `pos`. `history` holds the game's earlier positions (oldest first, not
+    /// including `pos`) for repetition detection. `on_info` is called after each
+    /// completed iteration with cumulative statistics (of the main thread; a deeper
+    /// iteration completed by a helper thread is reported last). Stops at the limits
+    /// or when `stop` becomes true, returning the best move found so far, with the
+    /// statistics of all threads together.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[Position],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let t = self.options.techniques;
+        if t.tt && self.options.table == TableKind::Replacing {
+            return self.search_shared(start, pos, history, limits, stop, on_info);
+        }
+        // A small table stands in when `tt` is off, so the engine needs no Option.
+        let bits = if t.tt { self.options.tt_bits } else { 10 };
+        if self
+            .tt
+            .as_ref()
+            .is_none_or(|tt| tt.bits() != bits.clamp(10, 30))
+        {
+            self.tt = Some(Table::new(bits));
+            self.tt_dirty = false;
+        }
+        let tt = self.tt.as_mut().expect("table allocated above");
+        if t.tt && self.options.clear_tt && self.tt_dirty {
+            tt.clear();
+        }
+        self.tt_dirty |= t.tt;
+        tt.reset_counters();
+        let shared = self.main.lend(start, &self.options, None);
+        let evaluation = self.options.evaluation.clone();
+        let r = dispatch!(evaluation, |eval| run(
+            eval, shared, tt, pos, history, limits, stop, on_info
+        ));
+        self.thread_nodes = vec![r.stats.nodes + r.stats.qs_nodes];
+        r
+    }
+
+    /// A search over the replacing table, with helper threads when asked for.
+    fn search_shared(
+        &mut self,
+        start: Instant,
+        pos: &Position,
+        history: &[Position],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let table = self
+            .shared
+            .get_or_insert_with(|| Arc::new(SharedTable::new(self.options.hash_mb)))
+            .clone();
+        table.new_search();
+        let helpers = self.options.threads.clamp(1, smp::MAX_THREADS) - 1;
+        while self.helpers.len() < helpers {
+            self.helpers.push(ThreadState::new());
+        }
+        let evaluation = self.options.evaluation.clone();
+        let job = smp::Job {
+            start,
+            opts: &self.options,
+            table: &table,
+            pos,
+            history,
+            limits,
+        };
+        let (main, helpers) = (&mut self.main, &mut self.helpers[..helpers]);
+        let (r, nodes) = dispatch!(evaluation, |eval| smp::search(
+            eval, &job, main, helpers, stop, on_info
+        ));
+        self.thread_nodes = nodes;
+        r
+    }
+}
+
+/// Run `$body` with `$e` bound to the evaluator of `$evaluation`, monomorphised for
+/// the built-in evaluators.
+macro_rules! dispatch {
+    ($evaluation:expr, |$e:ident| $body:expr) => {
+        match $evaluation {
+            Evaluation::Material => {
+                let $e = &Material;
+                $body
+            }
+            Evaluation::Trained(x) => {
+                let $e = x.as_ref();
+                $body
+            }
+            Evaluation::Custom(x) => {
+                let $e = x.as_ref();
+                $body
+            }
+        }
+    };
+}
+use dispatch;
+
+/// The searcher's per-thread tables, lent to one search.
+struct Shared<'a> {
+    start: Instant,
+    t: Techniques,
+    opts: &'a SearchOptions,
+    heur: &'a mut Heuristics,
+    pv: &'a mut PvTable,
+    lists: &'a mut Vec<MoveList>,
+    /// This thread's place in a parallel search.
+    smp: Option<smp::Role<'a>>,
+}
+
+/// One search with evaluator `eval` on table `tt` (one thread's part of it).
+#[allow(clippy::too_many_arguments)]
+fn run<E: Evaluator + ?Sized, T: TableAccess>(
+    eval: &E,
+    shared: Shared<'_>,
+    tt: &mut T,
+    pos: &Position,
+    history: &[Position],
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let t = shared.t;
+    let mut engine = Engine {
+        t,
+        opts: shared.opts,
+        eval,
+        tt,
+        heur: shared.heur,
+        pv: shared.pv,
+        stats: Stats::default(),
+        budget: Budget::new(
+            shared.start,
+            limits,
+            stop,
+            shared.smp.map(|r| &r.coord.done),
+            shared.smp.map(|r| &r.coord.completed),
+        ),
+        path: history.to_vec(),
+        root_best: None,
+        lists: shared.lists,
+        smp: shared.smp,
+        known_key: None,
+    };
+    let marked = if t.tt && T::TRACKS_PATH {
+        table::mark_game_path(&mut *engine.tt, pos, history)
+    } else {
+        Vec::new()
+    };
+    let result = engine.run(pos, limits, on_info);
+    table::unmark_path(&mut *engine.tt, marked);
+    result
+}
+
+mod busy;
+mod egdb_progress;
+mod egdb_root;
+mod leaf;
+mod limits;
+mod mtdf;
+mod options;
+mod oracle_cutoff;
+mod order;
+mod pv;
+mod pvs;
+mod qsearch;
+mod report;
+mod root;
+mod smp;
+mod table;
+mod techniques;
+
+use limits::Budget;
+use order::Heuristics;
+use pv::PvTable;
+use pvs::Engine;
+use table::TableAccess;

@@ -1,0 +1,95 @@
+//! The endgame database inside the tree: a node it covers is scored at once when its
+//! value is decided (or drawn, by the draw policy), searched on otherwise.
+
+use crate::eval::Evaluator;
+use crate::score::Score;
+use damas_rules::drawrules;
+use damas_rules::position::Position;
+
+use super::egdb_progress;
+use super::pvs::{Engine, UNKNOWN_DISTANCE};
+use super::table::TableAccess;
+use super::{DrawPolicy, Oracle, OracleValue};
+
+impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
+    /// Whether the root of this search, `ply` plies up, has at most `max` pieces
+    /// (it is in the database): the path ends with the root and the node's ancestors.
+    fn root_within(&self, ply: u32, max: u32) -> bool {
+        self.path
+            .len()
+            .checked_sub(ply as usize)
+            .and_then(|i| self.path.get(i))
+            .is_some_and(|root| root.piece_count() <= max)
+    }
+
+    /// Oracle lookup: a proven score for won and lost positions (and for draws when
+    /// the policy says so); for drawn positions searched on, the depth is reduced on
+    /// entering the database. `pos` is one the oracle covers.
+    #[inline(never)]
+    pub(super) fn oracle(
+        &mut self,
+        oracle: &dyn Oracle,
+        pos: &Position,
+        ply: u32,
+        depth: &mut u32,
+    ) -> Option<Score> {
+        let max = oracle.max_pieces();
+        let answer = oracle.probe_value(pos)?;
+        let decided = answer.value != OracleValue::Draw;
+        if decided && answer.plies.is_none() {
+            if drawrules::material_count(pos).is_some_and(|n| n <= 10) {
+                // Two pieces against a lone king (or three, the king on the long
+                // diagonal) are drawn after 5 moves each, and a database without
+                // distances cannot say the win comes in time: search on, and score
+                // the horizon as a draw.
+                if *depth > 0 {
+                    return None;
+                }
+                self.stats.egdb_cutoffs += 1;
+                return Some(Score::DRAW);
+            }
+            if *depth > 0 && self.root_within(ply, max) {
+                // A win/draw/loss-only database says who wins, not how: inside a won
+                // ending the search goes on, so that it finds the progress (captures,
+                // promotions, the defender cornered) that the leaves' estimate rewards.
+                return None;
+            }
+        }
+        let dist = |a: Option<u32>| {
+            let unknown = || {
+                let winner = match answer.value {
+                    OracleValue::Win => pos.side_to_move(),
+                    _ => pos.side_to_move().opponent(),
+                };
+                UNKNOWN_DISTANCE + egdb_progress::estimate(pos, winner)
+            };
+            (ply + a.unwrap_or_else(unknown)).min(Score::MAX_MATE_PLY as u32 - 1)
+        };
+        match answer.value {
+            OracleValue::Win => {
+                self.stats.egdb_cutoffs += 1;
+                Some(Score::win_in(dist(answer.plies)))
+            }
+            OracleValue::Loss => {
+                self.stats.egdb_cutoffs += 1;
+                Some(Score::loss_in(dist(answer.plies)))
+            }
+            OracleValue::Draw => match self.opts.egdb_draws {
+                DrawPolicy::Score => {
+                    self.stats.egdb_cutoffs += 1;
+                    Some(Score::DRAW)
+                }
+                DrawPolicy::Reduce(r) => {
+                    if self
+                        .path
+                        .last()
+                        .is_none_or(|parent| parent.piece_count() > max)
+                    {
+                        *depth = depth.saturating_sub(r);
+                    }
+                    None
+                }
+            },
+        }
+    }
+}

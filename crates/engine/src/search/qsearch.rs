@@ -1,0 +1,51 @@
+//! Quiescence: at the horizon, captures (compulsory in checkers, so there is no
+//! stand-pat while one is available) are played out before the static evaluation.
+//! Quiescence nodes are counted apart from search nodes (the thesis' convention).
+//! A position reached by a capture is evaluated at once unless a capture follows.
+
+use crate::eval::Evaluator;
+use crate::score::Score;
+use damas_rules::movegen::{padded_captures_only, padded_has_capture, padded_has_quiet_move};
+use damas_rules::padded::{PaddedMoves, PaddedPosition};
+
+use super::pvs::Engine;
+use super::table::TableAccess;
+
+impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
+    /// Value of `pos`, where the side to move has a capture, once the captures are
+    /// played out. Works in the move generator's layout: the capture tree is made and
+    /// tested without converting masks, only evaluated positions are converted.
+    pub(crate) fn padded_qsearch(
+        &mut self,
+        pos: &PaddedPosition,
+        mut alpha: Score,
+        beta: Score,
+        ply: u32,
+    ) -> Score {
+        let mut list = PaddedMoves::new();
+        // Single man jumps (most captures) are listed without the capture search.
+        padded_captures_only(pos, &mut list);
+        let mut best = -Score::INFINITE;
+        for m in list.as_slice() {
+            self.stats.qs_nodes += 1;
+            let child = pos.play(m);
+            let s = if padded_has_capture(&child) {
+                -self.padded_qsearch(&child, -beta, -alpha, ply + 1)
+            } else if padded_has_quiet_move(&child) {
+                -self.eval.eval_padded(&child)
+            } else {
+                Score::win_in(ply + 1)
+            };
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                }
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,97 @@
+//! What a search reports: node counts and timing ([`Stats`]), a completed iteration
+//! ([`Info`]) and the outcome ([`SearchResult`]).
+
+use std::time::Duration;
+
+use crate::score::Score;
+use damas_rules::moves::Move;
+
+/// Node counts and timing of one search.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Stats {
+    /// Search nodes in the thesis' convention (quiescence excluded).
+    pub nodes: u64,
+    /// Interior nodes (searched further).
+    pub interior: u64,
+    /// Leaves given a static evaluation.
+    pub leaves: u64,
+    /// Nodes cut off by the transposition table.
+    pub tt_cutoffs: u64,
+    /// Positions with no legal move (or drawn by repetition).
+    pub terminal: u64,
+    /// Nodes answered by the endgame database.
+    pub egdb_cutoffs: u64,
+    /// Quiescence nodes.
+    pub qs_nodes: u64,
+    /// Transposition table accesses.
+    pub tt_accesses: u64,
+    /// Key comparisons over all TT accesses (for the replacing table, buckets read).
+    pub tt_compares: u64,
+    /// Moves put off to the end of their node because another thread was searching
+    /// their subtree (parallel search only, see `search/busy.rs`).
+    pub deferred: u64,
+    /// Times the main thread of a parallel search went on past the caller's soft
+    /// stop to help a helper's deeper iteration finish (see `search/root.rs`).
+    pub grace: u64,
+    /// Table entries in use per thousand (of the current search, for the replacing
+    /// table).
+    pub tt_permille: u32,
+    /// Elapsed time.
+    pub time: Duration,
+}
+
+impl Stats {
+    /// Add the counts of `other` (another search's) to these. The table's fill and
+    /// the time are not counts and stay as they are.
+    pub fn absorb(&mut self, other: &Stats) {
+        self.nodes += other.nodes;
+        self.interior += other.interior;
+        self.leaves += other.leaves;
+        self.tt_cutoffs += other.tt_cutoffs;
+        self.terminal += other.terminal;
+        self.egdb_cutoffs += other.egdb_cutoffs;
+        self.qs_nodes += other.qs_nodes;
+        self.tt_accesses += other.tt_accesses;
+        self.tt_compares += other.tt_compares;
+        self.deferred += other.deferred;
+        self.grace += other.grace;
+    }
+
+    /// Nodes per second counting every node, quiescence included.
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            ((self.nodes + self.qs_nodes) as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// Progress report after each completed iteration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    /// Depth completed.
+    pub depth: u32,
+    /// Score of the best move.
+    pub score: Score,
+    /// Statistics so far.
+    pub stats: Stats,
+    /// Principal variation from the root.
+    pub pv: Vec<Move>,
+}
+
+/// Outcome of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// Best move (`None` when the side to move has no legal move).
+    pub best: Option<Move>,
+    /// Its score.
+    pub score: Score,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+    /// Statistics.
+    pub stats: Stats,
+}

@@ -1,0 +1,342 @@
+//! The root: iterative deepening with the thesis' aspiration procedure (listing 6.3),
+//! or MTD(f); the time rule; progress reports.
+//!
+//! Listing 6.3: the first child is searched with the window, later ones (with `pvs`)
+//! with a null window and re-searched when they land inside it. A child failing high
+//! lifts only β (to +∞) and only that child is searched again; a first child failing
+//! low drops only α. Earlier children are never searched again. Between children the
+//! search may stop for time and return the best child so far; after an iteration the
+//! children are stably sorted by their scores and the next window is that of the best
+//! one ± δ.
+
+use std::time::Instant;
+
+use crate::eval::Evaluator;
+use crate::score::Score;
+use crate::tt::key;
+use damas_rules::drawrules;
+use damas_rules::movegen::generate;
+use damas_rules::moves::{Move, MoveList};
+use damas_rules::position::Position;
+
+use super::limits::predict_next;
+use super::pvs::Engine;
+use super::table::TableAccess;
+use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
+
+/// Best root move of an iteration (or of its completed part).
+struct Best {
+    mv: Move,
+    score: Score,
+    pv: Vec<Move>,
+}
+
+impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
+    /// One iteration of listing 6.3 over `moves` (sorted at the end when complete).
+    /// Returns the best child found and whether every child was searched.
+    fn root_iteration(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        moves: &mut [Move],
+        values: &mut [Score],
+        window: (Score, Score),
+    ) -> (Option<Best>, bool) {
+        let inf = Score::INFINITE;
+        let (mut alpha, mut beta) = window;
+        let pvs = self.t.pvs;
+        let d = depth - 1;
+        self.stats.nodes += 1;
+        self.stats.interior += 1;
+        self.path.push(*pos);
+        let mut best = None;
+        let mut complete = true;
+        let n = moves.len();
+        for i in 0..n {
+            let child = pos.play(moves[i]);
+            let mut v;
+            if i == 0 || !pvs {
+                v = -self.node(&child, d, 1, -beta, -alpha);
+                if i == 0 && alpha > -inf && v <= alpha && !self.budget.aborted {
+                    alpha = -inf;
+                    v = -self.node(&child, d, 1, -beta, inf);
+                }
+            } else {
+                v = -self.node(&child, d, 1, Score(-alpha.0 - 1), -alpha);
+                if v > alpha && v < beta && !self.budget.aborted {
+                    v = -self.node(&child, d, 1, -beta, -alpha);
+                }
+            }
+            if v >= beta && beta < inf && !self.budget.aborted {
+                beta = inf;
+                v = -self.node(&child, d, 1, -inf, -alpha);
+            }
+            if self.budget.aborted {
+                complete = false;
+                break;
+            }
+            values[i] = v;
+            if v > alpha {
+                alpha = v;
+                let mut pv = vec![moves[i]];
+                pv.extend_from_slice(self.pv.line(1));
+                best = Some(Best {
+                    mv: moves[i],
+                    score: v,
+                    pv,
+                });
+            }
+            if i + 1 != n && self.budget.poll() {
+                complete = false;
+                break;
+            }
+        }
+        self.path.pop();
+        if complete {
+            let mut pairs: Vec<(Move, Score)> =
+                moves.iter().copied().zip(values.iter().copied()).collect();
+            pairs.sort_by_key(|p| std::cmp::Reverse(p.1));
+            for (i, (m, v)) in pairs.into_iter().enumerate() {
+                moves[i] = m;
+                values[i] = v;
+            }
+        }
+        (best, complete)
+    }
+
+    /// Extend `line` (from `pos`) with best moves stored in the table, up to `len`
+    /// moves, stopping at a repetition. Table counters are left untouched.
+    fn tt_line(&mut self, pos: &Position, mut line: Vec<Move>, len: usize) -> Vec<Move> {
+        if !self.t.tt {
+            return line;
+        }
+        let counters = self.tt.counters();
+        let mut p = *pos;
+        let mut seen = vec![p];
+        for &m in &line {
+            p = p.play(m);
+            seen.push(p);
+        }
+        while line.len() < len {
+            let Some(e) = self.tt.find(key(&p)) else {
+                break;
+            };
+            let Some(code) = e.best else { break };
+            let mut list = MoveList::new();
+            generate(&p, &mut list);
+            // Selective deepening stores indices into the selected list.
+            if let Some(percent) = self.t.sel {
+                if !list.is_empty() && !list[0].is_capture() {
+                    super::order::select(&p, &mut list, percent);
+                }
+            }
+            let Some(&m) = T::best_index(code, &list).and_then(|i| list.get(i)) else {
+                break;
+            };
+            line.push(m);
+            p = p.play(m);
+            if seen.contains(&p) {
+                break;
+            }
+            seen.push(p);
+        }
+        self.tt.set_counters(counters);
+        line
+    }
+
+    fn info(&mut self, depth: u32, score: Score, pv: &[Move]) -> Info {
+        let mut stats = self.stats;
+        (stats.tt_accesses, stats.tt_compares) = self.tt.counters();
+        if self.t.tt {
+            stats.tt_permille = self.tt.fill_permille();
+        }
+        stats.time = self.budget.start.elapsed();
+        Info {
+            depth,
+            score,
+            stats,
+            pv: pv.to_vec(),
+        }
+    }
+
+    /// Search `pos` (whose history is already on the path) within `limits`.
+    pub(crate) fn run(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let t = self.t;
+        let mut list = MoveList::new();
+        generate(pos, &mut list);
+        let mut result = SearchResult {
+            best: None,
+            score: Score::loss_in(0),
+            depth: 0,
+            pv: Vec::new(),
+            stats: self.stats,
+        };
+        if list.is_empty() {
+            self.stats.nodes += 1;
+            self.stats.terminal += 1;
+            result.stats = self.info(0, result.score, &[]).stats;
+            return result;
+        }
+        if t.egdb {
+            if let Some(r) = self.oracle_root(pos, &list, on_info) {
+                return r;
+            }
+        }
+        let mut moves: Vec<Move> = list.to_vec();
+        let mut values = vec![-Score::INFINITE; moves.len()];
+        result.best = Some(moves[0]);
+        result.score = self.eval.eval(pos);
+        result.pv = vec![moves[0]];
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let iterate = t.id || t.asp || limits.depth.is_none();
+        let first = if iterate { 1 } else { max_depth };
+        let delta = self.opts.aspiration_delta.max(1);
+        let mut prev_nodes = 0;
+        // The depth after the last one searched, and whether an iteration has
+        // completed (whose values centre the aspiration window).
+        let (mut next, mut searched) = (first, false);
+        while next <= max_depth {
+            let d = match self.smp {
+                Some(role) => {
+                    let d = role.start_iteration(next, max_depth);
+                    if let Some((mv, score)) = role.adopt(result.depth) {
+                        if let Some(i) = moves.iter().position(|&m| m == mv) {
+                            moves[..=i].rotate_right(1);
+                            values[..=i].rotate_right(1);
+                            values[0] = score;
+                        }
+                    }
+                    self.budget.iteration = d;
+                    d
+                }
+                None => next,
+            };
+            let iter_start = Instant::now();
+            let nodes_before = self.stats.nodes + self.stats.qs_nodes;
+            let (best, complete) = if t.mtdf {
+                let guess = result.score;
+                match self.mtdf(pos, d, guess) {
+                    Some((score, mv)) => {
+                        let pv = self.tt_line(pos, vec![mv], d as usize);
+                        (Some(Best { mv, score, pv }), true)
+                    }
+                    None => (None, false),
+                }
+            } else {
+                let window = if t.asp && searched {
+                    let v = values[0].0;
+                    (
+                        Score((v - delta).max(-Score::INFINITE.0)),
+                        Score((v + delta).min(Score::INFINITE.0)),
+                    )
+                } else {
+                    (-Score::INFINITE, Score::INFINITE)
+                };
+                self.root_iteration(pos, d, &mut moves, &mut values, window)
+            };
+            if self.budget.superseded {
+                // Another thread completed this depth: its partial result is moot.
+                self.budget.resume();
+                // In grace, the deeper iteration this thread was helping is done.
+                if self.budget.in_grace() || self.smp.is_some_and(|r| r.finished(max_depth)) {
+                    break;
+                }
+                next = d + 1;
+                continue;
+            }
+            if let Some(b) = best {
+                result.best = Some(b.mv);
+                result.score = b.score;
+                result.pv = self.tt_line(pos, b.pv, d as usize);
+            }
+            if !complete {
+                break;
+            }
+            searched = true;
+            result.depth = d;
+            let info = self.info(d, result.score, &result.pv);
+            let stopped_before = self.budget.stop_requested();
+            on_info(&info);
+            if let Some(role) = self.smp {
+                role.completed(&result, &info, max_depth);
+            }
+            if self.budget.in_grace() {
+                break;
+            }
+            // A win scored from a win/draw/loss-only database is an estimate: search on.
+            let known = result
+                .score
+                .plies()
+                .is_some_and(|p| p < super::pvs::UNKNOWN_DISTANCE);
+            if limits.depth.is_none() && (known || moves.len() == 1) {
+                break;
+            }
+            // A stop asked from `on_info` is the caller's soft deadline (no further
+            // iteration). With a helper already deeper, this thread helps it finish
+            // until that deadline instead of throwing its head start away.
+            let soft_stop = !stopped_before && self.budget.stop_requested();
+            if soft_stop && self.budget.can_grace() && self.smp.is_some_and(|r| r.helper_beyond(d))
+            {
+                self.budget.begin_grace();
+                self.stats.grace += 1;
+                next = d + 1;
+                continue;
+            }
+            let iter_nodes = self.stats.nodes + self.stats.qs_nodes - nodes_before;
+            if !self
+                .budget
+                .can_finish(predict_next(iter_start.elapsed(), iter_nodes, prev_nodes))
+            {
+                break;
+            }
+            prev_nodes = iter_nodes;
+            next = d + 1;
+        }
+        result.stats = self.info(result.depth, result.score, &[]).stats;
+        result
+    }
+
+    /// At the root of a position the oracle knows, play its best move at once.
+    fn oracle_root(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Option<SearchResult> {
+        let oracle = self.opts.oracle.clone()?;
+        if !oracle.covers(pos) {
+            return None;
+        }
+        let answer = oracle.probe(pos)?;
+        let best = answer.best.filter(|m| list.contains(m))?;
+        let kings_only = drawrules::trail(pos, self.path.iter().rev()).reversible_plies;
+        let best =
+            super::egdb_root::man_move_before_the_count(&*oracle, pos, list, &answer, kings_only)
+                .unwrap_or(best);
+        let plies = answer
+            .plies
+            .unwrap_or(super::pvs::UNKNOWN_DISTANCE)
+            .min(Score::MAX_MATE_PLY as u32 - 1);
+        let score = match answer.value {
+            OracleValue::Win => Score::win_in(plies),
+            OracleValue::Loss => Score::loss_in(plies),
+            OracleValue::Draw => Score::DRAW,
+        };
+        self.stats.nodes += 1;
+        self.stats.egdb_cutoffs += 1;
+        let info = self.info(0, score, &[best]);
+        on_info(&info);
+        Some(SearchResult {
+            best: Some(best),
+            score,
+            depth: 0,
+            pv: vec![best],
+            stats: info.stats,
+        })
+    }
+}

@@ -1,0 +1,436 @@
+//! Legal move generation for the Brazilian rules: men step forward and capture both
+//! ways, kings fly, captures are compulsory with the majority rule, jumped pieces stay
+//! on the board until the move ends (Turkish strike), promotion only at the end.
+//!
+//! The generator works in the ghost-square layout of [`crate::padded`], where every
+//! diagonal step is one shift; the public functions convert a [`Position`] once and
+//! write [`Move`]s, perft stays in that layout throughout ([`crate::perft`]).
+//! Generation order (canonical, stored move indices rely on it): quiet men by direction
+//! (NE, NW for White; SE, SW for Black) then by end square; quiet kings by start square,
+//! direction (NE, NW, SE, SW), distance; captures by start square, then depth-first in
+//! direction order, a longer capture clearing the shorter ones found before it.
+
+use crate::bitboard::{Bitboard, Dir};
+use crate::moves::{Move, MoveList};
+use crate::padded::{
+    Black, MoveSink, Padded, PaddedMove, PaddedMoves, PaddedPosition, Side, White,
+};
+use crate::position::{Color, Position};
+
+mod capturer;
+mod chains;
+
+pub use capturer::generate_captures;
+pub(crate) use capturer::padded_generate_captures;
+use chains::count_man_chains;
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn clear(&mut self) {
+        MoveList::clear(self);
+    }
+
+    #[inline(always)]
+    fn push(&mut self, from: Padded, to: Padded, captured: Padded) {
+        MoveList::push(
+            self,
+            Move::new(from.square(), to.square(), captured.to_bitboard()),
+        );
+    }
+
+    fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool {
+        self.iter()
+            .any(|m| *m == Move::new(from.square(), to.square(), captured.to_bitboard()))
+    }
+
+    #[inline(always)]
+    fn push_steps(&mut self, to: Padded, back: Dir) {
+        self.extend_from_iter(
+            to.singles()
+                .map(|t| Move::new(t.stepped_square(back), t.square(), Bitboard::EMPTY)),
+        );
+    }
+}
+
+/// Squares from which a king in `kings` reaches, sliding over `empty`, the first
+/// piece in direction `dir`: returns the set of those first pieces.
+#[inline(always)]
+fn ray_blockers(kings: Padded, empty: Padded, dir: Dir) -> Padded {
+    // An occluded fill: three doubling steps cover the longest ray (seven squares)
+    // for every king at once, with no loop that ends on a data-dependent branch.
+    let shift = |x: u64, n: u32| match dir {
+        Dir::NE => x << (5 * n),
+        Dir::NW => x << (4 * n),
+        Dir::SE => x >> (4 * n),
+        Dir::SW => x >> (5 * n),
+    };
+    let (mut reach, mut open) = (kings.0, empty.0);
+    reach |= open & shift(reach, 1);
+    open &= shift(open, 1);
+    reach |= open & shift(reach, 2);
+    open &= shift(open, 2);
+    reach |= open & shift(reach, 4);
+    Padded(reach).step(dir) & !empty
+}
+
+/// Whether one of `kings` can capture a piece of `opp`.
+#[inline(always)]
+fn king_can_capture(kings: Padded, opp: Padded, empty: Padded) -> bool {
+    let hit = |d: Dir| (ray_blockers(kings, empty, d) & opp).step(d) & empty;
+    (hit(Dir::NE) | hit(Dir::NW) | hit(Dir::SE) | hit(Dir::SW)).any()
+}
+
+/// Whether the side to move has a capture.
+#[inline]
+pub fn has_capture(pos: &Position) -> bool {
+    padded_has_capture(&PaddedPosition::new(pos))
+}
+
+/// [`has_capture`] in the padded layout.
+#[inline]
+pub fn padded_has_capture(p: &PaddedPosition) -> bool {
+    let opp = p.opp;
+    let empty = p.empty();
+    let men = p.own_men();
+    for dir in Dir::ALL {
+        if (((men.step(dir) & opp).step(dir)) & empty).any() {
+            return true;
+        }
+    }
+    let kings = p.own_kings();
+    kings.any() && king_can_capture(kings, opp, empty)
+}
+
+/// Whether the side to move has a non-capturing step (its moves when it has no
+/// capture), in the padded layout.
+#[inline(always)]
+pub fn padded_has_quiet_move(p: &PaddedPosition) -> bool {
+    let empty = p.empty();
+    let men = p.own_men();
+    let [d1, d2] = match p.side {
+        Color::White => White::FORWARD,
+        Color::Black => Black::FORWARD,
+    };
+    if ((men.step(d1) | men.step(d2)) & empty).any() {
+        return true;
+    }
+    let kings = p.own_kings();
+    kings.any()
+        && ((kings.step(Dir::NE) | kings.step(Dir::NW) | kings.step(Dir::SE) | kings.step(Dir::SW))
+            & empty)
+            .any()
+}
+
+/// What the capture test found: nothing, only single man jumps (counted), men's
+/// captures some of which go on (no king can capture), or king captures.
+enum Captures {
+    None,
+    Single(u32),
+    ManChains,
+    Complex,
+}
+
+/// Classify the captures of `p` with bitboard operations only. When every capture
+/// is a single man jump, all are legal (majority rule) and distinct, so they can be
+/// counted without generating them.
+#[inline(always)]
+fn classify_captures(p: &PaddedPosition) -> Captures {
+    let opp = p.opp;
+    let empty = p.empty();
+    let men = p.own_men();
+    let jump = |d: Dir| (men.step(d) & opp).step(d) & empty;
+    let land = [jump(Dir::NE), jump(Dir::NW), jump(Dir::SE), jump(Dir::SW)];
+    let kings = p.own_kings();
+    if kings.any() && king_can_capture(kings, opp, empty) {
+        return Captures::Complex;
+    }
+    if (land[0] | land[1] | land[2] | land[3]).is_empty() {
+        return Captures::None;
+    }
+    // jumpable[e]: squares from which a man can jump in direction e.
+    let from = |e: Dir| (empty.step(e.opposite()) & opp).step(e.opposite());
+    let [ne, nw, se, sw] = [from(Dir::NE), from(Dir::NW), from(Dir::SE), from(Dir::SW)];
+    // A landing square may go on in any direction but back over the taken piece
+    // (where the start square, now empty, lies two steps away).
+    let goes_on = (land[0] & (ne | nw | se))
+        | (land[1] & (ne | nw | sw))
+        | (land[2] & (ne | se | sw))
+        | (land[3] & (nw | se | sw));
+    if goes_on.any() {
+        return Captures::ManChains;
+    }
+    Captures::Single(land[0].count() + land[1].count() + land[2].count() + land[3].count())
+}
+
+/// Number of legal moves, without building the quiet ones (bulk counting).
+#[inline]
+pub fn count_moves(pos: &Position) -> usize {
+    padded_count_moves(&PaddedPosition::new(pos))
+}
+
+/// [`count_moves`] in the padded layout.
+#[inline]
+pub(crate) fn padded_count_moves(p: &PaddedPosition) -> usize {
+    match p.side {
+        Color::White => count_moves_as::<White>(p),
+        Color::Black => count_moves_as::<Black>(p),
+    }
+}
+
+/// [`padded_count_moves`] when the side to move is known to be `S`.
+#[inline(always)]
+pub(crate) fn count_moves_as<S: Side>(p: &PaddedPosition) -> usize {
+    match classify_captures(p) {
+        Captures::Single(n) => return n as usize,
+        Captures::ManChains => return count_man_chains(p),
+        Captures::Complex => return count_captures(p),
+        Captures::None => {}
+    }
+    let empty = p.empty();
+    let men = p.own_men();
+    let [d1, d2] = S::FORWARD;
+    let mut n = (men.step(d1) & empty).count() + (men.step(d2) & empty).count();
+    let kings = p.own_kings();
+    if kings.any() {
+        for dir in Dir::ALL {
+            // Each king's moves in `dir` are the empty squares up to the first piece;
+            // count them ring by ring so kings never need to be visited one by one.
+            let mut frontier = kings.step(dir) & empty;
+            while frontier.any() {
+                n += frontier.count();
+                frontier = frontier.step(dir) & empty;
+            }
+        }
+    }
+    n as usize
+}
+
+/// Number of captures of `p`, by generating them. Kept out of line: its move list
+/// is kilobytes of stack, which would otherwise be reserved and probed at every
+/// call of [`padded_count_moves`], most of which need no list.
+#[inline(never)]
+pub(super) fn count_captures(p: &PaddedPosition) -> usize {
+    let mut list = PaddedMoves::new();
+    padded_generate_captures(p, &mut list);
+    list.as_slice().len()
+}
+
+/// All legal moves of the side to move (empty when it has lost).
+pub fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate(pos, &mut list);
+    list
+}
+
+/// Fill `list` with the legal moves (cleared first).
+#[inline]
+pub fn generate(pos: &Position, list: &mut MoveList) {
+    padded_generate(&PaddedPosition::new(pos), list);
+}
+
+/// [`generate`] in the padded layout, into any sink.
+#[inline]
+pub(crate) fn padded_generate<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+    list.clear();
+    match classify_captures(p) {
+        Captures::None => quiet_into(p, list),
+        Captures::Single(_) => single_jumps(p, &mut PushTo(list)),
+        Captures::ManChains | Captures::Complex => padded_generate_captures(p, list),
+    }
+}
+
+/// The non-capturing moves into `list`, in generation order: the men's by
+/// direction in bulk ([`MoveSink::push_steps`], each direction a constant), then
+/// the kings'.
+#[inline(always)]
+fn quiet_into<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+    let empty = p.empty();
+    let men = p.own_men();
+    match p.side {
+        Color::White => {
+            list.push_steps(men.step(Dir::NE) & empty, Dir::SW);
+            list.push_steps(men.step(Dir::NW) & empty, Dir::SE);
+        }
+        Color::Black => {
+            list.push_steps(men.step(Dir::SE) & empty, Dir::NW);
+            list.push_steps(men.step(Dir::SW) & empty, Dir::NE);
+        }
+    }
+    quiet_king_moves(p, &mut PushTo(list));
+}
+
+/// Fill `list` with the legal captures (cleared first) and say whether there are
+/// any, testing for them with bitboard operations first: the endgame database's
+/// capture resolution, which needs only captures and works in the padded layout.
+/// Always inlined: the probe calls it at every node of its capture search, and the
+/// compiler's own choice varies with the code around it.
+#[inline(always)]
+pub fn padded_captures_only(p: &PaddedPosition, list: &mut PaddedMoves) -> bool {
+    list.clear();
+    match classify_captures(p) {
+        Captures::None => return false,
+        Captures::Single(_) => single_jumps(p, &mut PushTo(list)),
+        Captures::ManChains | Captures::Complex => padded_generate_captures(p, list),
+    }
+    !list.as_slice().is_empty()
+}
+
+/// Call `visit` with every legal move in generation order, the side to move being
+/// `S`. Quiet moves and single jumps go straight to `visit` without a list
+/// (perft's inner loop).
+#[inline(always)]
+pub(crate) fn for_each_move_as<S: Side, F: FnMut(&PaddedMove)>(p: &PaddedPosition, mut visit: F) {
+    match classify_captures(p) {
+        Captures::None => quiet_moves_as::<S, _>(p, &mut visit),
+        Captures::Single(_) => single_jumps(p, &mut visit),
+        Captures::ManChains | Captures::Complex => for_each_capture(p, visit),
+    }
+}
+
+/// [`for_each_move_as`]'s generated captures, out of line for the same reason
+/// as [`count_captures`]: perft recurses through the caller, and every frame would
+/// carry the list.
+#[inline(never)]
+fn for_each_capture<F: FnMut(&PaddedMove)>(p: &PaddedPosition, visit: F) {
+    let mut list = PaddedMoves::new();
+    padded_generate_captures(p, &mut list);
+    list.as_slice().iter().for_each(visit);
+}
+
+/// Where the move emitters ([`quiet_moves_as`], [`single_jumps`]) send each move: a
+/// closure, or a list ([`PushTo`]).
+trait MoveVisitor {
+    /// Called once per move.
+    fn visit(&mut self, m: &PaddedMove);
+}
+
+impl<F: FnMut(&PaddedMove)> MoveVisitor for F {
+    #[inline(always)]
+    fn visit(&mut self, m: &PaddedMove) {
+        self(m);
+    }
+}
+
+/// Appends each move to a list.
+struct PushTo<'a, L>(&'a mut L);
+
+impl<L: MoveSink> MoveVisitor for PushTo<'_, L> {
+    #[inline(always)]
+    fn visit(&mut self, m: &PaddedMove) {
+        self.0.push(m.from, m.to, m.captured);
+    }
+}
+
+/// The single man jumps, when [`classify_captures`] found that they are all there is.
+/// Same order as the full generator (start square, then direction), so a stored
+/// move index (endgame database, TT) means the same move whichever path made the list.
+#[inline(always)]
+fn single_jumps<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
+    let opp = p.opp;
+    let empty = p.empty();
+    let men = p.own_men();
+    // The men that jump in each direction, so that only they are visited.
+    let jumpers = |d: Dir| men & (empty.step(d.opposite()) & opp).step(d.opposite());
+    let by_dir = [
+        jumpers(Dir::NE),
+        jumpers(Dir::NW),
+        jumpers(Dir::SE),
+        jumpers(Dir::SW),
+    ];
+    for from in (by_dir[0] | by_dir[1] | by_dir[2] | by_dir[3]).singles() {
+        for (d, set) in Dir::ALL.into_iter().zip(by_dir) {
+            if (from & set).any() {
+                let over = from.step(d);
+                visitor.visit(&PaddedMove {
+                    from,
+                    to: over.step(d),
+                    captured: over,
+                });
+            }
+        }
+    }
+}
+
+/// Fill `list` with the non-capturing moves (cleared first); only legal when
+/// [`has_capture`] is false.
+pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
+    padded_generate_quiet(&PaddedPosition::new(pos), list);
+}
+
+/// [`generate_quiet`] in the padded layout.
+#[inline(always)]
+fn padded_generate_quiet<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+    list.clear();
+    quiet_into(p, list);
+}
+
+/// Emit the non-capturing moves in generation order, the side to move being `S`.
+#[inline(always)]
+fn quiet_moves_as<S: Side, V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
+    let empty = p.empty();
+    let men = p.own_men();
+    for dir in S::FORWARD {
+        let back = dir.opposite();
+        for to in (men.step(dir) & empty).singles() {
+            visitor.visit(&PaddedMove {
+                from: to.step(back),
+                to,
+                captured: Padded::EMPTY,
+            });
+        }
+    }
+    quiet_king_moves(p, visitor);
+}
+
+/// Emit the kings' non-capturing moves in generation order.
+#[inline(always)]
+fn quiet_king_moves<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
+    let empty = p.empty();
+    for from in p.own_kings().singles() {
+        for dir in Dir::ALL {
+            let mut to = from.step(dir) & empty;
+            while to.any() {
+                visitor.visit(&PaddedMove {
+                    from,
+                    to,
+                    captured: Padded::EMPTY,
+                });
+                to = to.step(dir) & empty;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_fen;
+
+    fn moves(fen: &str) -> Vec<String> {
+        let mut v: Vec<String> = legal_moves(&parse_fen(fen).unwrap())
+            .iter()
+            .map(|m| format!("{m:?}"))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn start_moves() {
+        let p = Position::start();
+        assert_eq!(legal_moves(&p).len(), 7);
+        assert_eq!(count_moves(&p), 7);
+        assert!(!has_capture(&p));
+    }
+
+    #[test]
+    fn men_capture_backwards() {
+        assert_eq!(moves("W:Wd4:Bc3"), ["d4xb2:c3"]);
+    }
+
+    #[test]
+    fn king_flies() {
+        assert_eq!(moves("W:WKa1:Bh8").len(), 6);
+        assert_eq!(moves("W:WKa1:Bd4,h8"), ["a1xe5:d4", "a1xf6:d4", "a1xg7:d4"]);
+    }
+}
