@@ -11,8 +11,8 @@
 # 3. merges the profiles and builds both binaries again with them (target/pgo/release).
 #
 # The compiler then lays out the branches as they are taken: on the 2-core VM,
-# searches of the workload's own positions took 3–7 % less time, others 0–2 % (README,
-# "Session 15"). The flags are added to those of .cargo/config.toml; --native also
+# searches of the workload's own positions took 3–7 % less time, others 0–2 %
+# (docs/performance.md, "Profile-guided build"). The flags are added to those of .cargo/config.toml; --native also
 # compiles for this machine's processor (the binaries may then not run on an older
 # one). Needs `llvm-profdata` of the toolchain's own LLVM: installed with
 # `rustup component add llvm-tools` when missing.
