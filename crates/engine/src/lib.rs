@@ -2,6 +2,18 @@
 //! transposition tables, time management ([`time`]), the opening book ([`book`]),
 //! strength levels ([`level`]) and the trait through which the search consults
 //! perfect knowledge ([`oracle`], implemented by the endgame databases).
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use damas_engine::search::{Limits, SearchOptions, Searcher};
+//! use damas_rules::Position;
+//!
+//! let mut searcher = Searcher::new(SearchOptions::default().with_hash_mb(1));
+//! let stop = AtomicBool::new(false);
+//! let result = searcher.search(&Position::start(), &[], &Limits::depth(6), &stop, &mut |_| {});
+//! assert!(result.best.is_some());
+//! assert_eq!(result.depth, 6);
+//! ```
 
 pub mod book;
 pub mod eval;

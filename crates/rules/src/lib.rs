@@ -1,12 +1,43 @@
 //! The rules of Brazilian draughts on the 8×8 board: squares and 32-square
 //! [`Bitboard`]s, the [`Position`], [`Move`]s and their generation ([`movegen`]),
-//! notation, FEN and PDN, the draw rules, the game record and [`perft`].
+//! notation, FEN and PDN, the draw rules, the game record and [`perft`]. The rules
+//! themselves are written out in the repository's `docs/rules.md`.
+//!
+//! Positions, legal moves and notation:
 //!
 //! ```
-//! use damas_rules::{movegen::legal_moves, Position};
+//! use damas_rules::movegen::legal_moves;
+//! use damas_rules::notation::{move_to_string, parse_move, Notation};
+//! use damas_rules::{parse_fen, to_fen, Position};
 //!
 //! let start = Position::start();
 //! assert_eq!(legal_moves(&start).len(), 7);
+//!
+//! let mv = parse_move(&start, "c3-d4").unwrap();
+//! assert_eq!(move_to_string(&start, mv, Notation::Numeric), "22-18");
+//! let next = start.play(mv);
+//!
+//! // FEN round trip; bad input is a typed error that says where.
+//! assert_eq!(parse_fen(&to_fen(&next)).unwrap(), next);
+//! assert!(parse_fen("W:W33:B1").is_err());
+//! ```
+//!
+//! Counting the move tree (the published counts are in `data/perft/`):
+//!
+//! ```
+//! use damas_rules::{perft::perft, Position};
+//!
+//! assert_eq!(perft(&Position::start(), 3), 302);
+//! ```
+//!
+//! Games in PDN:
+//!
+//! ```
+//! use damas_rules::pdn::{read_games, write_game};
+//!
+//! let games = read_games("[GameType \"26\"]\n1. c3-d4 f6-e5 *").unwrap();
+//! assert_eq!(games[0].moves.len(), 2);
+//! assert!(write_game(&games[0]).contains("c3-d4"));
 //! ```
 
 pub mod bitboard;
