@@ -1,6 +1,7 @@
 //! The rules of Brazilian draughts on the 8×8 board: squares and 32-square
 //! [`Bitboard`]s, the [`Position`], [`Move`]s and their generation ([`movegen`]),
 //! notation, FEN and PDN, the draw rules, the game record and [`perft`]. The rules
+//! that differ between variants are behind [`Variant`] and [`Rules`]; the rules
 //! themselves are written out in the repository's `docs/rules.md`.
 //!
 //! Positions, legal moves and notation:
@@ -53,9 +54,11 @@ pub mod perft;
 mod perft_bulk;
 pub mod position;
 pub mod square;
+pub mod variant;
 
 pub use bitboard::{Bitboard, Dir};
 pub use fen::{parse_fen, to_fen, FenError};
 pub use moves::{Move, MoveList};
 pub use position::{Color, Kind, Piece, Position};
 pub use square::Square;
+pub use variant::{Rules, Variant, VariantError};

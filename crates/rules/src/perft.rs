@@ -7,37 +7,50 @@ use crate::moves::{Move, MoveList};
 use crate::padded::{Black, PaddedPosition, Side, White};
 use crate::perft_bulk::two_plies;
 use crate::position::{Color, Position};
+use crate::variant::{Brazilian, Rules, Variant};
 
 /// Leaves of the legal move tree of `pos` at `depth` (unique moves, see SPEC §3).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    perft_with::<Brazilian>(pos, depth)
+}
+
+/// [`perft`] under the rules of `variant`: dispatches once, the tree is
+/// monomorphised.
+pub fn perft_for(variant: Variant, pos: &Position, depth: u32) -> u64 {
+    crate::with_rules!(variant, R => perft_with::<R>(pos, depth))
+}
+
+/// [`perft`] under the rules `R`.
+fn perft_with<R: Rules>(pos: &Position, depth: u32) -> u64 {
     let p = PaddedPosition::new(pos);
     match p.side {
-        Color::White => padded_perft::<White>(&p, depth),
-        Color::Black => padded_perft::<Black>(&p, depth),
+        Color::White => padded_perft::<R, White>(&p, depth),
+        Color::Black => padded_perft::<R, Black>(&p, depth),
     }
 }
 
 /// [`perft`] in the generator's own layout, so the tree never converts masks, and
-/// with the side to move as a type, so no node chooses directions or rows.
-fn padded_perft<S: Side>(p: &PaddedPosition, depth: u32) -> u64 {
+/// with the variant and the side to move as types, so no node chooses rules,
+/// directions or rows.
+fn padded_perft<R: Rules, S: Side>(p: &PaddedPosition, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => count_moves_as::<S>(p) as u64,
+        1 => count_moves_as::<R, S>(p) as u64,
         // The last two plies inline: no call per child, only the bulk count.
         2 => {
-            if let Some(n) = two_plies::<S>(p) {
+            if let Some(n) = two_plies::<R, S>(p) {
                 return n;
             }
             let mut n = 0;
-            for_each_move_as::<S, _>(p, |m| {
-                n += count_moves_as::<S::Other>(&p.play_as::<S>(m)) as u64
+            for_each_move_as::<R, S, _>(p, |m| {
+                n += count_moves_as::<R, S::Other>(&p.play_as::<S>(m)) as u64
             });
             n
         }
         _ => {
             let mut n = 0;
-            for_each_move_as::<S, _>(p, |m| {
-                n += padded_perft::<S::Other>(&p.play_as::<S>(m), depth - 1)
+            for_each_move_as::<R, S, _>(p, |m| {
+                n += padded_perft::<R, S::Other>(&p.play_as::<S>(m), depth - 1)
             });
             n
         }
@@ -97,4 +110,20 @@ fn frontier(pos: &Position, plies: u32) -> Vec<Position> {
             .collect();
     }
     level
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_variant_is_brazilian() {
+        let start = Position::start();
+        for depth in 0..=5 {
+            assert_eq!(
+                perft_for(Variant::default(), &start, depth),
+                perft(&start, depth)
+            );
+        }
+    }
 }

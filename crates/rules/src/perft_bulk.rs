@@ -13,13 +13,14 @@
 use crate::bitboard::Dir;
 use crate::movegen::{count_moves_as, padded_has_capture};
 use crate::padded::{Padded, PaddedMove, PaddedPosition, Side};
+use crate::variant::Rules;
 
 /// The leaves two plies below `p` (the side to move being `S`), when `p` qualifies:
 /// `S` has no king and no capture, the opponent no king and no capture against the
 /// parent position (a capture it has there may or may not survive the move, which
 /// the sets below do not follow). `None` otherwise, and the caller counts as usual.
 #[inline(always)]
-pub(crate) fn two_plies<S: Side>(p: &PaddedPosition) -> Option<u64> {
+pub(crate) fn two_plies<R: Rules, S: Side>(p: &PaddedPosition) -> Option<u64> {
     if p.kings.any() {
         return None;
     }
@@ -64,7 +65,7 @@ pub(crate) fn two_plies<S: Side>(p: &PaddedPosition) -> Option<u64> {
                 to: t,
                 captured: Padded::EMPTY,
             };
-            leaves += count_moves_as::<S::Other>(&p.play_as::<S>(&m)) as u64;
+            leaves += count_moves_as::<R, S::Other>(&p.play_as::<S>(&m)) as u64;
         }
         let bulk = to & !capture;
         let from = bulk.step(back);

@@ -1,14 +1,17 @@
-//! The full capture generator: every maximal capture sequence of every piece,
-//! merged when two routes take the same pieces to the same square (the majority
-//! rule and the Turkish strike, see the module above).
+//! The full capture generator: every complete capture sequence of every piece,
+//! merged when two routes take the same pieces to the same square (the Turkish
+//! strike), and under the majority rule ([`Rules::MAJORITY`]) only the longest.
+
+use std::marker::PhantomData;
 
 use crate::bitboard::Dir;
 use crate::moves::MoveList;
 use crate::padded::{MoveSink, Padded, PaddedPosition, RAYS};
 use crate::position::Position;
+use crate::variant::{Brazilian, Rules};
 
-/// State of the capture search for one moving piece.
-struct Capturer<'a, S> {
+/// State of the capture search for one moving piece, under the rules `R`.
+struct Capturer<'a, S, R> {
     from: Padded,
     /// Opponent pieces (jumped ones included: they stay until the move ends).
     opp: Padded,
@@ -17,18 +20,23 @@ struct Capturer<'a, S> {
     /// Longest capture found so far (over all pieces).
     best: u32,
     list: &'a mut S,
+    rules: PhantomData<R>,
 }
 
-impl<S: MoveSink> Capturer<'_, S> {
+impl<S: MoveSink, R: Rules> Capturer<'_, S, R> {
+    /// Keep the finished capture `from`→`to` taking `captured`: the variant's
+    /// capture selection.
     #[inline]
     fn record(&mut self, to: Padded, captured: Padded) {
-        let n = captured.count();
-        if n < self.best {
-            return;
-        }
-        if n > self.best {
-            self.best = n;
-            self.list.clear();
+        if R::MAJORITY {
+            let n = captured.count();
+            if n < self.best {
+                return;
+            }
+            if n > self.best {
+                self.best = n;
+                self.list.clear();
+            }
         }
         if !self.list.contains(self.from, to, captured) {
             self.list.push(self.from, to, captured);
@@ -167,11 +175,24 @@ impl Back for Start {
 /// length, one entry per (from, to, captured set). Leaves `list` empty when there is
 /// no capture.
 pub fn generate_captures(pos: &Position, list: &mut MoveList) {
-    padded_generate_captures(&PaddedPosition::new(pos), list);
+    padded_generate_captures::<Brazilian, _>(&PaddedPosition::new(pos), list);
 }
 
-/// [`generate_captures`] in the padded layout.
-pub(crate) fn padded_generate_captures<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+/// Refuses, when the generator is instantiated, rules it does not implement yet.
+struct Implemented<R>(PhantomData<R>);
+
+impl<R: Rules> Implemented<R> {
+    /// Crowning during a capture needs the man to go on as a king and the move to
+    /// say it was crowned (see `docs/variants.md`).
+    const CHECK: () = assert!(
+        !R::CROWNS_MID_CAPTURE,
+        "the capture generator does not crown men during a capture yet"
+    );
+}
+
+/// [`generate_captures`] under the rules `R`, in the padded layout.
+pub(crate) fn padded_generate_captures<R: Rules, S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+    let () = Implemented::<R>::CHECK;
     list.clear();
     let opp = p.opp;
     let empty = p.empty();
@@ -189,6 +210,7 @@ pub(crate) fn padded_generate_captures<S: MoveSink>(p: &PaddedPosition, list: &m
             empty: empty | from,
             best,
             list,
+            rules: PhantomData::<R>,
         };
         if (own_kings & from).any() {
             c.king::<Start>(from, Padded::EMPTY);
@@ -283,7 +305,7 @@ mod tests {
             );
             let p = PaddedPosition::new(&pos);
             let mut list = PaddedMoves::new();
-            padded_generate_captures(&p, &mut list);
+            padded_generate_captures::<Brazilian, _>(&p, &mut list);
             let got: Vec<_> = list
                 .as_slice()
                 .iter()

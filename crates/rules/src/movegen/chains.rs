@@ -6,6 +6,7 @@ use crate::bitboard::Dir;
 use crate::padded::{Padded, PaddedPosition};
 
 use super::count_captures;
+use crate::variant::Rules;
 
 /// Longest capture found so far and how many captures have that length.
 struct Tally {
@@ -19,8 +20,9 @@ struct Tally {
 /// start, end and captured set (its first piece is the one next to the start, and
 /// so on), so such captures are counted as found; from four pieces on two routes
 /// can take the same pieces, and the generator, which merges them, counts.
+/// Majority rule only: under free choice the caller generates.
 #[inline(never)]
-pub(super) fn count_man_chains(p: &PaddedPosition) -> usize {
+pub(super) fn count_man_chains<R: Rules>(p: &PaddedPosition) -> usize {
     let opp = p.opp;
     let empty = p.empty();
     if let Some(n) = count_double_jumps(p.own_men(), opp, empty) {
@@ -34,7 +36,7 @@ pub(super) fn count_man_chains(p: &PaddedPosition) -> usize {
         man_chains(from, opp, empty | from, 0, &mut tally);
     }
     if tally.best >= 4 {
-        return count_captures(p);
+        return count_captures::<R>(p);
     }
     tally.count as usize
 }

@@ -2,6 +2,11 @@
 //! ways, kings fly, captures are compulsory with the majority rule, jumped pieces stay
 //! on the board until the move ends (Turkish strike), promotion only at the end.
 //!
+//! The capture rules that differ between variants come from a [`Rules`] type: the
+//! generic functions (`*_with::<R>`) are monomorphised per variant, the `*_for`
+//! functions take a [`Variant`] and dispatch once, and the plain functions are
+//! Brazilian (see `docs/variants.md`).
+//!
 //! The generator works in the ghost-square layout of [`crate::padded`], where every
 //! diagonal step is one shift; the public functions convert a [`Position`] once and
 //! write [`Move`]s, perft stays in that layout throughout ([`crate::perft`]).
@@ -16,6 +21,7 @@ use crate::padded::{
     Black, MoveSink, Padded, PaddedMove, PaddedMoves, PaddedPosition, Side, White,
 };
 use crate::position::{Color, Position};
+use crate::variant::{Brazilian, Rules, Variant};
 
 mod capturer;
 mod chains;
@@ -122,7 +128,8 @@ pub fn padded_has_quiet_move(p: &PaddedPosition) -> bool {
 }
 
 /// What the capture test found: nothing, only single man jumps (counted), men's
-/// captures some of which go on (no king can capture), or king captures.
+/// captures some of which go on (no king can capture), or king captures (and
+/// anything the fast paths do not cover, which the full generator handles).
 enum Captures {
     None,
     Single(u32),
@@ -134,7 +141,7 @@ enum Captures {
 /// is a single man jump, all are legal (majority rule) and distinct, so they can be
 /// counted without generating them.
 #[inline(always)]
-fn classify_captures(p: &PaddedPosition) -> Captures {
+fn classify_captures<R: Rules>(p: &PaddedPosition) -> Captures {
     let opp = p.opp;
     let empty = p.empty();
     let men = p.own_men();
@@ -146,6 +153,10 @@ fn classify_captures(p: &PaddedPosition) -> Captures {
     }
     if (land[0] | land[1] | land[2] | land[3]).is_empty() {
         return Captures::None;
+    }
+    if R::CROWNS_MID_CAPTURE {
+        // A man landing on the far row may go on as a king.
+        return Captures::Complex;
     }
     // jumpable[e]: squares from which a man can jump in direction e.
     let from = |e: Dir| (empty.step(e.opposite()) & opp).step(e.opposite());
@@ -165,25 +176,27 @@ fn classify_captures(p: &PaddedPosition) -> Captures {
 /// Number of legal moves, without building the quiet ones (bulk counting).
 #[inline]
 pub fn count_moves(pos: &Position) -> usize {
-    padded_count_moves(&PaddedPosition::new(pos))
+    count_moves_with::<Brazilian>(pos)
 }
 
-/// [`count_moves`] in the padded layout.
+/// [`count_moves`] under the rules `R`.
 #[inline]
-pub(crate) fn padded_count_moves(p: &PaddedPosition) -> usize {
+pub fn count_moves_with<R: Rules>(pos: &Position) -> usize {
+    let p = PaddedPosition::new(pos);
     match p.side {
-        Color::White => count_moves_as::<White>(p),
-        Color::Black => count_moves_as::<Black>(p),
+        Color::White => count_moves_as::<R, White>(&p),
+        Color::Black => count_moves_as::<R, Black>(&p),
     }
 }
 
-/// [`padded_count_moves`] when the side to move is known to be `S`.
+/// [`count_moves_with`] when the side to move is known to be `S`.
 #[inline(always)]
-pub(crate) fn count_moves_as<S: Side>(p: &PaddedPosition) -> usize {
-    match classify_captures(p) {
+pub(crate) fn count_moves_as<R: Rules, S: Side>(p: &PaddedPosition) -> usize {
+    match classify_captures::<R>(p) {
         Captures::Single(n) => return n as usize,
-        Captures::ManChains => return count_man_chains(p),
-        Captures::Complex => return count_captures(p),
+        // Counting only the longest chains is the majority rule.
+        Captures::ManChains if R::MAJORITY => return count_man_chains::<R>(p),
+        Captures::ManChains | Captures::Complex => return count_captures::<R>(p),
         Captures::None => {}
     }
     let empty = p.empty();
@@ -209,33 +222,50 @@ pub(crate) fn count_moves_as<S: Side>(p: &PaddedPosition) -> usize {
 /// is kilobytes of stack, which would otherwise be reserved and probed at every
 /// call of [`padded_count_moves`], most of which need no list.
 #[inline(never)]
-pub(super) fn count_captures(p: &PaddedPosition) -> usize {
+pub(super) fn count_captures<R: Rules>(p: &PaddedPosition) -> usize {
     let mut list = PaddedMoves::new();
-    padded_generate_captures(p, &mut list);
+    padded_generate_captures::<R, _>(p, &mut list);
     list.as_slice().len()
 }
 
 /// All legal moves of the side to move (empty when it has lost).
 pub fn legal_moves(pos: &Position) -> MoveList {
+    legal_moves_for(Variant::Brazilian, pos)
+}
+
+/// [`legal_moves`] under the rules of `variant`.
+pub fn legal_moves_for(variant: Variant, pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate(pos, &mut list);
+    generate_for(variant, pos, &mut list);
     list
 }
 
 /// Fill `list` with the legal moves (cleared first).
 #[inline]
 pub fn generate(pos: &Position, list: &mut MoveList) {
-    padded_generate(&PaddedPosition::new(pos), list);
+    generate_with::<Brazilian>(pos, list);
 }
 
-/// [`generate`] in the padded layout, into any sink.
+/// [`generate`] under the rules of `variant`: dispatches once to [`generate_with`].
 #[inline]
-pub(crate) fn padded_generate<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+pub fn generate_for(variant: Variant, pos: &Position, list: &mut MoveList) {
+    crate::with_rules!(variant, R => generate_with::<R>(pos, list));
+}
+
+/// [`generate`] under the rules `R`, for callers generic over the variant.
+#[inline]
+pub fn generate_with<R: Rules>(pos: &Position, list: &mut MoveList) {
+    padded_generate::<R, _>(&PaddedPosition::new(pos), list);
+}
+
+/// [`generate_with`] in the padded layout, into any sink.
+#[inline]
+fn padded_generate<R: Rules, S: MoveSink>(p: &PaddedPosition, list: &mut S) {
     list.clear();
-    match classify_captures(p) {
+    match classify_captures::<R>(p) {
         Captures::None => quiet_into(p, list),
         Captures::Single(_) => single_jumps(p, &mut PushTo(list)),
-        Captures::ManChains | Captures::Complex => padded_generate_captures(p, list),
+        Captures::ManChains | Captures::Complex => padded_generate_captures::<R, _>(p, list),
     }
 }
 
@@ -266,11 +296,17 @@ fn quiet_into<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
 /// compiler's own choice varies with the code around it.
 #[inline(always)]
 pub fn padded_captures_only(p: &PaddedPosition, list: &mut PaddedMoves) -> bool {
+    padded_captures_only_with::<Brazilian>(p, list)
+}
+
+/// [`padded_captures_only`] under the rules `R`.
+#[inline(always)]
+pub fn padded_captures_only_with<R: Rules>(p: &PaddedPosition, list: &mut PaddedMoves) -> bool {
     list.clear();
-    match classify_captures(p) {
+    match classify_captures::<R>(p) {
         Captures::None => return false,
         Captures::Single(_) => single_jumps(p, &mut PushTo(list)),
-        Captures::ManChains | Captures::Complex => padded_generate_captures(p, list),
+        Captures::ManChains | Captures::Complex => padded_generate_captures::<R, _>(p, list),
     }
     !list.as_slice().is_empty()
 }
@@ -279,11 +315,14 @@ pub fn padded_captures_only(p: &PaddedPosition, list: &mut PaddedMoves) -> bool 
 /// `S`. Quiet moves and single jumps go straight to `visit` without a list
 /// (perft's inner loop).
 #[inline(always)]
-pub(crate) fn for_each_move_as<S: Side, F: FnMut(&PaddedMove)>(p: &PaddedPosition, mut visit: F) {
-    match classify_captures(p) {
+pub(crate) fn for_each_move_as<R: Rules, S: Side, F: FnMut(&PaddedMove)>(
+    p: &PaddedPosition,
+    mut visit: F,
+) {
+    match classify_captures::<R>(p) {
         Captures::None => quiet_moves_as::<S, _>(p, &mut visit),
         Captures::Single(_) => single_jumps(p, &mut visit),
-        Captures::ManChains | Captures::Complex => for_each_capture(p, visit),
+        Captures::ManChains | Captures::Complex => for_each_capture::<R, _>(p, visit),
     }
 }
 
@@ -291,9 +330,9 @@ pub(crate) fn for_each_move_as<S: Side, F: FnMut(&PaddedMove)>(p: &PaddedPositio
 /// as [`count_captures`]: perft recurses through the caller, and every frame would
 /// carry the list.
 #[inline(never)]
-fn for_each_capture<F: FnMut(&PaddedMove)>(p: &PaddedPosition, visit: F) {
+fn for_each_capture<R: Rules, F: FnMut(&PaddedMove)>(p: &PaddedPosition, visit: F) {
     let mut list = PaddedMoves::new();
-    padded_generate_captures(p, &mut list);
+    padded_generate_captures::<R, _>(p, &mut list);
     list.as_slice().iter().for_each(visit);
 }
 
@@ -426,6 +465,31 @@ mod tests {
     #[test]
     fn men_capture_backwards() {
         assert_eq!(moves("W:Wd4:Bc3"), ["d4xb2:c3"]);
+    }
+
+    /// Rules with free choice of capture, to exercise the generator's other branch
+    /// before a variant of that kind exists.
+    #[derive(Clone, Copy, Default)]
+    struct FreeChoice;
+
+    impl Rules for FreeChoice {
+        const VARIANT: Variant = Variant::Brazilian;
+        const MAJORITY: bool = false;
+        const CROWNS_MID_CAPTURE: bool = false;
+    }
+
+    #[test]
+    fn capture_selection_follows_the_rules() {
+        // c3 takes two (d4, f6), a5 takes one (b6).
+        let p = parse_fen("W:Wc3,a5:Bd4,f6,b6").unwrap();
+        let mut list = MoveList::new();
+        generate_for(Variant::Brazilian, &p, &mut list);
+        assert_eq!(list.len(), 1);
+        assert_eq!(list[0].captured().count(), 2);
+        generate_with::<FreeChoice>(&p, &mut list);
+        assert_eq!(list.len(), 2);
+        assert_eq!(count_moves_with::<FreeChoice>(&p), 2);
+        assert_eq!(count_moves(&p), 1);
     }
 
     #[test]

@@ -5,6 +5,7 @@ use crate::fen::parse_fen;
 use crate::movegen::legal_moves;
 use crate::notation::parse_move;
 use crate::position::Position;
+use crate::variant::{GameType, Variant};
 
 use super::{MoveNumber, PdnError, PdnErrorKind, PdnGame};
 
@@ -233,8 +234,12 @@ impl Pending {
 
     fn start(&self) -> Result<Position, PdnErrorKind> {
         if let Some((_, gt)) = self.tags.iter().find(|(k, _)| k == "GameType") {
+            // The first field is the game's number; only the variants we play are read.
             let number = gt.split(',').next().unwrap_or("").trim();
-            if number != "26" {
+            let played = number
+                .parse()
+                .is_ok_and(|n| Variant::from_game_type(GameType(n)).is_ok());
+            if !played {
                 return Err(PdnErrorKind::GameType(gt.clone()));
             }
         }
