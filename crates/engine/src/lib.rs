@@ -8,10 +8,8 @@ pub mod eval;
 pub mod fsutil;
 pub mod level;
 pub mod oracle;
-mod prefetch;
 pub mod score;
 pub mod search;
-pub mod shared_tt;
 pub mod time;
 pub mod tt;
 
