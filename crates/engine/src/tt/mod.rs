@@ -3,7 +3,7 @@
 //! replacing, with on-path flags, kept as the thesis describes it for the node-count
 //! study). Both are found by a position's [`Key`] and store [`Bound`]ed values in the
 //! node-relative form of [`to_tt`]; the search reaches either through
-//! [`TableAccess`], so that one node search serves both.
+//! `TableAccess`, so that one node search serves both.
 
 use crate::score::Score;
 use damas_rules::key::Key;

@@ -1,6 +1,6 @@
 //! The thesis' transposition table (§6.5.4, §4.2): open addressing with double
-//! hashing over `2^p` eight-byte entries, found by the position's [`Key`] (Bob Jenkins'
-//! 64-bit mix).
+//! hashing over `2^p` eight-byte entries, found by the position's [`Key`] (Bob
+//! Jenkins' 64-bit mix).
 //!
 //! Probe sequence `h_i(k) = (f(k) + i·d(k)) mod 2^p` with `f(k) = k >> (64 − p)` and
 //! `d(k) = ((k >> 32) << 1) + 1` (odd, so the sequence is a permutation); only the
