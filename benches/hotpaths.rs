@@ -14,10 +14,10 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use damas::matches::openings::parse_fen_openings;
 use damas_engine::eval::Evaluation;
-use damas_engine::shared_tt::SharedTable;
-use damas_engine::tt::{key, Bound};
+use damas_engine::tt::shared::SharedTable;
+use damas_engine::tt::Bound;
 use damas_rules::movegen::{generate, has_capture};
-use damas_rules::{MoveList, Position};
+use damas_rules::{Key, MoveList, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -66,7 +66,7 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.bench_function("key", |b| {
-        b.iter(|| positions.iter().fold(0u64, |a, p| a ^ key(black_box(p))))
+        b.iter(|| positions.iter().fold(0u64, |a, p| a ^ black_box(p).key().0))
     });
     g.bench_function("has_capture", |b| {
         b.iter(|| {
@@ -91,7 +91,7 @@ fn bench(c: &mut Criterion) {
 
     // The table: every position stored once, then each probed; keys in the order of
     // the games, so the accesses are scattered over the table as in a search.
-    let keys: Vec<u64> = positions.iter().map(key).collect();
+    let keys: Vec<Key> = positions.iter().map(Position::key).collect();
     for mb in [1, 64] {
         let table = SharedTable::new(mb);
         g.bench_function(format!("table_store_{mb}mb"), |b| {

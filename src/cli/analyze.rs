@@ -8,7 +8,7 @@ use crate::cli::{position_arg, CliError};
 use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::search::parse_threads;
 use damas_engine::search::{Info, Limits, SearchOptions, Searcher, Techniques, DEFAULT_HASH_MB};
-use damas_engine::shared_tt::parse_hash;
+use damas_engine::tt::shared::parse_hash;
 use damas_rules::moves::Move;
 use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::Position;

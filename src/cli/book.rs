@@ -77,7 +77,8 @@ fn build(a: &BuildArgs) -> Result<(), CliError> {
     if !(a.margin.is_finite() && (0.0..=10.0).contains(&a.margin)) {
         return Err(CliError::input("--margin must be from 0 to 10 men"));
     }
-    if a.nodes == 0 || a.depth == 0 || !(damas_engine::shared_tt::MIN_MB..=4096).contains(&a.hash) {
+    if a.nodes == 0 || a.depth == 0 || !(damas_engine::tt::shared::MIN_MB..=4096).contains(&a.hash)
+    {
         return Err(CliError::input(
             "--nodes and --depth must be above 0 and --hash from 1 to 4096",
         ));

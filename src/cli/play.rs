@@ -54,7 +54,7 @@ pub struct Args {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=50))]
     pub variety: u32,
     /// Size of the engine's transposition table in megabytes.
-    #[arg(long, value_name = "MB", default_value_t = damas_engine::search::DEFAULT_HASH_MB, value_parser = damas_engine::shared_tt::parse_hash)]
+    #[arg(long, value_name = "MB", default_value_t = damas_engine::search::DEFAULT_HASH_MB, value_parser = damas_engine::tt::shared::parse_hash)]
     pub hash: usize,
     /// Engine search threads.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = damas_engine::search::parse_threads)]

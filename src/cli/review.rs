@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::cli::CliError;
 use crate::review::{report::report, review_game, DEFAULT_NODES};
 use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher, DEFAULT_HASH_MB};
-use damas_engine::shared_tt::parse_hash;
+use damas_engine::tt::shared::parse_hash;
 use damas_rules::pdn::{read_games, NO_GAME};
 
 /// Arguments of `damas review`.

@@ -11,7 +11,7 @@ use damas_engine::level::Strength;
 use damas_engine::search::{
     parse_threads, Oracle, SearchOptions, TableKind, Techniques, MAX_THREADS,
 };
-use damas_engine::shared_tt::{parse_hash, MAX_MB, MIN_MB};
+use damas_engine::tt::shared::{parse_hash, MAX_MB, MIN_MB};
 
 use super::numbering::MoveNumbering;
 use super::protocol::quote;

@@ -174,7 +174,7 @@ impl FromStr for EngineSpec {
                 "name" => spec.name = Some(value.to_string()),
                 "techniques" => spec.techniques = Some(value.parse().map_err(|e: damas_engine::search::TechniqueError| bad(e.to_string()))?),
                 "tt-bits" => spec.tt_bits = Some(value.parse().ok().filter(|b| (10..=30).contains(b)).ok_or_else(|| number("10 to 30"))?),
-                "hash" => spec.hash_mb = Some(damas_engine::shared_tt::parse_hash(value).map_err(bad)?),
+                "hash" => spec.hash_mb = Some(damas_engine::tt::shared::parse_hash(value).map_err(bad)?),
                 "threads" => spec.threads = Some(damas_engine::search::parse_threads(value).map_err(bad)?),
                 "aspiration" => spec.aspiration = Some(value.parse().ok().filter(|d| (1..=10_000).contains(d)).ok_or_else(|| number("a half-width of 1 to 10000 hundredths of a man"))?),
                 "tt-frontier" => spec.tt_frontier = Some(crate::hub::settings::parse_flag(value).ok_or_else(|| number("true or false"))?),

@@ -1,5 +1,5 @@
-//! The damas engine: position evaluation ([`eval`]), the search ([`search`]) with its
-//! transposition tables, time management ([`time`]), the opening book ([`book`]),
+//! The damas engine: position evaluation ([`eval`]), the search ([`search`]) and its
+//! transposition tables ([`tt`]), time management ([`time`]), the opening book ([`book`]),
 //! strength levels ([`level`]) and the trait through which the search consults
 //! perfect knowledge ([`oracle`], implemented by the endgame databases).
 //!
@@ -20,10 +20,8 @@ pub mod eval;
 pub mod fsutil;
 pub mod level;
 pub mod oracle;
-mod prefetch;
 pub mod score;
 pub mod search;
-pub mod shared_tt;
 pub mod time;
 pub mod tt;
 

@@ -1,8 +1,8 @@
 //! The rules of Brazilian draughts on the 8×8 board: squares and 32-square
-//! [`Bitboard`]s, the [`Position`], [`Move`]s and their generation ([`movegen`]),
-//! notation, FEN and PDN, the draw rules, the game record and [`perft`]. The rules
-//! that differ between variants are behind [`Variant`] and [`Rules`]; the rules
-//! themselves are written out in the repository's `docs/rules.md`.
+//! [`Bitboard`]s, the [`Position`] and its hash [`Key`], [`Move`]s and their
+//! generation ([`movegen`]), notation, FEN and PDN, the draw rules, the game record
+//! and [`perft`]. The rules that differ between variants are behind [`Variant`] and
+//! [`Rules`]; the rules themselves are written out in the repository's `docs/rules.md`.
 //!
 //! Positions, legal moves and notation:
 //!
@@ -45,6 +45,7 @@ pub mod bitboard;
 pub mod drawrules;
 pub mod fen;
 pub mod game;
+pub mod key;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
@@ -58,6 +59,7 @@ pub mod variant;
 
 pub use bitboard::{Bitboard, Dir};
 pub use fen::{parse_fen, to_fen, FenError};
+pub use key::Key;
 pub use moves::{Move, MoveList};
 pub use position::{Color, Kind, Piece, Position};
 pub use square::Square;

@@ -11,6 +11,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use damas_rules::key::Key;
+
 /// Slots in the table (a power of two): far more than two threads ever hold.
 const SLOTS: usize = 1 << 14;
 
@@ -37,34 +39,34 @@ impl Default for Busy {
 
 impl Busy {
     #[inline(always)]
-    fn slot(&self, key: u64) -> &AtomicU64 {
+    fn slot(&self, key: Key) -> &AtomicU64 {
         // The high bits choose the shared table's bucket; the low ones the slot here.
-        &self.slots[key as usize & (SLOTS - 1)]
+        &self.slots[key.0 as usize & (SLOTS - 1)]
     }
 
     /// Whether some thread is searching the position with `key` now.
     #[inline]
-    pub fn is_busy(&self, key: u64) -> bool {
-        key != 0 && self.slot(key).load(Ordering::Relaxed) == key
+    pub fn is_busy(&self, key: Key) -> bool {
+        key.0 != 0 && self.slot(key).load(Ordering::Relaxed) == key.0
     }
 
     /// Mark `key` as searched by this thread; returns whether it took the slot (then
     /// [`Busy::leave`] must follow).
     #[inline]
-    pub fn enter(&self, key: u64) -> bool {
+    pub fn enter(&self, key: Key) -> bool {
         let slot = self.slot(key);
-        key != 0
+        key.0 != 0
             && slot
-                .compare_exchange(0, key, Ordering::Relaxed, Ordering::Relaxed)
+                .compare_exchange(0, key.0, Ordering::Relaxed, Ordering::Relaxed)
                 .is_ok()
     }
 
     /// Release a slot taken by [`Busy::enter`].
     #[inline]
-    pub fn leave(&self, key: u64) {
+    pub fn leave(&self, key: Key) {
         let _ = self
             .slot(key)
-            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+            .compare_exchange(key.0, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 }
 
@@ -75,7 +77,7 @@ mod tests {
     #[test]
     fn a_key_is_busy_between_enter_and_leave() {
         let b = Busy::default();
-        let k = 0x1234_5678_9abc_def0;
+        let k = Key(0x1234_5678_9abc_def0);
         assert!(!b.is_busy(k));
         assert!(b.enter(k));
         assert!(b.is_busy(k));
@@ -89,8 +91,8 @@ mod tests {
     #[test]
     fn a_colliding_key_neither_takes_nor_frees_the_slot() {
         let b = Busy::default();
-        let k = 0x1000_0000_0000_0001u64;
-        let other = k ^ (1 << 40); // same slot, other key
+        let k = Key(0x1000_0000_0000_0001);
+        let other = Key(k.0 ^ (1 << 40)); // same slot, other key
         assert!(b.enter(k));
         assert!(!b.is_busy(other));
         assert!(!b.enter(other));

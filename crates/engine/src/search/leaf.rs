@@ -3,13 +3,12 @@
 
 use crate::eval::Evaluator;
 use crate::score::Score;
-use crate::tt::{to_tt, Bound};
+use crate::tt::{to_tt, Bound, TableAccess};
 use damas_rules::movegen::{padded_has_capture, padded_has_quiet_move};
 use damas_rules::padded::PaddedPosition;
 use damas_rules::position::Position;
 
 use super::pvs::{bound_of, Engine};
-use super::table::TableAccess;
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// [`Engine::node`] with no depth left. Out of line from it, so that the many

@@ -8,10 +8,10 @@
 //! search returns, `pvs` the node search (α-β / PVS, TT, killers, history, ETC,
 //! selective deepening, endgame database, repetition), `leaf` the horizon nodes,
 //! `qsearch` quiescence, `order` move ordering and selection, `root` iterative
-//! deepening with the thesis' aspiration procedure, `mtdf` MTD(f), `table` the
-//! search's view of the two tables (the thesis' [`crate::tt`], with its path
-//! marking, and the default engine's [`crate::shared_tt`], which helper threads
-//! share: lazy SMP, `smp`).
+//! deepening with the thesis' aspiration procedure, `mtdf` MTD(f), `game_path` the
+//! marking of the game history in the thesis' table, `smp` lazy SMP over the shared
+//! table. The tables themselves, and the interface through which the search uses
+//! them, are in [`crate::tt`].
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -19,8 +19,7 @@ use std::time::Instant;
 
 use crate::eval::{Evaluation, Evaluator, Material};
 pub use crate::oracle::{Oracle, OracleAnswer, OracleValue};
-use crate::shared_tt::SharedTable;
-use crate::tt::Table;
+use crate::tt::{shared::SharedTable, thesis::Table, TableAccess};
 use damas_rules::moves::MoveList;
 use damas_rules::position::Position;
 pub use limits::Limits;
@@ -305,18 +304,19 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
         known_key: None,
     };
     let marked = if t.tt && T::TRACKS_PATH {
-        table::mark_game_path(&mut *engine.tt, pos, history)
+        game_path::mark_game_path(&mut *engine.tt, pos, history)
     } else {
         Vec::new()
     };
     let result = engine.run(pos, limits, on_info);
-    table::unmark_path(&mut *engine.tt, marked);
+    game_path::unmark_path(&mut *engine.tt, marked);
     result
 }
 
 mod busy;
 mod egdb_progress;
 mod egdb_root;
+mod game_path;
 mod leaf;
 mod limits;
 mod mtdf;
@@ -329,11 +329,9 @@ mod qsearch;
 mod report;
 mod root;
 mod smp;
-mod table;
 mod techniques;
 
 use limits::Budget;
 use order::Heuristics;
 use pv::PvTable;
 use pvs::Engine;
-use table::TableAccess;

@@ -3,11 +3,11 @@
 
 use crate::eval::Evaluator;
 use crate::score::Score;
+use crate::tt::TableAccess;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
 
 use super::pvs::Engine;
-use super::table::TableAccess;
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// One MTD(f) iteration to `depth` from the first guess `guess`: the exact root

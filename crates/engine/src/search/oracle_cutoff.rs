@@ -3,12 +3,12 @@
 
 use crate::eval::Evaluator;
 use crate::score::Score;
+use crate::tt::TableAccess;
 use damas_rules::drawrules;
 use damas_rules::position::Position;
 
 use super::egdb_progress;
 use super::pvs::{Engine, UNKNOWN_DISTANCE};
-use super::table::TableAccess;
 use super::{DrawPolicy, Oracle, OracleValue};
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {

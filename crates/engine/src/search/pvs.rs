@@ -4,8 +4,9 @@
 
 use crate::eval::Evaluator;
 use crate::score::Score;
-use crate::tt::{from_tt, key, to_tt, Bound};
+use crate::tt::{from_tt, to_tt, Bound, TableAccess};
 use damas_rules::drawrules;
+use damas_rules::key::Key;
 use damas_rules::movegen::{generate, has_capture};
 use damas_rules::moves::{Move, MoveList, MAX_MOVES};
 use damas_rules::position::Position;
@@ -14,7 +15,6 @@ use super::busy;
 use super::limits::Budget;
 use super::order::{select, Heuristics};
 use super::pv::PvTable;
-use super::table::TableAccess;
 use super::{SearchOptions, Stats, Techniques, MAX_PLY};
 
 /// Enhanced transposition cutoffs are tried only this far from the horizon (near the
@@ -51,7 +51,7 @@ pub(crate) struct Engine<'a, E: Evaluator + ?Sized, T: TableAccess> {
     pub smp: Option<super::smp::Role<'a>>,
     /// The key of the position the next [`Engine::node`] call searches, when the
     /// parent already computed it for the prefetch (taken at the node's entry).
-    pub known_key: Option<u64>,
+    pub known_key: Option<Key>,
 }
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
@@ -135,7 +135,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let mut slot: Option<T::Slot> = None;
         let mut tt_move: Option<u32> = None;
         if probe {
-            let probed = self.tt.probe(known_key.unwrap_or_else(|| key(pos)));
+            let probed = self.tt.probe(known_key.unwrap_or_else(|| pos.key()));
             if T::TRACKS_PATH && probed.is_none() && !root && self.repeated(pos) {
                 self.stats.terminal += 1;
                 return Err(Score::DRAW);
@@ -226,7 +226,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         // one most often missed in the cache.
         let first = tt_move.filter(|_| prefetch).map(|i| {
             let child = pos.play(self.lists[p][i]);
-            let k = key(&child);
+            let k = child.key();
             self.tt.prefetch(k);
             (i, child, k)
         });
@@ -295,14 +295,14 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 next_key = None;
                 if prefetch {
                     // The next child's slot is fetched while this one is searched.
-                    let k = key(&next);
+                    let k = next.key();
                     self.tt.prefetch(k);
                     next_key = Some(k);
                 }
             }
             let mut entered = None;
             if let Some(b) = busy {
-                let k = child_key.unwrap_or_else(|| key(&child));
+                let k = child_key.unwrap_or_else(|| child.key());
                 if j > 0 && j < n && n_deferred < busy::MAX_DEFERRED && b.is_busy(k) {
                     deferred[n_deferred] = i;
                     deferred_rank[n_deferred] = j as u8;
@@ -402,7 +402,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     fn child(
         &mut self,
         child: &Position,
-        key: Option<u64>,
+        key: Option<Key>,
         depth: u32,
         ply: u32,
         alpha: Score,
@@ -429,9 +429,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         // Every child's slot is requested first, so that the probes below wait for
         // memory once rather than once per move.
         let n = self.lists[p].len();
-        let mut keys = [0u64; MAX_MOVES];
+        let mut keys = [Key(0); MAX_MOVES];
         for (k, &m) in keys.iter_mut().zip(self.lists[p].iter()) {
-            *k = key(&pos.play(m));
+            *k = pos.play(m).key();
             self.tt.prefetch(*k);
         }
         for (i, &k) in keys.iter().enumerate().take(n) {

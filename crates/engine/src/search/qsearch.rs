@@ -5,11 +5,11 @@
 
 use crate::eval::Evaluator;
 use crate::score::Score;
+use crate::tt::TableAccess;
 use damas_rules::movegen::{padded_captures_only, padded_has_capture, padded_has_quiet_move};
 use damas_rules::padded::{PaddedMoves, PaddedPosition};
 
 use super::pvs::Engine;
-use super::table::TableAccess;
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// Value of `pos`, where the side to move has a capture, once the captures are

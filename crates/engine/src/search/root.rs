@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use crate::eval::Evaluator;
 use crate::score::Score;
-use crate::tt::key;
+use crate::tt::TableAccess;
 use damas_rules::drawrules;
 use damas_rules::movegen::generate;
 use damas_rules::moves::{Move, MoveList};
@@ -21,7 +21,6 @@ use damas_rules::position::Position;
 
 use super::limits::predict_next;
 use super::pvs::Engine;
-use super::table::TableAccess;
 use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
 
 /// Best root move of an iteration (or of its completed part).
@@ -118,7 +117,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             seen.push(p);
         }
         while line.len() < len {
-            let Some(e) = self.tt.find(key(&p)) else {
+            let Some(e) = self.tt.find(p.key()) else {
                 break;
             };
             let Some(code) = e.best else { break };

@@ -27,12 +27,11 @@ use std::time::Instant;
 
 use crate::eval::Evaluator;
 use crate::score::Score;
-use crate::shared_tt::SharedTable;
+use crate::tt::{shared::SharedTable, SharedHandle};
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
 
 use super::busy::Busy;
-use super::table::SharedHandle;
 use super::{run, Info, Limits, SearchOptions, SearchResult, ThreadState};
 
 /// Most search threads accepted.

@@ -1,5 +1,6 @@
 //! The thesis' transposition table (§6.5.4, §4.2): open addressing with double
-//! hashing over `2^p` eight-byte entries, keys from Bob Jenkins' 64-bit mix.
+//! hashing over `2^p` eight-byte entries, found by the position's [`Key`] (Bob
+//! Jenkins' 64-bit mix).
 //!
 //! Probe sequence `h_i(k) = (f(k) + i·d(k)) mod 2^p` with `f(k) = k >> (64 − p)` and
 //! `d(k) = ((k >> 32) << 1) + 1` (odd, so the sequence is a permutation); only the
@@ -7,79 +8,12 @@
 //! other keys is simply not stored. Entries are never removed: the table is cleared
 //! between searches.
 
-use crate::score::Score;
-use damas_rules::position::{Color, Position};
+use super::prefetch::prefetch;
+use super::Bound;
+use damas_rules::key::Key;
 
 /// Slots tried per access before giving up.
 pub const MAX_PROBES: u64 = 33;
-
-/// Bob Jenkins' 64-bit mix (thesis listing 6.4); returns the mixed `c`.
-#[inline(always)]
-pub const fn mix64(mut a: u64, mut b: u64, mut c: u64) -> u64 {
-    a = a.wrapping_sub(b);
-    a = a.wrapping_sub(c);
-    a ^= c >> 43;
-    b = b.wrapping_sub(c);
-    b = b.wrapping_sub(a);
-    b ^= a << 9;
-    c = c.wrapping_sub(a);
-    c = c.wrapping_sub(b);
-    c ^= b >> 8;
-    a = a.wrapping_sub(b);
-    a = a.wrapping_sub(c);
-    a ^= c >> 38;
-    b = b.wrapping_sub(c);
-    b = b.wrapping_sub(a);
-    b ^= a << 23;
-    c = c.wrapping_sub(a);
-    c = c.wrapping_sub(b);
-    c ^= b >> 5;
-    a = a.wrapping_sub(b);
-    a = a.wrapping_sub(c);
-    a ^= c >> 35;
-    b = b.wrapping_sub(c);
-    b = b.wrapping_sub(a);
-    b ^= a << 49;
-    c = c.wrapping_sub(a);
-    c = c.wrapping_sub(b);
-    c ^= b >> 11;
-    a = a.wrapping_sub(b);
-    a = a.wrapping_sub(c);
-    a ^= c >> 12;
-    b = b.wrapping_sub(c);
-    b = b.wrapping_sub(a);
-    b ^= a << 18;
-    c = c.wrapping_sub(a);
-    c = c.wrapping_sub(b);
-    c ^= b >> 22;
-    c
-}
-
-/// The 64-bit key of a position: `mix64(white, black, kings)` with the side to move
-/// in bit 32 of the third word (the masks themselves use only the low 32 bits).
-#[inline(always)]
-pub fn key(pos: &Position) -> u64 {
-    let side = u64::from(pos.side_to_move() == Color::Black) << 32;
-    mix64(
-        u64::from(pos.white().0),
-        u64::from(pos.black().0),
-        u64::from(pos.kings().0) | side,
-    )
-}
-
-/// What an entry's value means.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(u8)]
-pub enum Bound {
-    /// Created by a probe, no value yet (the thesis' `NEW`).
-    New = 0,
-    /// The true value is at most the stored one (all moves failed low).
-    Upper = 1,
-    /// The true value is at least the stored one (a move failed high).
-    Lower = 2,
-    /// The stored value is exact.
-    Exact = 3,
-}
 
 /// No best move stored.
 pub const NO_MOVE: u8 = 127;
@@ -105,7 +39,7 @@ impl Entry {
     fn check(self) -> u32 {
         self.0 as u32
     }
-    /// The stored value (node-relative: see [`to_tt`]).
+    /// The stored value (node-relative: see [`super::to_tt`]).
     pub fn value(self) -> i16 {
         (self.0 >> VALUE_SHIFT) as u16 as i16
     }
@@ -130,33 +64,6 @@ impl Entry {
     pub fn best(self) -> Option<usize> {
         let m = (self.0 >> MOVE_SHIFT) as u8;
         (m != NO_MOVE).then_some(m as usize)
-    }
-}
-
-/// A score as stored: proven results relative to the node, not the root, so that
-/// the entry holds in any transposition.
-#[inline]
-pub fn to_tt(s: Score, ply: u32) -> i16 {
-    let v = if s.is_win() {
-        s.0 + ply as i32
-    } else if s.is_loss() {
-        s.0 - ply as i32
-    } else {
-        s.0
-    };
-    v.clamp(i16::MIN as i32, i16::MAX as i32) as i16
-}
-
-/// The inverse of [`to_tt`] at `ply`.
-#[inline]
-pub fn from_tt(v: i16, ply: u32) -> Score {
-    let s = Score(i32::from(v));
-    if s.is_win() {
-        Score(s.0 - ply as i32)
-    } else if s.is_loss() {
-        Score(s.0 + ply as i32)
-    } else {
-        s
     }
 }
 
@@ -266,11 +173,12 @@ impl Table {
     /// Walk the probe sequence of `k`: the slot holding `k`, else (when `insert`)
     /// the first empty one, which is claimed with a fresh entry.
     #[inline(always)]
-    fn walk(&mut self, k: u64, insert: bool) -> Option<(Slot, bool)> {
+    fn walk(&mut self, key: Key, insert: bool) -> Option<(Slot, bool)> {
+        let k = key.0;
         self.accesses += 1;
         let check = Self::check_of(k);
         let mask = (1u64 << self.bits) - 1;
-        let mut h = self.home(k);
+        let mut h = self.home(key);
         let d = ((k >> 32) << 1) + 1;
         for _ in 0..MAX_PROBES {
             self.compares += 1;
@@ -294,27 +202,27 @@ impl Table {
     /// Find the entry of key `k`, creating an empty one when absent (the thesis'
     /// `load`). `None` when the first [`MAX_PROBES`] slots hold other keys.
     #[inline]
-    pub fn probe(&mut self, k: u64) -> Option<Slot> {
+    pub fn probe(&mut self, k: Key) -> Option<Slot> {
         self.walk(k, true).map(|(s, _)| s)
     }
 
     /// Find the entry of key `k` without creating one.
     #[inline]
-    pub fn find(&mut self, k: u64) -> Option<Entry> {
+    pub fn find(&mut self, k: Key) -> Option<Entry> {
         self.walk(k, false).map(|(s, _)| self.entry(s))
     }
 
     /// The first slot of `k`'s probe sequence: its key's top bits.
     #[inline(always)]
-    fn home(&self, k: u64) -> u64 {
-        k >> (64 - self.bits)
+    fn home(&self, k: Key) -> u64 {
+        k.0 >> (64 - self.bits)
     }
 
     /// Prefetch the first slot of `k`'s sequence (a hint only).
     #[inline(always)]
-    pub fn prefetch(&self, k: u64) {
+    pub fn prefetch(&self, k: Key) {
         let i = self.home(k) as usize;
-        crate::prefetch::prefetch(self.storage.slots().as_ptr().wrapping_add(i));
+        prefetch(self.storage.slots().as_ptr().wrapping_add(i));
     }
 
     /// The entry in `slot`.
@@ -356,11 +264,12 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damas_rules::position::Position;
 
     #[test]
     fn store_and_read_back() {
         let mut t = Table::new(12);
-        let k = key(&Position::start());
+        let k = Position::start().key();
         let s = t.probe(k).unwrap();
         assert_eq!(t.entry(s).bound(), Bound::New);
         assert_eq!(t.entry(s).best(), None);
@@ -378,13 +287,7 @@ mod tests {
             (e.value(), e.depth(), e.bound(), e.on_path(), e.best()),
             (77, MAX_STORED_DEPTH, Bound::Exact, false, Some(5))
         );
-        assert!(t.find(k ^ 1).is_none());
-    }
-
-    #[test]
-    fn side_to_move_changes_the_key() {
-        let p = Position::start();
-        assert_ne!(key(&p), key(&p.with_side(Color::Black)));
+        assert!(t.find(Key(k.0 ^ 1)).is_none());
     }
 
     #[test]
@@ -393,19 +296,9 @@ mod tests {
         let mut t = Table::new(10);
         let high = 0xdead_beef_u64 << 32;
         for low in 1..=MAX_PROBES {
-            assert!(t.probe(high | low).is_some());
+            assert!(t.probe(Key(high | low)).is_some());
         }
-        assert!(t.probe(high | 1000).is_none());
-        assert!(t.find(high | 7).is_some());
-    }
-
-    #[test]
-    fn proven_scores_are_node_relative() {
-        let s = Score::win_in(9);
-        assert_eq!(from_tt(to_tt(s, 4), 4), s);
-        assert_eq!(from_tt(to_tt(s, 4), 6), Score::win_in(11));
-        let l = Score::loss_in(9);
-        assert_eq!(from_tt(to_tt(l, 4), 2), Score::loss_in(7));
-        assert_eq!(from_tt(to_tt(Score(-250), 3), 8), Score(-250));
+        assert!(t.probe(Key(high | 1000)).is_none());
+        assert!(t.find(Key(high | 7)).is_some());
     }
 }

@@ -14,7 +14,9 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-use crate::tt::Bound;
+use super::prefetch::prefetch;
+use super::Bound;
+use damas_rules::key::Key;
 use damas_rules::moves::Move;
 
 /// Entries per bucket (a bucket is one 64-byte cache line).
@@ -88,7 +90,7 @@ impl StoredMove {
 /// One decoded entry.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Entry {
-    /// The stored value (node-relative, see [`crate::tt::to_tt`]).
+    /// The stored value (node-relative, see [`super::to_tt`]).
     pub value: i16,
     /// Depth of the search that produced it.
     pub depth: u32,
@@ -148,7 +150,7 @@ impl Bucket {
 
     /// The data of entry `i` if it holds `key` (and was not torn).
     #[inline(always)]
-    fn read(&self, i: usize, key: u64) -> Option<u64> {
+    fn read(&self, i: usize, key: Key) -> Option<u64> {
         let (k, d) = self.words(i);
         holds(k, d, key).then_some(d)
     }
@@ -159,8 +161,8 @@ impl Bucket {
     }
 
     #[inline(always)]
-    fn write(&self, i: usize, key: u64, data: u64) {
-        self.0[2 * i].store(key ^ data, Ordering::Relaxed);
+    fn write(&self, i: usize, key: Key, data: u64) {
+        self.0[2 * i].store(key.0 ^ data, Ordering::Relaxed);
         self.0[2 * i + 1].store(data, Ordering::Relaxed);
     }
 }
@@ -168,8 +170,8 @@ impl Bucket {
 /// Whether the words `k`, `d` of an entry hold `key`: valid, and not torn (the key
 /// is stored mixed with the data, so a half-written entry does not match).
 #[inline(always)]
-fn holds(k: u64, d: u64, key: u64) -> bool {
-    d & VALID_BIT != 0 && k ^ d == key
+fn holds(k: u64, d: u64, key: Key) -> bool {
+    d & VALID_BIT != 0 && k ^ d == key.0
 }
 
 /// Bucket storage: an anonymous mapping advised to use huge pages (a probe is a
@@ -268,16 +270,16 @@ impl SharedTable {
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64) -> &Bucket {
+    fn bucket(&self, key: Key) -> &Bucket {
         // Multiply-high maps the key onto any bucket count without a modulo.
         let buckets = self.buckets();
-        let i = ((u128::from(key) * buckets.len() as u128) >> 64) as usize;
+        let i = ((u128::from(key.0) * buckets.len() as u128) >> 64) as usize;
         &buckets[i]
     }
 
     /// The entry of `key`, if stored.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub fn probe(&self, key: Key) -> Option<Entry> {
         let b = self.bucket(key);
         // Every entry is read and the first match kept by selection, not by a
         // branch per entry: which entry matches, if any, is unpredictable.
@@ -289,7 +291,7 @@ impl SharedTable {
     }
 
     /// Record a result for `key`. Without a move, the key's previous move is kept.
-    pub fn store(&self, key: u64, value: i16, depth: u32, bound: Bound, best: Option<StoredMove>) {
+    pub fn store(&self, key: Key, value: i16, depth: u32, bound: Bound, best: Option<StoredMove>) {
         let b = self.bucket(key);
         let generation = self.generation();
         let mut entry = Entry {
@@ -349,8 +351,8 @@ impl SharedTable {
 
     /// Prefetch the bucket of `key` (a hint only).
     #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
-        crate::prefetch::prefetch(self.bucket(key));
+    pub fn prefetch(&self, key: Key) {
+        prefetch(self.bucket(key));
     }
 }
 

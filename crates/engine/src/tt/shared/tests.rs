@@ -1,4 +1,4 @@
-//! Tests of `src/shared_tt.rs`.
+//! Tests of the shared table (`tt/shared.rs`).
 
 use super::*;
 use damas_rules::movegen::legal_moves;
@@ -17,21 +17,21 @@ fn bucket_is_one_cache_line() {
 fn store_and_probe() {
     let t = SharedTable::with_buckets(8);
     let m = legal_moves(&Position::start())[3];
-    t.store(42, -1234, 9, Bound::Lower, Some(StoredMove::of(m)));
-    let e = t.probe(42).unwrap();
+    t.store(Key(42), -1234, 9, Bound::Lower, Some(StoredMove::of(m)));
+    let e = t.probe(Key(42)).unwrap();
     assert_eq!((e.value, e.depth, e.bound), (-1234, 9, Bound::Lower));
     assert!(e.best.unwrap().matches(m));
-    assert!(t.probe(43).is_none());
+    assert!(t.probe(Key(43)).is_none());
     // A store without a move keeps the old one; depth saturates.
-    t.store(42, 7, 300, Bound::Exact, None);
-    let e = t.probe(42).unwrap();
+    t.store(Key(42), 7, 300, Bound::Exact, None);
+    let e = t.probe(Key(42)).unwrap();
     assert_eq!(
         (e.value, e.depth, e.bound),
         (7, MAX_STORED_DEPTH, Bound::Exact)
     );
     assert!(e.best.unwrap().matches(m));
     t.clear();
-    assert!(t.probe(42).is_none());
+    assert!(t.probe(Key(42)).is_none());
 }
 
 #[test]
@@ -45,15 +45,15 @@ fn stored_move_is_found_whatever_the_list_order() {
 }
 
 /// Keys that all land in bucket 0 of a one-bucket table.
-fn keys(n: u64) -> Vec<u64> {
+fn keys(n: u64) -> Vec<Key> {
     (1..=n)
-        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .map(|i| Key(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
         .collect()
 }
 
 /// A one-bucket table filled with `k[0]` … `k[3]`, stored in that order, the
 /// `i`-th at depth `depth(i)`.
-fn full_bucket(k: &[u64], depth: impl Fn(usize) -> u32) -> SharedTable {
+fn full_bucket(k: &[Key], depth: impl Fn(usize) -> u32) -> SharedTable {
     let t = SharedTable::with_buckets(1);
     for (i, &key) in k[..BUCKET_ENTRIES].iter().enumerate() {
         t.store(key, 0, depth(i), Bound::Exact, None);
@@ -127,14 +127,14 @@ fn concurrent_writers_never_produce_a_torn_entry() {
     // Each writer stores, for its keys, a value and depth derived from the key;
     // a reader must only ever see entries consistent with their key.
     let t = Arc::new(SharedTable::with_buckets(4));
-    let value_of = |key: u64| (key >> 40) as i16;
-    let depth_of = |key: u64| ((key >> 20) % 100) as u32;
+    let value_of = |key: Key| (key.0 >> 40) as i16;
+    let depth_of = |key: Key| ((key.0 >> 20) % 100) as u32;
     std::thread::scope(|s| {
         for w in 0..4u64 {
             let t = &t;
             s.spawn(move || {
                 for i in 0..200_000u64 {
-                    let key = (w * 1_000_003 + i % 97).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    let key = Key((w * 1_000_003 + i % 97).wrapping_mul(0x9e37_79b9_7f4a_7c15));
                     t.store(key, value_of(key), depth_of(key), Bound::Exact, None);
                 }
             });
@@ -143,7 +143,7 @@ fn concurrent_writers_never_produce_a_torn_entry() {
         s.spawn(move || {
             let mut seen = 0;
             for i in 0..400_000u64 {
-                let key = ((i % 4) * 1_000_003 + i % 97).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let key = Key(((i % 4) * 1_000_003 + i % 97).wrapping_mul(0x9e37_79b9_7f4a_7c15));
                 if let Some(e) = t.probe(key) {
                     seen += 1;
                     assert_eq!((e.value, e.depth), (value_of(key), depth_of(key)));

@@ -1,11 +1,60 @@
-//! The search's view of a transposition table, so that one node search serves both
-//! the thesis' table ([`crate::tt::Table`], exclusive, with on-path flags) and the
-//! default engine's ([`crate::shared_tt::SharedTable`], shared between threads).
+//! Transposition tables: the default engine's [`shared::SharedTable`] (replacing,
+//! shared without locks between threads) and the thesis' [`thesis::Table`] (never
+//! replacing, with on-path flags, kept as the thesis describes it for the node-count
+//! study). Both are found by a position's [`Key`] and store [`Bound`]ed values in the
+//! node-relative form of [`to_tt`]; the search reaches either through
+//! `TableAccess`, so that one node search serves both.
 
-use crate::shared_tt::{SharedTable, StoredMove};
-use crate::tt::{key, Bound, Entry, Slot, Table};
+use crate::score::Score;
+use damas_rules::key::Key;
 use damas_rules::moves::Move;
-use damas_rules::position::Position;
+use shared::{SharedTable, StoredMove};
+use thesis::{Entry, Slot, Table};
+
+mod prefetch;
+pub mod shared;
+pub mod thesis;
+
+/// What an entry's value means.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum Bound {
+    /// Created by a probe, no value yet (the thesis' `NEW`).
+    New = 0,
+    /// The true value is at most the stored one (all moves failed low).
+    Upper = 1,
+    /// The true value is at least the stored one (a move failed high).
+    Lower = 2,
+    /// The stored value is exact.
+    Exact = 3,
+}
+
+/// A score as stored: proven results relative to the node, not the root, so that
+/// the entry holds in any transposition.
+#[inline]
+pub fn to_tt(s: Score, ply: u32) -> i16 {
+    let v = if s.is_win() {
+        s.0 + ply as i32
+    } else if s.is_loss() {
+        s.0 - ply as i32
+    } else {
+        s.0
+    };
+    v.clamp(i16::MIN as i32, i16::MAX as i32) as i16
+}
+
+/// The inverse of [`to_tt`] at `ply`.
+#[inline]
+pub fn from_tt(v: i16, ply: u32) -> Score {
+    let s = Score(i32::from(v));
+    if s.is_win() {
+        Score(s.0 - ply as i32)
+    } else if s.is_loss() {
+        Score(s.0 + ply as i32)
+    } else {
+        s
+    }
+}
 
 /// What a probe found.
 #[derive(Clone, Copy, Debug)]
@@ -32,40 +81,6 @@ impl From<Entry> for Found {
     }
 }
 
-/// Mark the root and the reversible part of the game history as on the path, as
-/// the thesis does, so that meeting one of them again in the tree scores a draw.
-/// Returns the slots marked here, for [`unmark_path`] after the search. The lookups
-/// are not counted in the table's counters.
-pub(crate) fn mark_game_path<T: TableAccess>(
-    tt: &mut T,
-    pos: &Position,
-    history: &[Position],
-) -> Vec<T::Slot> {
-    let mut marked = Vec::new();
-    let mut next = pos;
-    for p in std::iter::once(pos).chain(history.iter().rev()) {
-        if !damas_rules::drawrules::reversible(p, next) {
-            break;
-        }
-        if let Some((s, found)) = tt.probe(key(p)) {
-            if !found.is_some_and(|f| f.on_path) {
-                tt.set_path(s, true);
-                marked.push(s);
-            }
-        }
-        next = p;
-    }
-    tt.set_counters((0, 0));
-    marked
-}
-
-/// Clear the on-path flags [`mark_game_path`] set.
-pub(crate) fn unmark_path<T: TableAccess>(tt: &mut T, marked: Vec<T::Slot>) {
-    for s in marked {
-        tt.set_path(s, false);
-    }
-}
-
 /// Operations of the node search on a table.
 pub(crate) trait TableAccess {
     /// Where a probed entry will be stored.
@@ -73,9 +88,9 @@ pub(crate) trait TableAccess {
     /// Whether the table keeps on-path flags (the thesis' repetition detection).
     const TRACKS_PATH: bool;
     /// Look `k` up and reserve its place: `None` when there is nowhere to store it.
-    fn probe(&mut self, k: u64) -> Option<(Self::Slot, Option<Found>)>;
+    fn probe(&mut self, k: Key) -> Option<(Self::Slot, Option<Found>)>;
     /// Look `k` up without reserving anything.
-    fn find(&mut self, k: u64) -> Option<Found>;
+    fn find(&mut self, k: Key) -> Option<Found>;
     /// Record a result (keeping the old best move when `best` is `None`).
     fn store(
         &mut self,
@@ -88,7 +103,7 @@ pub(crate) trait TableAccess {
     /// Set or clear the on-path flag (no-op for tables that do not track it).
     fn set_path(&mut self, slot: Self::Slot, on: bool);
     /// Prefetch the place of `k`.
-    fn prefetch(&self, k: u64);
+    fn prefetch(&self, k: Key);
     /// Index in `moves` (the list as generated and selected) of a stored best move.
     fn best_index(code: u32, moves: &[Move]) -> Option<usize>;
     /// Accesses and key comparisons so far.
@@ -104,13 +119,13 @@ impl TableAccess for Table {
     const TRACKS_PATH: bool = true;
 
     #[inline(always)]
-    fn probe(&mut self, k: u64) -> Option<(Slot, Option<Found>)> {
+    fn probe(&mut self, k: Key) -> Option<(Slot, Option<Found>)> {
         let s = Table::probe(self, k)?;
         Some((s, Some(self.entry(s).into())))
     }
 
     #[inline(always)]
-    fn find(&mut self, k: u64) -> Option<Found> {
+    fn find(&mut self, k: Key) -> Option<Found> {
         Table::find(self, k).map(Found::from)
     }
 
@@ -132,7 +147,7 @@ impl TableAccess for Table {
     }
 
     #[inline(always)]
-    fn prefetch(&self, k: u64) {
+    fn prefetch(&self, k: Key) {
         Table::prefetch(self, k);
     }
 
@@ -167,7 +182,7 @@ impl<'a> SharedHandle<'a> {
 }
 
 #[inline(always)]
-fn found(e: crate::shared_tt::Entry) -> Found {
+fn found(e: shared::Entry) -> Found {
     Found {
         value: e.value,
         depth: e.depth,
@@ -180,32 +195,32 @@ fn found(e: crate::shared_tt::Entry) -> Found {
 impl TableAccess for SharedHandle<'_> {
     /// The key: the entry's place is chosen again when storing, since other threads
     /// may have replaced it in the meantime.
-    type Slot = u64;
+    type Slot = Key;
     const TRACKS_PATH: bool = false;
 
     #[inline(always)]
-    fn probe(&mut self, k: u64) -> Option<(u64, Option<Found>)> {
+    fn probe(&mut self, k: Key) -> Option<(Key, Option<Found>)> {
         self.accesses += 1;
         Some((k, self.table.probe(k).map(found)))
     }
 
     #[inline(always)]
-    fn find(&mut self, k: u64) -> Option<Found> {
+    fn find(&mut self, k: Key) -> Option<Found> {
         self.accesses += 1;
         self.table.probe(k).map(found)
     }
 
     #[inline(always)]
-    fn store(&mut self, k: u64, value: i16, depth: u32, bound: Bound, best: Option<(usize, Move)>) {
+    fn store(&mut self, k: Key, value: i16, depth: u32, bound: Bound, best: Option<(usize, Move)>) {
         let best = best.map(|b| StoredMove::of(b.1));
         self.table.store(k, value, depth, bound, best);
     }
 
     #[inline(always)]
-    fn set_path(&mut self, _: u64, _: bool) {}
+    fn set_path(&mut self, _: Key, _: bool) {}
 
     #[inline(always)]
-    fn prefetch(&self, k: u64) {
+    fn prefetch(&self, k: Key) {
         self.table.prefetch(k);
     }
 
@@ -225,5 +240,20 @@ impl TableAccess for SharedHandle<'_> {
 
     fn fill_permille(&self) -> u32 {
         self.table.fill_permille()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proven_scores_are_node_relative() {
+        let s = Score::win_in(9);
+        assert_eq!(from_tt(to_tt(s, 4), 4), s);
+        assert_eq!(from_tt(to_tt(s, 4), 6), Score::win_in(11));
+        let l = Score::loss_in(9);
+        assert_eq!(from_tt(to_tt(l, 4), 2), Score::loss_in(7));
+        assert_eq!(from_tt(to_tt(Score(-250), 3), 8), Score(-250));
     }
 }
