@@ -22,7 +22,9 @@ use damas_rules::game::Game;
 use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 
-/// How long a player may think per move.
+/// How long a player may think: a [`TimeControl`] per move, or a game clock that the
+/// match runner counts down and turns into a [`TimeControl`] for each move
+/// ([`MoveLimit::level`]).
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum MoveLimit {
     /// Fixed depth in plies.
@@ -49,7 +51,7 @@ impl MoveLimit {
         }
     }
 
-    /// The Hub level for one move; `left` is the time on the clock now.
+    /// The time control of one move; `left` is the time on the clock now.
     pub fn level(&self, left: Option<Duration>) -> TimeControl {
         match *self {
             MoveLimit::Depth(d) => TimeControl::Depth(d),
