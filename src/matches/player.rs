@@ -5,7 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -14,12 +14,12 @@ use thiserror::Error;
 use crate::hub::{ClientError, HubClient, MoveNumbering};
 use damas_engine::book::Book;
 use damas_engine::eval::EvalName;
-use damas_engine::level::{Chooser, Strength};
+use damas_engine::level::Strength;
 use damas_engine::search::{SearchOptions, Searcher, Techniques};
+use damas_engine::think::{think, Deadlines, Think};
+use damas_engine::time::MoveBudget;
 use damas_engine::time::TimeControl;
-use damas_engine::time::{self, MoveBudget};
 use damas_rules::game::Game;
-use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 
 /// How long a player may think: a [`TimeControl`] per move, or a game clock that the
@@ -321,38 +321,20 @@ impl Player for InternalPlayer {
         Ok(())
     }
     fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError> {
-        let legal = legal_moves(&game.position());
-        if legal.len() == 1 {
-            return Ok(legal[0]);
-        }
-        if let Some(m) = self
-            .book
-            .as_ref()
-            .and_then(|b| damas_engine::book::choose(b, &game.position(), &mut self.rng))
-        {
-            return Ok(m);
-        }
+        let pos = game.position();
         // The same time management as `damas hub`.
-        let budget = MoveBudget::for_level(&self.limit.level(clock));
-        let limits = budget.search_limits();
-        let stop = AtomicBool::new(false);
-        let start = Instant::now();
-        let mut on_info = |_: &damas_engine::search::Info| {
-            time::stop_at_soft_deadline(budget.soft, start.elapsed(), &stop);
-        };
-        let mut chooser = Chooser {
+        let job = Think {
+            pos: &pos,
+            history: game.history(),
+            book: self.book.as_ref(),
             strength: self.strength,
-            rng: &mut self.rng,
+            budget: MoveBudget::for_level(&self.limit.level(clock)),
+            deadlines: Deadlines::Own,
+            forced_without_search: true,
         };
-        let result = chooser.search(
-            &mut self.searcher,
-            &game.position(),
-            game.history(),
-            &limits,
-            &stop,
-            &mut on_info,
-        );
-        result.best.ok_or(PlayerError::NoMove)
+        let stop = AtomicBool::new(false);
+        let thought = think(&mut self.searcher, &job, &mut self.rng, &stop, &mut |_| {});
+        thought.result.best.ok_or(PlayerError::NoMove)
     }
     fn clock(&self) -> Option<(Duration, Duration)> {
         self.limit.clock()

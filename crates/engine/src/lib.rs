@@ -1,6 +1,6 @@
 //! The damas engine: position evaluation ([`eval`]), the search ([`search`]) with its
 //! transposition tables, time management ([`time`]), the opening book ([`book`]),
-//! strength levels ([`level`]) and the trait through which the search consults
+//! strength levels ([`level`]), choosing a move to play ([`think`]) and the trait through which the search consults
 //! perfect knowledge ([`oracle`], implemented by the endgame databases).
 
 pub mod book;
@@ -12,6 +12,7 @@ mod prefetch;
 pub mod score;
 pub mod search;
 pub mod shared_tt;
+pub mod think;
 pub mod time;
 pub mod tt;
 
