@@ -11,6 +11,7 @@ pub mod oracle;
 mod prefetch;
 pub mod score;
 pub mod search;
+pub mod settings;
 pub mod shared_tt;
 pub mod think;
 pub mod time;
