@@ -144,8 +144,8 @@ pub enum SettingError {
     /// No setting has this key.
     #[error("unknown setting {0:?}")]
     Unknown(String),
-    /// The value is not one the setting takes.
-    #[error("{key}: {reason}")]
+    /// The value is not one the setting takes; `reason` is the whole message.
+    #[error("{reason}")]
     Value {
         /// The setting.
         key: &'static str,
@@ -218,25 +218,35 @@ impl EngineSettings {
             value: value.to_string(),
             reason,
         };
-        let int = |what: &str| -> Result<i64, SettingError> {
+        let key = setting.key;
+        let int = || -> Result<i64, SettingError> {
             let Values::Int { min, max } = setting.values else {
-                unreachable!("{what} is a whole number")
+                unreachable!("{key} is a whole number")
             };
             value
                 .parse::<i64>()
                 .ok()
                 .filter(|v| (min..=max).contains(v))
-                .ok_or_else(|| bad(format!("{what} from {min} to {max}, not {value:?}")))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "{key} must be a whole number from {min} to {max}, not {value:?}"
+                    ))
+                })
         };
-        let flag = || parse_flag(value).ok_or_else(|| bad(format!("true or false, not {value:?}")));
+        let flag = || {
+            parse_flag(value)
+                .ok_or_else(|| bad(format!("{key} must be true or false, not {value:?}")))
+        };
         match setting.key {
             "hash" => {
-                self.hash_mb = parse_hash(value).map_err(bad)?;
+                self.hash_mb = parse_hash(value).map_err(|e| bad(format!("hash: {e}")))?;
                 self.table = TableKind::Replacing;
             }
-            "threads" => self.threads = parse_threads(value).map_err(bad)?,
+            "threads" => {
+                self.threads = parse_threads(value).map_err(|e| bad(format!("threads: {e}")))?
+            }
             "tt-bits" => {
-                self.tt_bits = int("a whole number")? as u32;
+                self.tt_bits = int()? as u32;
                 self.table = TableKind::Thesis;
             }
             "techniques" => {
@@ -252,10 +262,10 @@ impl EngineSettings {
             "strength" => {
                 self.strength = value
                     .parse()
-                    .map_err(|e: crate::level::StrengthError| bad(e.to_string()))?
+                    .map_err(|e: crate::level::StrengthError| bad(format!("strength: {e}")))?
             }
             "book" => self.book = flag()?,
-            "aspiration" => self.aspiration = int("a half-width")? as i32,
+            "aspiration" => self.aspiration = int()? as i32,
             "tt-frontier" => self.tt_frontier = flag()?,
             other => unreachable!("setting {other} has no rule"),
         }
