@@ -7,7 +7,8 @@ use std::time::Duration;
 use crate::cli::{position_arg, CliError};
 use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::search::parse_threads;
-use damas_engine::search::{Info, Limits, SearchOptions, Searcher, Techniques, DEFAULT_HASH_MB};
+use damas_engine::search::{Info, SearchOptions, Searcher, Techniques, DEFAULT_HASH_MB};
+use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_engine::tt::shared::parse_hash;
 use damas_rules::moves::Move;
 use damas_rules::notation::{move_to_string, Notation};
@@ -83,19 +84,21 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         Some(t) => t.parse::<Techniques>().map_err(CliError::input)?,
         None => Techniques::engine(),
     };
-    let limits = match (args.depth, args.time, args.nodes) {
-        (Some(d), _, _) => Limits::depth(d),
+    let level = match (args.depth, args.time, args.nodes) {
+        (Some(d), _, _) => TimeControl::Depth(d),
         (_, Some(s), _) if s.is_finite() && s > 0.0 && s <= crate::cli::MAX_SECONDS => {
-            Limits::time(Duration::from_secs_f64(s))
+            TimeControl::MoveTime(Duration::from_secs_f64(s))
         }
         (_, Some(s), _) => {
             return Err(CliError::input(format!(
                 "--time must be a positive number of seconds, got {s}"
             )))
         }
-        (_, _, Some(n)) => Limits::nodes(n),
+        (_, _, Some(n)) => TimeControl::Nodes(n),
         _ => return Err(CliError::input("give one of --depth, --time or --nodes")),
     };
+    // Analysis spends all of a fixed time, with no margin.
+    let limits = MoveBudget::new(&level, Spend::Exact).search_limits();
     type Db = Option<std::sync::Arc<dyn damas_engine::search::Oracle>>;
     // A database named or found switches `egdb` on, unless `--techniques` chose
     // without it (a found one is then only kept at hand).

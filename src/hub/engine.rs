@@ -11,8 +11,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use damas_egdb::Egdb;
-use damas_engine::book::{self, Book};
+use damas_engine::book::Book;
 use damas_engine::search::Searcher;
+use damas_engine::think;
 use damas_rules::movegen::legal_moves;
 use damas_rules::notation::MoveError;
 use damas_rules::position::Position;
@@ -197,18 +198,14 @@ impl HubEngine {
     fn go(&mut self, mode: GoMode) {
         let legal = legal_moves(&self.pos);
         let numbering = self.settings.numbering;
-        if mode == GoMode::Think && legal.len() <= 1 {
-            // Nothing to think about: answer at once.
-            match legal.first() {
-                Some(&m) => self
-                    .out
-                    .line(&format!("done move={}", numbering.format(&self.pos, m))),
-                None => self.out.line("done"),
+        if mode == GoMode::Think {
+            // Nothing to think about, or a book move: answer at once.
+            if legal.is_empty() {
+                self.out.line("done");
+                return;
             }
-            return;
-        }
-        if mode == GoMode::Think && self.settings.book {
-            if let Some(m) = book::choose(&self.book, &self.pos, &mut self.rng) {
+            let book = self.settings.book.then_some(&self.book);
+            if let Some((m, _)) = think::without_search(&self.pos, book, true, &mut self.rng) {
                 self.out
                     .line(&format!("done move={}", numbering.format(&self.pos, m)));
                 return;

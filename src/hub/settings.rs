@@ -2,34 +2,24 @@
 //! and how they are announced. Kept apart from the engine loop so the rules for each
 //! parameter can be read (and tested) without a running engine.
 
+use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use damas_egdb::Egdb;
-use damas_engine::eval::EvalName;
-use damas_engine::level::Strength;
-use damas_engine::search::{
-    parse_threads, Oracle, SearchOptions, TableKind, Techniques, MAX_THREADS,
-};
-use damas_engine::tt::shared::{parse_hash, MAX_MB, MIN_MB};
+use damas_engine::search::{Oracle, SearchOptions};
+use damas_engine::settings::{self, EngineSettings, SettingError, Values};
 
 use super::numbering::MoveNumbering;
 use super::protocol::quote;
 
-/// Engine settings, each a Hub `param`.
-#[derive(Clone, Debug)]
+/// Engine settings, each a Hub `param`: the engine's own ([`EngineSettings`], the
+/// table [`settings::SETTINGS`]) and the Hub's (the database, the move numbering).
+#[derive(Clone, Debug, Default)]
 pub struct Settings {
-    /// Which table: setting `tt-bits` selects the thesis' table of `2^tt_bits`
-    /// entries, setting `hash` the replacing one (the default).
-    pub table: TableKind,
-    /// The thesis' table size as `2^tt_bits` entries.
-    pub tt_bits: u32,
-    /// The replacing table's size in megabytes.
-    pub hash_mb: usize,
-    /// Search threads.
-    pub threads: usize,
-    /// Search techniques.
-    pub techniques: Techniques,
+    /// The engine's settings (`hash`, `threads`, `tt-bits`, `techniques`, `eval`,
+    /// `strength`, `book`).
+    pub engine: EngineSettings,
     /// Endgame database directory (empty: none).
     pub egdb_dir: PathBuf,
     /// The database opened from `egdb_dir`, for the search's endgame-database
@@ -37,32 +27,18 @@ pub struct Settings {
     pub egdb: Option<Arc<Egdb>>,
     /// Numbering of squares in moves.
     pub numbering: MoveNumbering,
-    /// Static evaluation (`trained` or `material`).
-    pub eval: EvalName,
-    /// Playing strength 1–10 (`strength`; 10, full strength, by default). Not the
-    /// protocol's `level` command, which sets the thinking time.
-    pub strength: Strength,
-    /// Play from the opening book while the position is in it (`book`, on by
-    /// default).
-    pub book: bool,
 }
 
-impl Default for Settings {
-    fn default() -> Self {
-        let o = SearchOptions::default();
-        Settings {
-            table: o.table,
-            tt_bits: o.tt_bits,
-            hash_mb: o.hash_mb,
-            threads: o.threads,
-            techniques: o.techniques,
-            egdb_dir: PathBuf::new(),
-            egdb: None,
-            numbering: MoveNumbering::default(),
-            eval: EvalName::default(),
-            strength: Strength::FULL,
-            book: true,
-        }
+impl Deref for Settings {
+    type Target = EngineSettings;
+    fn deref(&self) -> &EngineSettings {
+        &self.engine
+    }
+}
+
+impl DerefMut for Settings {
+    fn deref_mut(&mut self) -> &mut EngineSettings {
+        &mut self.engine
     }
 }
 
@@ -71,62 +47,54 @@ impl Settings {
     pub fn search_options(&self) -> SearchOptions {
         // An opened database switches the `egdb` technique on: setting `egdb-dir` is
         // how a GUI asks for it.
-        SearchOptions::default()
-            .with_techniques(self.techniques)
-            .with_table_kind(self.table)
-            .with_tt_bits(self.tt_bits)
-            .with_hash_mb(self.hash_mb)
-            .with_threads(self.threads)
-            .with_eval(self.eval.evaluation())
+        self.engine
+            .search_options()
             .with_database(self.egdb.clone().map(|db| db as Arc<dyn Oracle>))
     }
 
     /// The `id` line, one `param` line per setting with its current value, and
-    /// `wait`: the engine's answer to `hub`.
+    /// `wait`: the engine's answer to `hub`. The engine's settings come from its
+    /// table, the database and numbering after `techniques`.
     pub fn announcement(&self) -> Vec<String> {
-        let s = self;
-        vec![
+        let mut lines = vec![
             format!(
                 "id name=damas version={} author=\"damas authors\" country=Brazil",
                 env!("CARGO_PKG_VERSION")
             ),
             "param name=variant value=brazilian type=enum values=\"brazilian\"".to_string(),
-            format!(
-                "param name=hash value={} type=int min={MIN_MB} max={MAX_MB}",
-                s.hash_mb
-            ),
-            format!(
-                "param name=threads value={} type=int min=1 max={MAX_THREADS}",
-                s.threads
-            ),
-            format!(
-                "param name=tt-bits value={} type=int min=10 max=30",
-                s.tt_bits
-            ),
-            format!(
-                "param name=techniques value={} type=string",
-                quote(&s.techniques.to_string())
-            ),
-            format!(
-                "param name=egdb-dir value={} type=string",
-                quote(&s.egdb_dir.display().to_string())
-            ),
-            format!(
-                "param name=move-numbering value={} type=enum values=\"standard rows-reversed\"",
-                s.numbering
-            ),
-            format!(
-                "param name=eval value={} type=enum values=\"{}\"",
-                s.eval,
-                EvalName::ALL.map(|e| e.as_str()).join(" ")
-            ),
-            format!(
-                "param name=strength value={} type=int min=1 max=10",
-                s.strength.number()
-            ),
-            format!("param name=book value={} type=bool", s.book),
-            "wait".to_string(),
-        ]
+        ];
+        for setting in settings::SETTINGS.iter().filter(|s| s.hub) {
+            let value = self.engine.get(setting.key).unwrap_or_default();
+            lines.push(match setting.values {
+                Values::Int { min, max } => format!(
+                    "param name={} value={value} type=int min={min} max={max}",
+                    setting.key
+                ),
+                Values::Bool => format!("param name={} value={value} type=bool", setting.key),
+                Values::Choice(names) => format!(
+                    "param name={} value={value} type=enum values=\"{}\"",
+                    setting.key,
+                    names.join(" ")
+                ),
+                Values::Text => format!(
+                    "param name={} value={} type=string",
+                    setting.key,
+                    quote(&value)
+                ),
+            });
+            if setting.key == "techniques" {
+                lines.push(format!(
+                    "param name=egdb-dir value={} type=string",
+                    quote(&self.egdb_dir.display().to_string())
+                ));
+                lines.push(format!(
+                    "param name=move-numbering value={} type=enum values=\"standard rows-reversed\"",
+                    self.numbering
+                ));
+            }
+        }
+        lines.push("wait".to_string());
+        lines
     }
 
     /// Apply `set-param name=… value=…`. `Ok(true)` when the change needs a new
@@ -137,29 +105,6 @@ impl Settings {
         match name {
             "variant" if value != "brazilian" => {
                 Err(format!("unsupported variant {value:?} (only brazilian)"))
-            }
-            "tt-bits" => match value.parse::<u32>() {
-                Ok(b) if (10..=30).contains(&b) => {
-                    self.tt_bits = b;
-                    self.table = TableKind::Thesis;
-                    Ok(true)
-                }
-                _ => Err(format!(
-                    "tt-bits must be a whole number from 10 to 30, not {value:?}"
-                )),
-            },
-            "hash" => {
-                self.hash_mb = parse_hash(value).map_err(|e| format!("hash: {e}"))?;
-                self.table = TableKind::Replacing;
-                Ok(true)
-            }
-            "threads" => {
-                self.threads = parse_threads(value).map_err(|e| format!("threads: {e}"))?;
-                Ok(true)
-            }
-            "techniques" => {
-                self.techniques = value.parse::<Techniques>().map_err(|e| e.to_string())?;
-                Ok(true)
             }
             // The directory is kept for the endgame-database search technique; an
             // empty value means none.
@@ -175,43 +120,27 @@ impl Settings {
                 self.egdb = Some(Arc::new(db));
                 Ok(true)
             }
-            "eval" => {
-                self.eval = value.parse::<EvalName>().map_err(|e| e.to_string())?;
-                Ok(true)
-            }
-            "strength" => {
-                self.strength = value
-                    .parse::<Strength>()
-                    .map_err(|e| format!("strength: {e}"))?;
-                Ok(false)
-            }
-            "book" => {
-                self.book = parse_flag(value)
-                    .ok_or_else(|| format!("book must be true or false, not {value:?}"))?;
-                Ok(false)
-            }
             "move-numbering" => {
                 self.numbering = value.parse::<MoveNumbering>().map_err(|e| e.to_string())?;
                 Ok(false)
             }
-            _ => Ok(false),
+            _ => match settings::setting(name).filter(|s| s.hub && s.key == name) {
+                Some(setting) => match self.engine.set(name, value) {
+                    Ok(()) => Ok(setting.searcher),
+                    Err(e @ SettingError::Value { .. }) => Err(e.to_string()),
+                    Err(SettingError::Unknown(_)) => Ok(false),
+                },
+                None => Ok(false),
+            },
         }
-    }
-}
-
-/// A yes/no value as the Hub parameters and the match's engine specs take it:
-/// `true`, `on`, `1` or `false`, `off`, `0`.
-pub(crate) fn parse_flag(text: &str) -> Option<bool> {
-    match text {
-        "true" | "on" | "1" => Some(true),
-        "false" | "off" | "0" => Some(false),
-        _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damas_engine::eval::EvalName;
+    use damas_engine::search::TableKind;
 
     #[test]
     fn set_tells_which_changes_need_a_new_searcher() {

@@ -12,9 +12,10 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use damas_engine::level::{self, Strength};
+use damas_engine::level::Strength;
 use damas_engine::score::Score;
 use damas_engine::search::{Info, SearchResult, Searcher};
+use damas_engine::think::{think, Deadlines, Think};
 use damas_engine::time;
 use damas_rules::movegen::legal_moves;
 use damas_rules::position::Position;
@@ -243,18 +244,17 @@ pub(super) fn spawn(
         };
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
             let mut rng = ChaCha8Rng::from_entropy();
-            let mut chooser = level::Chooser {
+            // Forced and book moves were answered before the search began.
+            let job = Think {
+                pos: &pos,
+                history: &history,
+                book: None,
                 strength,
-                rng: &mut rng,
+                budget,
+                deadlines: Deadlines::Caller,
+                forced_without_search: false,
             };
-            chooser.search(
-                &mut searcher,
-                &pos,
-                &history,
-                &budget.limits,
-                &ctl.stop,
-                &mut on_info,
-            )
+            think(&mut searcher, &job, &mut rng, &ctl.stop, &mut on_info).result
         }));
         let result = match searched {
             Ok(r) => r,

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -14,15 +14,18 @@ use thiserror::Error;
 use crate::hub::{ClientError, HubClient, MoveNumbering};
 use damas_engine::book::Book;
 use damas_engine::eval::EvalName;
-use damas_engine::level::{Chooser, Strength};
-use damas_engine::search::{SearchOptions, Searcher, Techniques};
+use damas_engine::level::Strength;
+use damas_engine::search::{Searcher, TableKind, Techniques};
+use damas_engine::settings::{self as engine_settings, EngineSettings};
+use damas_engine::think::{think, Deadlines, Think};
+use damas_engine::time::MoveBudget;
 use damas_engine::time::TimeControl;
-use damas_engine::time::{self, MoveBudget};
 use damas_rules::game::Game;
-use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 
-/// How long a player may think per move.
+/// How long a player may think: a [`TimeControl`] per move, or a game clock that the
+/// match runner counts down and turns into a [`TimeControl`] for each move
+/// ([`MoveLimit::level`]).
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum MoveLimit {
     /// Fixed depth in plies.
@@ -49,7 +52,7 @@ impl MoveLimit {
         }
     }
 
-    /// The Hub level for one move; `left` is the time on the clock now.
+    /// The time control of one move; `left` is the time on the clock now.
     pub fn level(&self, left: Option<Duration>) -> TimeControl {
         match *self {
             MoveLimit::Depth(d) => TimeControl::Depth(d),
@@ -81,7 +84,7 @@ fn seconds(text: &str) -> Option<Duration> {
 /// `depth`, `nodes`, `time` (seconds per
 /// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
 /// `material`), `weights` (a weight file for the trained evaluation), `level` (playing
-/// strength 1–10 or its name, see [`damas_engine::level`]; the Hub parameter `strength` for Hub
+/// strength 1–10 or its name, see [`damas_engine::level`]; `strength` is the same key, the Hub parameter for Hub
 /// engines), `numbering` (Hub move numbering) and `cmd`, which must come last and takes
 /// the rest of the text: the command line of a Hub engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -172,12 +175,22 @@ impl FromStr for EngineSpec {
             let number = |what: &str| bad(format!("{key}={value:?}: expected {what}"));
             match key {
                 "name" => spec.name = Some(value.to_string()),
-                "techniques" => spec.techniques = Some(value.parse().map_err(|e: damas_engine::search::TechniqueError| bad(e.to_string()))?),
-                "tt-bits" => spec.tt_bits = Some(value.parse().ok().filter(|b| (10..=30).contains(b)).ok_or_else(|| number("10 to 30"))?),
-                "hash" => spec.hash_mb = Some(damas_engine::tt::shared::parse_hash(value).map_err(bad)?),
-                "threads" => spec.threads = Some(damas_engine::search::parse_threads(value).map_err(bad)?),
-                "aspiration" => spec.aspiration = Some(value.parse().ok().filter(|d| (1..=10_000).contains(d)).ok_or_else(|| number("a half-width of 1 to 10000 hundredths of a man"))?),
-                "tt-frontier" => spec.tt_frontier = Some(crate::hub::settings::parse_flag(value).ok_or_else(|| number("true or false"))?),
+                // The engine's settings, read by its table (`level` is `strength`).
+                _ if engine_settings::setting(key).is_some() => {
+                    let mut set = EngineSettings::default();
+                    set.set(key, value).map_err(|e| bad(e.to_string()))?;
+                    match engine_settings::setting(key).map_or("", |s| s.key) {
+                        "techniques" => spec.techniques = Some(set.techniques),
+                        "tt-bits" => spec.tt_bits = Some(set.tt_bits),
+                        "hash" => spec.hash_mb = Some(set.hash_mb),
+                        "threads" => spec.threads = Some(set.threads),
+                        "aspiration" => spec.aspiration = Some(set.aspiration),
+                        "tt-frontier" => spec.tt_frontier = Some(set.tt_frontier),
+                        "eval" => spec.eval = set.eval,
+                        "book" => spec.book = set.book,
+                        _ => spec.strength = set.strength,
+                    }
+                }
                 "depth" => spec.limit = MoveLimit::Depth(value.parse().ok().filter(|&d| d > 0).ok_or_else(|| number("a depth ≥ 1"))?),
                 "nodes" => spec.limit = MoveLimit::Nodes(value.parse().ok().filter(|&n| n > 0).ok_or_else(|| number("a node count ≥ 1"))?),
                 "time" => {
@@ -191,16 +204,13 @@ impl FromStr for EngineSpec {
                         _ => return Err(number("BASE+INC seconds, e.g. 60+0.5")),
                     }
                 }
-                "eval" => spec.eval = value.parse().map_err(|e: damas_engine::eval::EvalNameError| bad(e.to_string()))?,
                 "weights" => {
                     let path = std::path::PathBuf::from(value);
                     damas_engine::eval::Weights::load(&path).map_err(|e| bad(e.to_string()))?;
                     spec.weights = Some(path);
                 }
-                "book" => spec.book = crate::hub::settings::parse_flag(value).ok_or_else(|| number("true or false"))?,
-                "level" => spec.strength = value.parse().map_err(|e: damas_engine::level::StrengthError| bad(e.to_string()))?,
                 "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, level, book, numbering, cmd)"))),
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, level or strength, book, numbering, cmd)"))),
             }
         }
         // These tune damas's own search; a Hub engine has no parameter for them,
@@ -272,33 +282,32 @@ pub struct InternalPlayer {
 impl InternalPlayer {
     /// A player for `spec` (which must not have a command).
     pub fn new(spec: &EngineSpec) -> InternalPlayer {
+        let defaults = EngineSettings::default();
+        let settings = EngineSettings {
+            techniques: spec.techniques.unwrap_or(defaults.techniques),
+            // A thesis table size selects the thesis' table.
+            table: match spec.tt_bits {
+                Some(_) => TableKind::Thesis,
+                None => defaults.table,
+            },
+            tt_bits: spec.tt_bits.unwrap_or(defaults.tt_bits),
+            hash_mb: spec.hash_mb.unwrap_or(defaults.hash_mb),
+            threads: spec.threads.unwrap_or(defaults.threads),
+            aspiration: spec.aspiration.unwrap_or(defaults.aspiration),
+            tt_frontier: spec.tt_frontier.unwrap_or(defaults.tt_frontier),
+            eval: spec.eval,
+            strength: spec.strength,
+            book: spec.book,
+        };
         // The file was read once when the spec was parsed; a file changed since
         // then falls back to the embedded weights rather than failing mid-match.
-        let mut options = SearchOptions::default().with_eval(
+        let options = settings.search_options().with_eval(
             damas_engine::eval::Evaluation::select(spec.eval, spec.weights.as_deref())
                 .unwrap_or_else(|e| {
                     eprintln!("warning: {e}; using the embedded weights");
                     spec.eval.evaluation()
                 }),
         );
-        if let Some(t) = spec.techniques {
-            options = options.with_techniques(t);
-        }
-        if let Some(b) = spec.tt_bits {
-            options = options.with_thesis_table(b);
-        }
-        if let Some(mb) = spec.hash_mb {
-            options = options.with_hash_mb(mb);
-        }
-        if let Some(n) = spec.threads {
-            options = options.with_threads(n);
-        }
-        if let Some(d) = spec.aspiration {
-            options = options.with_aspiration(d);
-        }
-        if let Some(f) = spec.tt_frontier {
-            options = options.with_tt_frontier(f);
-        }
         InternalPlayer {
             name: spec.to_string(),
             searcher: Searcher::new(options),
@@ -319,38 +328,20 @@ impl Player for InternalPlayer {
         Ok(())
     }
     fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError> {
-        let legal = legal_moves(&game.position());
-        if legal.len() == 1 {
-            return Ok(legal[0]);
-        }
-        if let Some(m) = self
-            .book
-            .as_ref()
-            .and_then(|b| damas_engine::book::choose(b, &game.position(), &mut self.rng))
-        {
-            return Ok(m);
-        }
+        let pos = game.position();
         // The same time management as `damas hub`.
-        let budget = MoveBudget::for_level(&self.limit.level(clock));
-        let limits = budget.search_limits();
-        let stop = AtomicBool::new(false);
-        let start = Instant::now();
-        let mut on_info = |_: &damas_engine::search::Info| {
-            time::stop_at_soft_deadline(budget.soft, start.elapsed(), &stop);
-        };
-        let mut chooser = Chooser {
+        let job = Think {
+            pos: &pos,
+            history: game.history(),
+            book: self.book.as_ref(),
             strength: self.strength,
-            rng: &mut self.rng,
+            budget: MoveBudget::for_level(&self.limit.level(clock)),
+            deadlines: Deadlines::Own,
+            forced_without_search: true,
         };
-        let result = chooser.search(
-            &mut self.searcher,
-            &game.position(),
-            game.history(),
-            &limits,
-            &stop,
-            &mut on_info,
-        );
-        result.best.ok_or(PlayerError::NoMove)
+        let stop = AtomicBool::new(false);
+        let thought = think(&mut self.searcher, &job, &mut self.rng, &stop, &mut |_| {});
+        thought.result.best.ok_or(PlayerError::NoMove)
     }
     fn clock(&self) -> Option<(Duration, Duration)> {
         self.limit.clock()

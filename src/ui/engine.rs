@@ -7,16 +7,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use damas_engine::book::{self, Book};
-use damas_engine::level::Chooser;
-use damas_engine::score::Score;
-
+use damas_engine::book::Book;
 use damas_engine::search::{Info, SearchOptions, SearchResult, Searcher};
+use damas_engine::think::{think, Deadlines, Think};
+use damas_engine::time::MoveBudget;
 
 use super::controller::{Purpose, SearchRequest};
 
@@ -75,50 +74,30 @@ impl EngineThread {
                         Job::NewGame => searcher.clear(),
                         Job::Search(req, stop) => {
                             let id = req.id;
-                            let from_book = book
-                                .as_ref()
-                                .filter(|_| req.purpose == Purpose::Move)
-                                .and_then(|b| book::choose(b, &req.position, &mut rng));
-                            if let Some(m) = from_book {
-                                let result = SearchResult {
-                                    best: Some(m),
-                                    score: Score::DRAW,
-                                    depth: 0,
-                                    pv: vec![m],
-                                    stats: Default::default(),
-                                };
-                                if ev_tx.send(EngineEvent::Done { id, result }).is_err() {
-                                    break;
-                                }
-                                continue;
-                            }
                             let tx = ev_tx.clone();
-                            let started = Instant::now();
-                            let soft = req.soft;
                             let mut on_info = |info: &Info| {
                                 let _ = tx.send(EngineEvent::Info {
                                     id,
                                     info: info.clone(),
                                 });
-                                // The Hub's soft deadline: no iteration it cannot finish.
-                                damas_engine::time::stop_at_soft_deadline(
-                                    soft,
-                                    started.elapsed(),
-                                    &stop,
-                                );
                             };
-                            let mut chooser = Chooser {
+                            let job = Think {
+                                pos: &req.position,
+                                history: &req.history,
+                                book: book.as_ref().filter(|_| req.purpose == Purpose::Move),
                                 strength: req.strength,
-                                rng: &mut rng,
+                                // The request's limits carry the hard deadline; on a
+                                // clock it has the Hub's soft deadline too.
+                                budget: MoveBudget {
+                                    limits: req.limits,
+                                    soft: req.soft,
+                                    hard: req.limits.time,
+                                },
+                                deadlines: Deadlines::Own,
+                                forced_without_search: false,
                             };
-                            let result = chooser.search(
-                                &mut searcher,
-                                &req.position,
-                                &req.history,
-                                &req.limits,
-                                &stop,
-                                &mut on_info,
-                            );
+                            let thought = think(&mut searcher, &job, &mut rng, &stop, &mut on_info);
+                            let result = thought.result;
                             if ev_tx.send(EngineEvent::Done { id, result }).is_err() {
                                 break;
                             }

@@ -4,6 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use damas_engine::search::Limits;
+use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_rules::position::Color;
 
 /// Who makes the moves of one side.
@@ -65,7 +66,8 @@ impl Players {
     }
 }
 
-/// How long the engine thinks per move.
+/// How long the engine thinks per move: the terminal UI's level, stepped by `+`/`-`,
+/// giving a [`TimeControl`] for each move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ThinkLimit {
     /// A fixed depth in plies.
@@ -86,12 +88,17 @@ const TIME_STEPS: [u64; 9] = [100, 250, 500, 1000, 2000, 5000, 10_000, 30_000, 6
 const MAX_UI_DEPTH: u32 = 40;
 
 impl ThinkLimit {
-    /// The search limits for one move.
-    pub fn limits(self) -> Limits {
+    /// The time control of one move.
+    pub fn time_control(self) -> TimeControl {
         match self {
-            ThinkLimit::Depth(d) => Limits::depth(d),
-            ThinkLimit::Millis(ms) => Limits::time(Duration::from_millis(ms)),
+            ThinkLimit::Depth(d) => TimeControl::Depth(d),
+            ThinkLimit::Millis(ms) => TimeControl::MoveTime(Duration::from_millis(ms)),
         }
+    }
+
+    /// The search limits for one move: all of the time, as the searcher's own limit.
+    pub fn limits(self) -> Limits {
+        MoveBudget::new(&self.time_control(), Spend::Exact).search_limits()
     }
 
     /// One step stronger.

@@ -1,6 +1,7 @@
 //! The damas engine: position evaluation ([`eval`]), the search ([`search`]) and its
 //! transposition tables ([`tt`]), time management ([`time`]), the opening book ([`book`]),
-//! strength levels ([`level`]) and the trait through which the search consults
+//! strength levels ([`level`]), choosing a move to play ([`think`]), the engine's
+//! settings ([`settings`]) and the trait through which the search consults
 //! perfect knowledge ([`oracle`], implemented by the endgame databases).
 //!
 //! ```
@@ -22,6 +23,8 @@ pub mod level;
 pub mod oracle;
 pub mod score;
 pub mod search;
+pub mod settings;
+pub mod think;
 pub mod time;
 pub mod tt;
 

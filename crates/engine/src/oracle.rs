@@ -1,5 +1,5 @@
 //! Perfect knowledge of some positions, as the search consults it: the [`Oracle`]
-//! trait, implemented by the endgame databases ([`damas_egdb::Egdb`]) and by test
+//! trait, implemented by the endgame databases (`damas_egdb::Egdb`) and by test
 //! doubles. A leaf module, so that neither the search nor the databases own it.
 
 use damas_rules::moves::Move;

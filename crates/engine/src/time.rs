@@ -1,7 +1,9 @@
 //! Time management, one for every player (the Hub engine, match players, the terminal
-//! UI): turning a [`TimeControl`] into search limits and two deadlines. The soft deadline
-//! decides whether to start another iteration; the hard deadline stops the search
-//! wherever it is. Both keep a safety margin so that the engine never loses on time.
+//! UI, analysis): turning a [`TimeControl`] into search limits and two deadlines, and
+//! the one rule ([`another_iteration`]) for starting another iteration. The soft
+//! deadline decides whether to start another iteration; the hard deadline stops the
+//! search wherever it is. Managed budgets keep a safety margin so that the engine never
+//! loses on time.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -48,8 +50,39 @@ pub struct MoveBudget {
     pub hard: Option<Duration>,
 }
 
+/// How a fixed time per move is spent.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Spend {
+    /// As a game player: a safety margin is kept and the soft deadline is set (Hub
+    /// levels, match players, game clocks).
+    Managed,
+    /// All of it, as the searcher's own time limit, with no margin and no soft
+    /// deadline, and depths and node counts as given (analysis and the terminal UI's levels). A game
+    /// clock is always managed.
+    Exact,
+}
+
 impl MoveBudget {
-    /// The budget for one move under `level`.
+    /// The budget for one move under `level`, spent as `spend` says.
+    pub fn new(level: &TimeControl, spend: Spend) -> MoveBudget {
+        match (spend, *level) {
+            (Spend::Exact, TimeControl::Depth(d)) => MoveBudget {
+                limits: Limits::depth(d),
+                ..MoveBudget::default()
+            },
+            (Spend::Exact, TimeControl::Nodes(n)) => MoveBudget {
+                limits: Limits::nodes(n),
+                ..MoveBudget::default()
+            },
+            (Spend::Exact, TimeControl::MoveTime(t)) => MoveBudget {
+                hard: Some(t),
+                ..MoveBudget::default()
+            },
+            _ => MoveBudget::for_level(level),
+        }
+    }
+
+    /// The managed budget for one move under `level` ([`Spend::Managed`]).
     pub fn for_level(level: &TimeControl) -> MoveBudget {
         match *level {
             TimeControl::Depth(d) => MoveBudget {
@@ -103,16 +136,47 @@ impl MoveBudget {
     }
 }
 
-/// Whether to start another iteration `elapsed` into a search with this soft deadline:
-/// only before half of it, since an iteration costs a few times the last.
-pub fn another_iteration(soft: Option<Duration>, elapsed: Duration) -> bool {
-    soft.is_none_or(|s| elapsed < s / 2)
+/// What the next iteration is assumed to cost, for [`another_iteration`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NextIteration {
+    /// Unknown, so at least as much as the search so far: start it only before half
+    /// of the deadline (the caller's soft deadline, checked after each iteration).
+    AsMuchAsSoFar,
+    /// This long, as [`predict_next`] expects (the searcher's own check against its
+    /// hard time limit).
+    Predicted(Duration),
+}
+
+/// The rule for starting another iteration `elapsed` into a search with this
+/// `deadline` (none: always), the next one costing as `next` says.
+pub fn another_iteration(
+    deadline: Option<Duration>,
+    elapsed: Duration,
+    next: NextIteration,
+) -> bool {
+    match (deadline, next) {
+        (None, _) => true,
+        (Some(s), NextIteration::AsMuchAsSoFar) => elapsed < s / 2,
+        (Some(t), NextIteration::Predicted(n)) => elapsed + n < t,
+    }
+}
+
+/// Time the next iteration will take: the last one's time times its growth over the
+/// one before (in nodes, which are less noisy than short times), at least ×1.5 and at
+/// most ×8.
+pub fn predict_next(last_time: Duration, last_nodes: u64, prev_nodes: u64) -> Duration {
+    let growth = if prev_nodes > 0 {
+        last_nodes as f64 / prev_nodes as f64
+    } else {
+        4.0
+    };
+    last_time.mul_f64(growth.clamp(1.5, 8.0))
 }
 
 /// The soft-deadline stop, called from a searcher's `on_info` after each iteration: set
 /// `stop` when another iteration should not start `elapsed` into the search.
 pub fn stop_at_soft_deadline(soft: Option<Duration>, elapsed: Duration, stop: &AtomicBool) {
-    if !another_iteration(soft, elapsed) {
+    if !another_iteration(soft, elapsed, NextIteration::AsMuchAsSoFar) {
         stop.store(true, Ordering::Relaxed);
     }
 }
@@ -219,6 +283,38 @@ mod tests {
         assert!(c.soft < c.hard);
         let d = MoveBudget::for_level(&TimeControl::Depth(4)).search_limits();
         assert_eq!((d.depth, d.time, d.soft), (Some(4), None, None));
+    }
+
+    #[test]
+    fn exact_budgets_spend_all_of_a_move_time() {
+        let t = secs(0.25);
+        assert_eq!(
+            MoveBudget::new(&TimeControl::MoveTime(t), Spend::Exact).search_limits(),
+            Limits::time(t)
+        );
+        assert_eq!(
+            MoveBudget::new(&TimeControl::Depth(0), Spend::Exact).search_limits(),
+            Limits::depth(0)
+        );
+        let clock = TimeControl::Clock {
+            moves: None,
+            time: secs(60.0),
+            inc: secs(1.0),
+        };
+        assert_eq!(
+            MoveBudget::new(&clock, Spend::Exact),
+            MoveBudget::for_level(&clock)
+        );
+    }
+
+    #[test]
+    fn predicted_iterations_must_end_before_the_deadline() {
+        let next = NextIteration::Predicted(secs(0.5));
+        assert!(another_iteration(None, secs(9.0), next));
+        assert!(another_iteration(Some(secs(1.0)), secs(0.49), next));
+        assert!(!another_iteration(Some(secs(1.0)), secs(0.5), next));
+        assert_eq!(predict_next(secs(1.0), 100, 0), secs(4.0));
+        assert_eq!(predict_next(secs(1.0), 100, 100), secs(1.5));
     }
 
     #[test]

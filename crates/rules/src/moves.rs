@@ -68,7 +68,7 @@ impl fmt::Debug for Move {
 }
 
 /// Capacity of a [`MoveList`] (search keeps move indices in a `u8`, so it must stay
-/// 256). Positions hold at most 12 pieces a side ([`damas_rules::position::Position::from_parts`]).
+/// 256). Positions hold at most 12 pieces a side ([`crate::Position::from_parts`]).
 /// Quiet moves are bounded: at most 12 kings × 13 squares = 156 (a king sees at most
 /// 13 squares on 8×8). Captures are one entry per (start, end, captured set) of
 /// maximal length; single captures are bounded the same way (≤ 156), and a

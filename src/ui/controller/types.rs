@@ -34,7 +34,7 @@ pub struct SearchRequest {
     /// How long to search.
     pub limits: Limits,
     /// On a game clock: do not start another iteration after half of this (the Hub's
-    /// soft deadline, [`damas_engine::time::another_iteration`]).
+    /// soft deadline, [`damas_engine::time::stop_at_soft_deadline`]).
     pub soft: Option<Duration>,
     /// Playing strength.
     pub strength: Strength,

@@ -1,6 +1,6 @@
 //! Search limits ([`Limits`], what the caller asks) and the budget that enforces them
-//! inside the tree: node and time limits, the external stop flag, and the thesis' rule
-//! for starting another iteration.
+//! inside the tree: node and time limits and the external stop flag (the rule for
+//! starting another iteration is [`crate::time::another_iteration`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -191,25 +191,15 @@ impl<'a> Budget<'a> {
         self.grace
     }
 
-    /// Whether an iteration predicted to take `next` can still finish in time.
+    /// Whether an iteration predicted to take `next` can still finish within the
+    /// time limit ([`crate::time::another_iteration`]).
     pub fn can_finish(&self, next: Duration) -> bool {
-        match self.time {
-            None => true,
-            Some(t) => self.start.elapsed() + next < t,
-        }
+        crate::time::another_iteration(
+            self.time,
+            self.start.elapsed(),
+            crate::time::NextIteration::Predicted(next),
+        )
     }
-}
-
-/// Time the next iteration will take: the last one's time times its growth over the
-/// one before (in nodes, which are less noisy than short times), at least ×1.5 and at
-/// most ×8.
-pub(crate) fn predict_next(last_time: Duration, last_nodes: u64, prev_nodes: u64) -> Duration {
-    let growth = if prev_nodes > 0 {
-        last_nodes as f64 / prev_nodes as f64
-    } else {
-        4.0
-    };
-    last_time.mul_f64(growth.clamp(1.5, 8.0))
 }
 
 #[cfg(test)]

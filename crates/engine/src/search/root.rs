@@ -19,9 +19,9 @@ use damas_rules::movegen::generate;
 use damas_rules::moves::{Move, MoveList};
 use damas_rules::position::Position;
 
-use super::limits::predict_next;
 use super::pvs::Engine;
 use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
+use crate::time::predict_next;
 
 /// Best root move of an iteration (or of its completed part).
 struct Best {

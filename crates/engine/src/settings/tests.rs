@@ -1,0 +1,89 @@
+use super::*;
+
+#[test]
+fn unknown_keys_and_bad_values_are_typed_errors() {
+    let mut s = EngineSettings::default();
+    assert_eq!(
+        s.set("no-such-key", "1"),
+        Err(SettingError::Unknown("no-such-key".into()))
+    );
+    for (key, value) in [
+        ("hash", "-1"),
+        ("threads", "0"),
+        ("tt-bits", "9"),
+        ("tt-bits", "x"),
+        ("techniques", "no-such-technique"),
+        ("eval", "nnue"),
+        ("strength", "11"),
+        ("level", "grandmaster"),
+        ("book", "maybe"),
+        ("aspiration", "0"),
+        ("tt-frontier", "sometimes"),
+    ] {
+        let e = s.set(key, value).expect_err(key);
+        assert!(matches!(e, SettingError::Value { .. }), "{key}: {e}");
+    }
+    assert_eq!(
+        s,
+        EngineSettings::default(),
+        "refused values change nothing"
+    );
+}
+
+#[test]
+fn every_value_read_back_sets_the_same() {
+    let mut s = EngineSettings::default();
+    for (key, value) in [
+        ("hash", "8"),
+        ("threads", "2"),
+        ("techniques", "pvs+tt"),
+        ("eval", "material"),
+        ("level", "3"),
+        ("book", "off"),
+        ("aspiration", "30"),
+        ("tt-frontier", "false"),
+        ("tt-bits", "16"),
+    ] {
+        s.set(key, value).unwrap();
+    }
+    assert_eq!((s.table, s.tt_bits, s.hash_mb), (TableKind::Thesis, 16, 8));
+    assert_eq!(s.strength.number(), 3);
+    let mut copy = EngineSettings::default();
+    for setting in &SETTINGS {
+        copy.set(setting.key, &s.get(setting.key).unwrap()).unwrap();
+    }
+    // The table kind follows the last of `hash` and `tt-bits` set.
+    assert_eq!(copy, s);
+    assert_eq!(
+        format!("{:?}", copy.search_options()),
+        format!("{:?}", s.search_options())
+    );
+}
+
+#[test]
+fn the_defaults_are_the_search_defaults() {
+    assert_eq!(
+        format!("{:?}", EngineSettings::default().search_options()),
+        format!("{:?}", SearchOptions::default())
+    );
+    let names: Vec<&str> = EvalName::ALL.iter().map(|e| e.as_str()).collect();
+    assert_eq!(
+        setting("eval").unwrap().values,
+        Values::Choice(&["trained", "material"])
+    );
+    assert_eq!(names, ["trained", "material"]);
+    assert_eq!(setting("level").unwrap().key, "strength");
+}
+
+#[test]
+fn the_documentation_shows_this_table() {
+    let doc = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/engine-settings.md"
+    ));
+    assert!(
+        doc.contains(&markdown_table()),
+        "docs/engine-settings.md is out of date; its table should read:\n{}",
+        markdown_table()
+    );
+}

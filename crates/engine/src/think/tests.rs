@@ -1,0 +1,98 @@
+use super::*;
+use crate::search::{Limits, SearchOptions};
+use crate::time::{Spend, TimeControl};
+use damas_rules::fen::parse_fen;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn job<'a>(pos: &'a Position, book: Option<&'a Book>, level: TimeControl) -> Think<'a> {
+    Think {
+        pos,
+        history: &[],
+        book,
+        strength: Strength::FULL,
+        budget: MoveBudget::new(&level, Spend::Managed),
+        deadlines: Deadlines::Own,
+        forced_without_search: true,
+    }
+}
+
+#[test]
+fn a_forced_move_is_played_without_search() {
+    // The capture is compulsory.
+    let pos = parse_fen("W:Wc3,h2:Bd4").unwrap();
+    let legal = legal_moves(&pos);
+    assert_eq!(legal.len(), 1);
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let mut reports = 0;
+    let t = think(
+        &mut searcher,
+        &job(&pos, None, TimeControl::Depth(8)),
+        &mut ChaCha8Rng::seed_from_u64(1),
+        &AtomicBool::new(false),
+        &mut |_| reports += 1,
+    );
+    assert_eq!((t.source, t.result.best), (Source::Forced, Some(legal[0])));
+    assert_eq!((reports, t.result.stats.nodes), (0, 0));
+    // Asked to search it, it does.
+    let searched = think(
+        &mut searcher,
+        &Think {
+            forced_without_search: false,
+            ..job(&pos, None, TimeControl::Depth(2))
+        },
+        &mut ChaCha8Rng::seed_from_u64(1),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert_eq!(searched.source, Source::Search);
+    assert_eq!(searched.result.best, Some(legal[0]));
+}
+
+#[test]
+fn a_book_move_comes_from_the_book() {
+    let book = Book::embedded();
+    let pos = Position::start();
+    let in_book: Vec<Move> = book.moves(&pos).unwrap().iter().map(|m| m.mv).collect();
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let t = think(
+        &mut searcher,
+        &job(&pos, Some(&book), TimeControl::Depth(3)),
+        &mut ChaCha8Rng::seed_from_u64(7),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert_eq!(t.source, Source::Book);
+    assert!(in_book.contains(&t.result.best.unwrap()));
+    // The same draw as the book's own.
+    let direct = book::choose(&book, &pos, &mut ChaCha8Rng::seed_from_u64(7));
+    assert_eq!(t.result.best, direct);
+}
+
+#[test]
+fn a_node_limited_think_equals_a_direct_search() {
+    let pos = Position::start();
+    let stop = AtomicBool::new(false);
+    let direct = Searcher::new(SearchOptions::default()).search(
+        &pos,
+        &[],
+        &Limits::nodes(20_000),
+        &stop,
+        &mut |_| {},
+    );
+    let mut infos = Vec::new();
+    let t = think(
+        &mut Searcher::new(SearchOptions::default()),
+        &job(&pos, None, TimeControl::Nodes(20_000)),
+        &mut ChaCha8Rng::seed_from_u64(3),
+        &stop,
+        &mut |i| infos.push(i.depth),
+    );
+    assert_eq!(t.source, Source::Search);
+    assert_eq!(
+        (t.result.best, t.result.score, t.result.depth, &t.result.pv),
+        (direct.best, direct.score, direct.depth, &direct.pv)
+    );
+    assert_eq!(t.result.stats.nodes, direct.stats.nodes);
+    assert!(!infos.is_empty());
+}
