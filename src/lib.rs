@@ -1,5 +1,5 @@
 //! damas — the application over the engine's crates: the Hub protocol engine
-//! ([`hub`]), engine matches ([`matches`]), game review ([`review`]), the thesis'
+//! ([`hub`]), engine matches ([`mod@matches`]), game review ([`review`]), the thesis'
 //! node-count study ([`study`]), training ([`train`]), book building
 //! ([`book_build`]), and, with their features, the terminal UI and the command lines.
 //!
