@@ -1,4 +1,4 @@
-//! The thesis' combinatorial position index (SPEC §4, thesis §6.5.5).
+//! The thesis' combinatorial position index (its §6.5.5; docs/egdb.md).
 //!
 //! A part holds every placement of `i` pieces with White to move. A placement `S` with
 //! occupied squares `a_1 < … < a_i` gets the number

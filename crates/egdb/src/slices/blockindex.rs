@@ -10,8 +10,8 @@
 //! four positions) — about half the bytes, 5 MB for the six-piece slices, so a random
 //! probe more often finds its line in the cache. A probe still reads two numbers,
 //! as from the file: searches, whose probes are mostly in the cache anyway, pay
-//! nothing for it (one byte per block summed over a line halves the memory again,
-//! but costs a search with the database 3 % more instructions).
+//! nothing for it (one byte per block summed over a line would halve the memory
+//! again, but costs a search more instructions: docs/egdb.md, "Tried and not adopted").
 
 /// Blocks per line.
 const PER_LINE: usize = 30;
