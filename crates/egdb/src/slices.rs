@@ -1,6 +1,6 @@
 //! The current generation: one compact win/draw/loss file per material slice
 //! (`w21b10.wdl`), up to seven pieces, numbered by a hole-free index per slice
-//! ([`slice`]) and coded in blocks ([`codec`], [`compact`]), with optional
+//! ([`mod@slice`]) and coded in blocks ([`codec`], [`compact`]), with optional
 //! distances to conversion ([`dtc`]). Built slice by slice ([`mod@build`]),
 //! checked against the rules ([`check`]) and probed through [`db::SliceDb`].
 
