@@ -11,7 +11,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use damas_egdb::slice::PositionSampler;
+use damas_egdb::slices::slice::PositionSampler;
 use damas_egdb::Egdb;
 use damas_rules::movegen::has_capture;
 use damas_rules::position::Position;

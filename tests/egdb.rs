@@ -8,11 +8,10 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use damas::cli::egdb::probe_line;
-use damas_egdb::file::{
-    legacy_checksum, part_path, write_part_file, FileKind, Header, FORMAT_VERSION, HEADER_LEN,
-};
-use damas_egdb::index::{is_valid_slot, part_size, rank_position, unrank};
-use damas_egdb::verify::verify;
+use damas_egdb::format::{legacy_checksum, HEADER_LEN};
+use damas_egdb::parts::file::{part_path, write_part_file, FileKind, Header, FORMAT_VERSION};
+use damas_egdb::parts::index::{is_valid_slot, part_size, rank_position, unrank};
+use damas_egdb::parts::verify::verify;
 use damas_egdb::{build, BuildOptions, Egdb, EgdbError, Wdl};
 use damas_rules::movegen::legal_moves;
 use damas_rules::{parse_fen, Position};

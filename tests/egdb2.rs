@@ -5,10 +5,10 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use damas_egdb::compact::{slice_path, SliceFile};
-use damas_egdb::slice::{Slice, SliceIndex};
-use damas_egdb::slice_build::build_slices;
-use damas_egdb::slicedb::SliceDb;
+use damas_egdb::slices::build::build_slices;
+use damas_egdb::slices::compact::{slice_path, SliceFile};
+use damas_egdb::slices::db::SliceDb;
+use damas_egdb::slices::slice::{Slice, SliceIndex};
 use damas_egdb::{build, BuildOptions, Egdb, EgdbError};
 use damas_rules::movegen::legal_moves;
 use damas_rules::position::Position;
@@ -45,7 +45,7 @@ fn every_position_up_to_4_pieces_matches_the_first_generation() {
             }
         }
     }
-    let expected: u64 = (2..=4).map(damas_egdb::slice::positions_with).sum();
+    let expected: u64 = (2..=4).map(damas_egdb::slices::slice::positions_with).sum();
     assert_eq!(checked, expected);
 }
 
@@ -133,7 +133,7 @@ fn version_2_files_with_the_old_checksum_are_still_read() {
     assert_eq!(bytes[8], 3, "files are written in version 3");
     // The same body under a version-2 header with the old 64-bit checksum.
     bytes[8] = 2;
-    let old = damas_egdb::file::legacy_checksum(&bytes[64..]);
+    let old = damas_egdb::format::legacy_checksum(&bytes[64..]);
     bytes[48..56].copy_from_slice(&old.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
     let v2 = SliceFile::open(dir.path(), s).unwrap().unwrap();
@@ -299,7 +299,7 @@ fn a_large_sample_of_five_piece_positions_matches_the_first_generation() {
     use rand::SeedableRng;
     use rayon::iter::{IntoParallelIterator, ParallelIterator};
     let (_temps, g1, g2) = five_piece_dbs();
-    let sampler = damas_egdb::slice::PositionSampler::new(5);
+    let sampler = damas_egdb::slices::slice::PositionSampler::new(5);
     let checked = compare(
         &g1,
         &g2,
@@ -328,5 +328,5 @@ fn every_five_piece_position_matches_the_first_generation() {
                 .map(move |i| ix.unrank(i).unwrap().position()),
         );
     }
-    assert_eq!(checked, damas_egdb::slice::positions_with(5));
+    assert_eq!(checked, damas_egdb::slices::slice::positions_with(5));
 }

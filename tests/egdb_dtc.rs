@@ -6,11 +6,11 @@
 
 use std::sync::OnceLock;
 
-use damas_egdb::compact::slice_path;
-use damas_egdb::dtc::{dtc_path, write_dtc_file, DtcFile, SliceDistances};
-use damas_egdb::slice::{Slice, SliceIndex};
-use damas_egdb::slice_build::build_slices;
-use damas_egdb::slice_check::{slice_counts, verify_slices, VerifyOptions};
+use damas_egdb::slices::build::build_slices;
+use damas_egdb::slices::check::{slice_counts, verify_slices, VerifyOptions};
+use damas_egdb::slices::compact::slice_path;
+use damas_egdb::slices::dtc::{dtc_path, write_dtc_file, DtcFile, SliceDistances};
+use damas_egdb::slices::slice::{Slice, SliceIndex};
 use damas_egdb::{BuildOptions, Egdb, EgdbError, Wdl};
 use damas_rules::movegen::{has_capture, legal_moves};
 use damas_rules::position::Position;

@@ -61,7 +61,7 @@ fn movegen_matches_pydraughts() {
 /// ghost-square layout. It is part of the endgame database format (each entry's
 /// best-move index counts in this order; the in-memory tables do too, the book stores
 /// squares instead): a deliberate change must regenerate this fixture and bump
-/// the database format versions (`damas_egdb::file::FORMAT_VERSION`, the slice
+/// the database format versions (`damas_egdb::parts::file::FORMAT_VERSION`, the slice
 /// format) so old databases are refused, not misread.
 #[test]
 fn generation_order_is_unchanged() {

@@ -1,4 +1,4 @@
-//! One hand-built position per rule subtlety of SPEC §1. Expected move sets were
+//! One hand-built position per rule subtlety of docs/rules.md. Expected move sets were
 //! worked out by hand; moves are written `from-to` or `fromxto:captured,…` with the
 //! captured squares in (rank, file) order.
 

@@ -14,7 +14,7 @@ quit. Each side plays on a real clock (3 s + 0.05 s per move) that must never ru
 out.
 
 Ponder is checked first, on the start position. Numbering quirk: for Brazilian (and Russian) pydraughts sends the position string
-(`pos pos=W...`) in the standard order of SPEC §2 (square 1 = b8), but numbers the
+(`pos pos=W...`) in the standard order of docs/rules.md (square 1 = b8), but numbers the
 squares of its *moves* from White's side (1 = a1, 32 = h8: the rows reversed); the
 first White moves are `9-13` ... `12-16`, not `21-17` ... `24-20`. The script
 therefore sets `move-numbering=rows-reversed` (a damas Hub parameter) before playing;

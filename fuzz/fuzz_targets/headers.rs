@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use damas_egdb::file::{FileKind, Header};
+use damas_egdb::parts::file::{FileKind, Header};
 use damas_engine::eval::weights::Weights;
 use libfuzzer_sys::fuzz_target;
 

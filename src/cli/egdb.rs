@@ -13,17 +13,19 @@ use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
-use damas_egdb::build::{build, BuildOptions, PartSummary};
 use damas_egdb::error::EgdbError;
-use damas_egdb::index::{part_size, MAX_PIECES};
 use damas_egdb::location::{self, Env, BUILD_HINT};
+use damas_egdb::parts::build::{build, PartSummary};
+use damas_egdb::parts::index::{part_size, MAX_PIECES};
+use damas_egdb::parts::stats::part_stats;
+use damas_egdb::parts::verify::verify;
 use damas_egdb::probe::Egdb;
-use damas_egdb::slice::Slice;
-use damas_egdb::slice::MAX_SLICE_PIECES;
-use damas_egdb::slice_build::{build_slices, SliceSummary};
-use damas_egdb::slice_check::{present_slices, slice_counts, verify_slices, VerifyOptions};
-use damas_egdb::stats::part_stats;
-use damas_egdb::verify::{verify, VerifyReport};
+use damas_egdb::slices::build::{build_slices, SliceSummary};
+use damas_egdb::slices::check::{present_slices, slice_counts, verify_slices, VerifyOptions};
+use damas_egdb::slices::slice::Slice;
+use damas_egdb::slices::slice::MAX_SLICE_PIECES;
+use damas_egdb::verify::VerifyReport;
+use damas_egdb::BuildOptions;
 use damas_rules::fen::parse_fen;
 use damas_rules::notation::{move_to_string, Notation};
 
@@ -207,7 +209,7 @@ fn print_slice_summary(s: &SliceSummary) {
     print!(
         "{:<12} {:>11} positions, {:>9} bytes, pair in {:.1} s ({} waves)",
         s.slice.to_string(),
-        damas_egdb::slice::SliceIndex::new(s.slice).size(),
+        damas_egdb::slices::slice::SliceIndex::new(s.slice).size(),
         s.bytes,
         s.seconds,
         s.waves

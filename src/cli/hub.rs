@@ -1,4 +1,4 @@
-//! `damas hub`: the Hub protocol engine on stdin/stdout (SPEC §6).
+//! `damas hub`: the Hub protocol engine on stdin/stdout (README, "Hub protocol and bots").
 
 use crate::cli::CliError;
 

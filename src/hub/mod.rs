@@ -1,4 +1,4 @@
-//! The Hub protocol (SPEC §6): the engine side ([`engine`]) behind `damas hub`, the
+//! The Hub protocol (README, "Hub protocol and bots"): the engine side ([`engine`]) behind `damas hub`, the
 //! text layer both sides share ([`protocol`]), and a client ([`client`]) that drives
 //! any Hub engine as a child process.
 

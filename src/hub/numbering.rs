@@ -1,4 +1,4 @@
-//! Square numbering of Hub moves. The protocol (SPEC §6) numbers squares in the
+//! Square numbering of Hub moves. The protocol numbers squares in the
 //! lidraughts/FMJD order (1 = b8, 32 = g1). pydraughts' `HubEngine` (and so
 //! lidraughts-bot) sends the position string in that order but numbers the squares of
 //! its *moves* for Brazilian and Russian from White's side (1 = a1, 32 = h8): the rows
@@ -16,7 +16,7 @@ use damas_rules::position::Position;
 /// How the numbers in Hub moves are read and written.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum MoveNumbering {
-    /// SPEC §2: 1 = b8 … 32 = g1, as in the position string.
+    /// Square numbers of docs/rules.md: 1 = b8 … 32 = g1, as in the position string.
     #[default]
     Standard,
     /// Rows reversed: 1 = a1, 4 = g1, … 32 = h8 (pydraughts for Brazilian).

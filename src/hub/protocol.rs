@@ -1,4 +1,4 @@
-//! The Hub protocol's text layer (SPEC §6): splitting a line into a command and
+//! The Hub protocol's text layer: splitting a line into a command and
 //! `key=value` pairs (values may be quoted), typed commands, the 33-character position
 //! string, and quoting for output.
 
@@ -245,7 +245,7 @@ pub fn parse_command(text: &str) -> Result<Option<HubCommand>, ProtocolError> {
         Ok(Some(line)) => line,
         Ok(None) => return Ok(None),
         // A malformed line is an error only for a known command: unknown commands
-        // are ignored whatever follows them (SPEC §6).
+        // are ignored whatever follows them, as the protocol asks.
         Err(e) => {
             let word = text.split_whitespace().next().unwrap_or("");
             let word = word.split(['=', '"']).next().unwrap_or("");
@@ -308,7 +308,7 @@ pub fn parse_command(text: &str) -> Result<Option<HubCommand>, ProtocolError> {
 }
 
 /// Parse a Hub position: `W` or `B`, then one of `w b W B e` for squares 1…32 in the
-/// numeric order of SPEC §2.
+/// numeric order of docs/rules.md (1 = b8 … 32 = g1).
 pub fn parse_position(text: &str) -> Result<Position, ProtocolError> {
     let bad = |reason: String| ProtocolError::BadPosition {
         text: text.to_string(),

@@ -3,7 +3,7 @@
 //! forced, most common choice count 7).
 //!
 //! A random game ends when [`Game::result`] says so: the side to move has no legal move,
-//! or one of the SPEC §1 draw rules applies (threefold repetition, 15 moves each with
+//! or one of the draw rules of docs/rules.md applies (threefold repetition, 15 moves each with
 //! only kings and no capture, the lone-king rules, equal material for 30/60 moves).
 //! These rules end every game, but as a safety net a game is also stopped after
 //! [`BranchingSpec::max_plies`] plies (counted and reported). The counts are over the
@@ -179,7 +179,7 @@ pub fn markdown(spec: &BranchingSpec, s: &BranchingStats) -> String {
         "| most common choice count (≥ 2 moves) | {} | 7 |",
         s.mode_of_choices().map_or("–".into(), |c| c.to_string())
     );
-    let _ = writeln!(m, "\nHow the games ended (a game ends by `Game::result()`: no legal move or a SPEC §1 draw rule; safety cap {} plies):\n", spec.max_plies);
+    let _ = writeln!(m, "\nHow the games ended (a game ends by `Game::result()`: no legal move or a draw rule of docs/rules.md; safety cap {} plies):\n", spec.max_plies);
     let _ = writeln!(m, "| ending | games |\n|---|---:|");
     for (k, v) in &s.endings {
         let _ = writeln!(m, "| {k} | {v} |");

@@ -1,4 +1,4 @@
-//! The node-count study of thesis §6.6 (SPEC §5): a random test set, searches of it
+//! The node-count study of thesis §6.6 (docs/node-study.md): a random test set, searches of it
 //! with every technique combination written as CSV rows, and a Markdown/SVG report;
 //! plus the branching-factor and transposition-table probe statistics of §6.5.
 //!

@@ -80,7 +80,7 @@ pub fn generate(spec: &GenerateSpec) -> Vec<TestPosition> {
 }
 
 /// Play `k` uniformly random legal moves from the start; replay while the game ends
-/// (by the rules or the SPEC §1 draw rules) on the way or at the end.
+/// (by the rules or the draw rules of docs/rules.md) on the way or at the end.
 fn random_position(rng: &mut ChaCha8Rng, k: u32) -> Position {
     'replay: loop {
         let mut game = Game::new(Position::start());

@@ -66,7 +66,7 @@ pub enum EgdbError {
         pieces: usize,
     },
     /// A piece count the requested generation does not cover.
-    #[error("unsupported piece count {0} (first-generation parts: 1 to {max}; slices: 1 to {slices})", max = crate::index::MAX_PIECES, slices = crate::slice::MAX_SLICE_PIECES)]
+    #[error("unsupported piece count {0} (first-generation parts: 1 to {max}; slices: 1 to {slices})", max = crate::parts::index::MAX_PIECES, slices = crate::slices::slice::MAX_SLICE_PIECES)]
     Pieces(usize),
     /// The build found an inconsistency (a bug, or a smaller part that is wrong).
     #[error("{}: build of part {pieces} failed: {what}", .dir.display())]

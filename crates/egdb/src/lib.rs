@@ -1,38 +1,36 @@
-//! Endgame databases for up to five pieces (SPEC §4, thesis §6.5.5).
+//! Endgame databases: the exact value of every position with few pieces
+//! (docs/egdb.md; the thesis' §6.5.5 for the first generation's index).
 //!
-//! Every position with 1–5 pieces gets its exact game-theoretic value for the side to
-//! move (no move-count draw rules), its best move (fastest win, slowest loss) and its
-//! distance to the end in plies. Positions are numbered by the thesis' combinatorial
-//! index ([`index`]), one part file per piece count ([`mod@file`]), built by retrograde
-//! analysis ([`mod@build`]), read through memory maps ([`Egdb`]), checked against the
-//! rules ([`verify`]) and summarised ([`stats`]). The `damas-egdb` tool is the application's.
+//! Every position gets its game-theoretic value for the side to move, without
+//! move-count draw rules. Two generations of files share a directory:
+//! - [`slices`], the current one: a compact win/draw/loss file per material slice,
+//!   up to seven pieces, with optional distances to conversion;
+//! - [`parts`], the first: one file per piece count up to five, with best moves and
+//!   distances to the end.
+//!
+//! [`Egdb`] maps both and answers a piece count from its part when present, else
+//! from the slices; the rest is shared by both generations. The `damas-egdb` tool
+//! is the application's.
 
-pub mod blockindex;
-pub mod build;
-pub mod codec;
-pub mod compact;
-pub mod dtc;
+mod binomial;
+pub mod build_options;
 pub mod error;
-pub mod file;
-pub mod index;
+pub mod format;
 pub mod location;
 pub mod lock;
 pub mod oracle;
+pub mod parts;
 pub mod probe;
 pub mod progress;
-pub mod slice;
-pub mod slice_build;
-pub mod slice_check;
-pub mod slice_header;
-pub mod slicedb;
-pub mod stats;
+pub mod slices;
 pub mod unmove;
 pub mod value;
 pub mod verify;
 
-pub use build::{build, BuildOptions, Counts, PartSummary};
+pub use build_options::BuildOptions;
 pub use error::EgdbError;
-pub use index::MAX_PIECES;
+pub use parts::build::{build, Counts, PartSummary};
+pub use parts::index::MAX_PIECES;
 pub use probe::{Egdb, Probe, Value};
 pub use value::Wdl;
 

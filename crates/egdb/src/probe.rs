@@ -8,13 +8,14 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::dtc::SliceDistances;
 use crate::error::EgdbError;
-use crate::file::{part_path, FileKind, MappedFile};
-use crate::index::{rank, rank_position, MAX_PIECES};
-use crate::slice::MAX_SLICE_PIECES;
-use crate::slicedb::SliceDb;
-use crate::value::{decode_best, decode_wdl, Wdl};
+use crate::parts::entry::{decode_best, decode_wdl};
+use crate::parts::index::{rank, rank_position, MAX_PIECES};
+use crate::parts::{map_parts, Part};
+use crate::slices::db::SliceDb;
+use crate::slices::dtc::SliceDistances;
+use crate::slices::slice::MAX_SLICE_PIECES;
+use crate::value::Wdl;
 use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
@@ -41,30 +42,6 @@ pub struct Probe {
     pub best: Option<Move>,
 }
 
-/// One part: the value file and, when present, the distance file.
-#[derive(Debug)]
-pub(crate) struct Part {
-    pub(crate) values: MappedFile,
-    pub(crate) distances: Option<MappedFile>,
-}
-
-impl Part {
-    /// Raw entry byte and distance of slot `index`.
-    #[inline(always)]
-    pub(crate) fn entry(&self, index: usize) -> (u8, Option<u16>) {
-        let byte = self.values.body()[index];
-        let distance = self.distances.as_ref().map(|d| {
-            let body = d.body();
-            if d.header().width == 1 {
-                u16::from(body[index])
-            } else {
-                u16::from_le_bytes([body[2 * index], body[2 * index + 1]])
-            }
-        });
-        (byte, distance)
-    }
-}
-
 /// An opened endgame database: the memory-mapped files of one directory, of either
 /// generation — first-generation parts (`part5.val`, with distances and best-move
 /// indices) and second-generation slices (`w21b10.wdl`, win/draw/loss only,
@@ -82,39 +59,6 @@ pub struct Egdb {
     /// [`Egdb::max_pieces`], fixed once the files are mapped (the search asks at
     /// every node).
     max_pieces: usize,
-}
-
-/// The first-generation parts of `dir` up to `max` pieces, `parts[i]` for `i`
-/// pieces (index 0 unused; none need exist).
-fn map_parts(
-    dir: &Path,
-    max: usize,
-    verify_checksum: bool,
-) -> Result<Vec<Option<Part>>, EgdbError> {
-    if !dir.is_dir() {
-        let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
-        return Err(EgdbError::io(dir, e));
-    }
-    let mut parts = vec![None];
-    for pieces in 1..=max.min(MAX_PIECES) {
-        let values = MappedFile::open(
-            &part_path(dir, pieces, FileKind::Values),
-            FileKind::Values,
-            pieces,
-            verify_checksum,
-        )?;
-        let part = match values {
-            None => None,
-            Some(values) => {
-                let dpath = part_path(dir, pieces, FileKind::Distances);
-                let distances =
-                    MappedFile::open(&dpath, FileKind::Distances, pieces, verify_checksum)?;
-                Some(Part { values, distances })
-            }
-        };
-        parts.push(part);
-    }
-    Ok(parts)
 }
 
 impl Egdb {
@@ -312,7 +256,7 @@ impl Egdb {
     }
 
     /// Plies to conversion of a won or lost slice position, from its distance
-    /// file ([`crate::dtc`]); `None` for draws or without the file.
+    /// file ([`crate::slices::dtc`]); `None` for draws or without the file.
     fn slice_distance(&self, pos: &Position, wdl: Wdl) -> Option<u16> {
         if wdl == Wdl::Draw {
             return None;

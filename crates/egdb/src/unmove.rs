@@ -54,7 +54,7 @@ pub fn for_each_unmove(white: u32, black: u32, kings: u32, mut f: impl FnMut(u32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::{is_valid_slot, part_size, unrank};
+    use crate::parts::index::{is_valid_slot, part_size, unrank};
     use damas_rules::movegen::{generate_quiet, has_capture, legal_moves};
     use damas_rules::moves::MoveList;
     use damas_rules::position::{Color, Position};

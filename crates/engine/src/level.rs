@@ -59,10 +59,9 @@ const PROFILES: [Profile; 9] = [
     profile(1, 300, 150.0, 0.35, 0),
     profile(1, 600, 90.0, 0.25, 0),
     profile(2, 1_500, 60.0, 0.20, 0),
-    // Level 4's glances still miss captures, but it glances at a fifth as many moves
-    // as level 3; level 5's glances resolve captures. With 0.18 here the step from 4
-    // to 5 measured +564 Elo and the step from 3 to 4 only +84; with 0.10, +483 and
-    // +183.
+    // Level 4's glances still miss captures, so it glances at few moves; level 5's
+    // glances resolve captures. Wider glances at level 4 made the step from 3 to 4
+    // small and the step from 4 to 5 huge (docs/evaluation.md, "Playing levels").
     profile(3, 4_000, 40.0, 0.04, 0),
     profile(4, 10_000, 25.0, 0.09, 1),
     profile(5, 25_000, 15.0, 0.10, 2),

@@ -1,4 +1,4 @@
-//! The draw rules a game's path decides (SPEC §1, the Russian rules lidraughts
+//! The draw rules a game's path decides (docs/rules.md, the Russian rules lidraughts
 //! applies to Brazilian): repetition, and the rules that count moves — 15 moves each
 //! of kings only without capture; against a lone king, three or more kings for 15
 //! moves, two pieces for 5 moves, three pieces with the lone king on the long

@@ -1,5 +1,5 @@
 //! A game record: start position, moves played, undo/redo, and the end of the game by
-//! the rules (no legal move loses) and by the draw rules of SPEC §1 (as lidraughts
+//! the rules (no legal move loses) and by the draw rules of docs/rules.md (as lidraughts
 //! applies them to Brazilian: the Russian rules).
 
 use crate::movegen::legal_moves;

@@ -9,7 +9,7 @@ use crate::perft_bulk::two_plies;
 use crate::position::{Color, Position};
 use crate::variant::{Brazilian, Rules, Variant};
 
-/// Leaves of the legal move tree of `pos` at `depth` (unique moves, see SPEC §3).
+/// Leaves of the legal move tree of `pos` at `depth` (captures with the same start, end and captured set are one move: docs/rules.md).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     perft_with::<Brazilian>(pos, depth)
 }

@@ -37,9 +37,9 @@ pub const DEFAULT_HASH_MB: usize = 64;
 /// man); the node-count study keeps it.
 pub const THESIS_ASPIRATION_DELTA: i32 = 50;
 
-/// The engine's aspiration half-width: with the trained evaluation a window of
-/// ±0.25 men beat ±0.5 by +20.5 ± 15.7 Elo at 20,000 nodes (SPRT 0/15, H1 after 782
-/// games).
+/// The engine's aspiration half-width (hundredths of a man): the trained evaluation's
+/// scores move in small steps between iterations, so a narrower window than the
+/// thesis' pays (docs/evaluation.md, "Tuned for the trained evaluation").
 pub const ENGINE_ASPIRATION_DELTA: i32 = 25;
 
 /// Options of a [`Searcher`](super::Searcher).
@@ -80,8 +80,8 @@ pub struct SearchOptions {
     /// horizon), as every other interior node does. On by default. Off, the most
     /// numerous and least valuable entries cost no memory access and the search
     /// runs about 30 % more nodes per second, but it has not been shown to play
-    /// better (README, Performance, session 11). The thesis' table is always probed
-    /// there, as the thesis does.
+    /// better (docs/performance.md, "Tried and not adopted"). The thesis' table is
+    /// always probed there, as the thesis does.
     pub tt_frontier: bool,
 }
 

@@ -137,10 +137,9 @@ impl Techniques {
     }
 
     /// The default engine's combination: [`Techniques::strongest`] plus late move
-    /// reductions, which gained +27 ± 22 Elo at equal nodes with the trained
-    /// evaluation (SPRT 0/30 accepted after 472 games), the counting draw rules, and
-    /// killers, which cost nodes with the thesis' material count but gained
-    /// +22 ± 17 Elo at 20,000 nodes with the trained one (SPRT 0/15, H1 after 659 games).
+    /// reductions, the counting draw rules, and killers (which cost nodes with the
+    /// thesis' material count but pay with the trained evaluation's graded scores);
+    /// docs/evaluation.md, "Search changes measured with it", has the matches.
     pub fn engine() -> Techniques {
         Techniques {
             lmr: true,

@@ -1,4 +1,4 @@
-//! Tests of `src/egdb/slice.rs`.
+//! Tests of the slice index ([`super`]).
 
 use super::*;
 

@@ -1,4 +1,4 @@
-//! The thesis' combinatorial position index (SPEC §4, thesis §6.5.5).
+//! The thesis' combinatorial position index (its §6.5.5; docs/egdb.md).
 //!
 //! A part holds every placement of `i` pieces with White to move. A placement `S` with
 //! occupied squares `a_1 < … < a_i` gets the number
@@ -11,32 +11,12 @@
 //! [`is_valid_slot`] tells them apart; the builder marks them and probes never read
 //! them.
 
+use crate::binomial::BINOM;
 use damas_rules::bitboard::Bitboard;
 use damas_rules::position::{Color, Position};
 
 /// The largest part this index (and the files) describe.
 pub const MAX_PIECES: usize = 5;
-
-/// `BINOM[n][k] = C(n, k)` for `n, k ≤ 32` (all of them, so that ranking a placement
-/// with too many pieces cannot index out of bounds).
-pub(crate) const BINOM: [[u64; 33]; 33] = {
-    let mut t = [[0u64; 33]; 33];
-    let mut n = 0;
-    while n <= 32 {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k <= 32 {
-            t[n][k] = if n == 0 {
-                0
-            } else {
-                t[n - 1][k - 1] + t[n - 1][k]
-            };
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-};
 
 /// Number of ways to choose the occupied squares of a part: `C(32, pieces)`.
 pub const fn combinations(pieces: usize) -> u64 {

@@ -7,11 +7,11 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::dtc::{DtcFile, SliceDistances};
 use crate::progress::Bar;
-use crate::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
-use crate::slice_build::SliceCounts;
-use crate::slicedb::SliceDb;
+use crate::slices::build::SliceCounts;
+use crate::slices::db::SliceDb;
+use crate::slices::dtc::{DtcFile, SliceDistances};
+use crate::slices::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
 use crate::value::Wdl;
 use crate::verify::VerifyReport;
 use damas_rules::movegen::{generate, has_capture};

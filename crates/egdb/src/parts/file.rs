@@ -18,23 +18,20 @@ use byteorder::{LittleEndian, ReadBytesExt, WriteBytesExt};
 use memmap2::Mmap;
 
 use crate::error::EgdbError;
-use crate::index::{part_size, MAX_PIECES};
+use crate::format::{legacy_checksum, HEADER_LEN, MAGIC};
+use crate::parts::index::{part_size, MAX_PIECES};
 
-/// First bytes of every part file.
-pub const MAGIC: [u8; 8] = *b"DAMASEGB";
 /// The format version written: 2, whose body checksum is a CRC-32.
 pub const FORMAT_VERSION: u16 = 2;
 /// The first version, still read: the same entries under [`legacy_checksum`].
 pub const FORMAT_V1: u16 = 1;
-/// Index scheme 1: the thesis numbering of [`crate::index`], White to move.
+/// Index scheme 1: the thesis numbering of [`crate::parts::index`], White to move.
 pub const SCHEME_THESIS: u16 = 1;
-/// Size of the header; the body starts here.
-pub const HEADER_LEN: usize = 64;
 
 /// What a part file holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum FileKind {
-    /// One byte per slot: value and best-move index ([`crate::value::encode`]).
+    /// One byte per slot: value and best-move index ([`crate::parts::entry::encode`]).
     Values = 1,
     /// One u8 or u16 per slot: plies to the end with best play (0 for draws).
     Distances = 2,
@@ -189,37 +186,6 @@ pub fn body_checksum(version: u16, body: &[u8]) -> u64 {
     } else {
         u64::from(crc32fast::hash(body))
     }
-}
-
-/// The first-generation 64-bit checksum, kept only to read files written with it
-/// (part files of version 1, slice files of version 2): four multiply-xor lanes
-/// over 8-byte words. Each step is a bijection of the lane state, so any change
-/// confined to one word always changes the result.
-pub fn legacy_checksum(body: &[u8]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let step = |h: u64, w: u64| (h.rotate_left(23) ^ w).wrapping_mul(K);
-    let mut lanes = [
-        0x243F_6A88_85A3_08D3u64,
-        0x1319_8A2E_0370_7344,
-        0xA409_3822_299F_31D0,
-        0x082E_FA98_EC4E_6C89,
-    ];
-    let mut chunks = body.chunks_exact(32);
-    for c in &mut chunks {
-        for (l, lane) in lanes.iter_mut().enumerate() {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&c[8 * l..8 * l + 8]);
-            *lane = step(*lane, u64::from_le_bytes(w));
-        }
-    }
-    let mut h = step(0, body.len() as u64);
-    for lane in lanes {
-        h = step(h, lane);
-    }
-    for &b in chunks.remainder() {
-        h = step(h, u64::from(b));
-    }
-    h ^ h >> 29
 }
 
 /// Write `header` (in the current version, with the checksum of `body` filled in) and

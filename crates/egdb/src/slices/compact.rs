@@ -1,13 +1,13 @@
 //! Second-generation files: one compact win/draw/loss file per material slice.
 //!
 //! Layout (little-endian): a 64-byte header — magic `DAMASEGB`, format version 3
-//! (u16), index scheme 2 (u16, [`crate::slice`]), kind 3 (u8), a zero byte,
+//! (u16), index scheme 2 (u16, [`crate::slices::slice`]), kind 3 (u8), a zero byte,
 //! the slice's white men, white kings, black men, black kings (4 × u8), 6 zero
 //! bytes, position count (u64), positions per block (u32), 4 zero bytes, length of
 //! the code area (u64), checksum of the body (u64: CRC-32 in version 3, the
 //! project's own 64-bit sum in version 2, still read), 8 zero bytes — then the body:
 //! `blocks + 1` u32 offsets of each block's codes in the code area (the last is
-//! its length), then the codes ([`crate::codec`]).
+//! its length), then the codes ([`crate::slices::codec`]).
 //!
 //! Opening checks the header and the length (cheap); the checksum of a file is
 //! verified the first time it is probed (or by `verify`), not at every open, and
@@ -19,17 +19,17 @@ use std::sync::{Arc, OnceLock};
 use byteorder::{ByteOrder, LittleEndian};
 use memmap2::Mmap;
 
-use crate::blockindex::BlockIndex;
-use crate::codec::decode_at;
 use crate::error::EgdbError;
-use crate::file::{legacy_checksum, HEADER_LEN};
-use crate::slice::{Slice, SliceIndex};
-use crate::slice_header::{self, Header};
+use crate::format::{legacy_checksum, HEADER_LEN};
+use crate::slices::blockindex::BlockIndex;
+use crate::slices::codec::decode_at;
+use crate::slices::header::{self, Header};
+use crate::slices::slice::{Slice, SliceIndex};
 
 /// Format version of the slice files written: 3, whose checksum is a CRC-32.
 pub const SLICE_FORMAT_VERSION: u16 = 3;
 /// The previous version, read (same layout, the custom 64-bit checksum of
-/// [`crate::file::legacy_checksum`]), so that databases built with it stay usable.
+/// [`crate::format::legacy_checksum`]), so that databases built with it stay usable.
 pub const SLICE_FORMAT_V2: u16 = 2;
 
 /// The body checksum of a file of format `version` (3 or 2).
@@ -40,7 +40,7 @@ pub fn body_checksum(version: u16, body: &[u8]) -> u64 {
         u64::from(crc32fast::hash(body))
     }
 }
-pub use crate::slice_header::SCHEME_SLICE;
+pub use crate::slices::header::SCHEME_SLICE;
 /// File kind 3: compact win/draw/loss.
 pub const KIND_WDL: u8 = 3;
 /// Positions per block.
@@ -52,7 +52,7 @@ pub fn slice_path(dir: &Path, slice: Slice) -> PathBuf {
 }
 
 fn header_bytes(slice: Slice, positions: u64, code_len: u64, sum: u64) -> [u8; HEADER_LEN] {
-    let mut h = slice_header::header_bytes(SLICE_FORMAT_VERSION, KIND_WDL, slice, positions, sum);
+    let mut h = header::header_bytes(SLICE_FORMAT_VERSION, KIND_WDL, slice, positions, sum);
     LittleEndian::write_u32(&mut h[32..], BLOCK_POSITIONS);
     LittleEndian::write_u64(&mut h[40..], code_len);
     h
@@ -90,7 +90,7 @@ pub fn write_slice_file(dir: &Path, slice: Slice, blocks: &[Vec<u8>]) -> Result<
 }
 
 /// Where a file's bytes are: its own read-only mapping, or a part of one
-/// anonymous copy of several files ([`crate::slicedb::SliceDb::copy_to_huge_pages`]).
+/// anonymous copy of several files ([`crate::slices::db::SliceDb::copy_to_huge_pages`]).
 #[derive(Debug)]
 enum Backing {
     Mapped(Mmap),
@@ -124,7 +124,7 @@ impl SliceFile {
     /// header and length are checked now, the checksum on first use.
     pub fn open(dir: &Path, slice: Slice) -> Result<Option<SliceFile>, EgdbError> {
         let path = slice_path(dir, slice);
-        let Some(map) = slice_header::map_existing(&path)? else {
+        let Some(map) = header::map_existing(&path)? else {
             return Ok(None);
         };
         let h = Header::read(&map, &path, HEADER_LEN as u64)?;
@@ -145,7 +145,7 @@ impl SliceFile {
         // Saturating: a header claiming an absurd code length must be refused as
         // the wrong length, not overflow.
         let expected = (codes_at as u64).saturating_add(h.u64_at(40));
-        slice_header::check_length(&path, map.len() as u64, expected)?;
+        header::check_length(&path, map.len() as u64, expected)?;
         let stored_sum = h.checksum();
         Ok(Some(SliceFile {
             path,
@@ -230,7 +230,7 @@ impl SliceFile {
             .as_ref()
     }
 
-    /// The stored value code of position `index` ([`crate::codec`]); `None`
+    /// The stored value code of position `index` ([`crate::slices::codec`]); `None`
     /// when the file is corrupt (checksum, or codes that do not decode).
     #[inline]
     pub fn code(&self, index: u64) -> Option<u8> {

@@ -1,5 +1,5 @@
 //! The 64-byte header that the slice files share — win/draw/loss codes
-//! ([`crate::compact`]) and distances ([`crate::dtc`]) — written and
+//! ([`crate::slices::compact`]) and distances ([`crate::slices::dtc`]) — written and
 //! checked in one place.
 //!
 //! Layout (little-endian): magic `DAMASEGB`, format version (u16), index scheme 2
@@ -16,8 +16,8 @@ use byteorder::{ByteOrder, LittleEndian};
 use memmap2::Mmap;
 
 use crate::error::EgdbError;
-use crate::file::{HEADER_LEN, MAGIC};
-use crate::slice::Slice;
+use crate::format::{HEADER_LEN, MAGIC};
+use crate::slices::slice::Slice;
 
 /// Index scheme 2: the material-slice numbering.
 pub const SCHEME_SLICE: u16 = 2;

@@ -5,10 +5,11 @@ use std::fmt;
 
 use rayon::prelude::*;
 
-use crate::build::Counts;
-use crate::index::{assignments, combinations, SlotBlock};
+use crate::parts::build::Counts;
+use crate::parts::entry::decode_wdl;
+use crate::parts::index::{assignments, combinations, SlotBlock};
 use crate::probe::Egdb;
-use crate::value::{decode_wdl, Wdl};
+use crate::value::Wdl;
 use damas_rules::position::Position;
 
 /// A material balance: kings and men of the side to move, then of the opponent.

@@ -9,10 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::codec::{DRAW, LOSS, WIN};
-use crate::compact::SliceFile;
 use crate::error::EgdbError;
-use crate::slice::{Slice, MAX_SLICE_PIECES};
+use crate::slices::codec::{DRAW, LOSS, WIN};
+use crate::slices::compact::SliceFile;
+use crate::slices::slice::{Slice, MAX_SLICE_PIECES};
 use crate::value::Wdl;
 use damas_rules::movegen::{generate, padded_captures_only};
 use damas_rules::moves::{Move, MoveList};

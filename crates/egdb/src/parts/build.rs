@@ -23,44 +23,22 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use crate::progress::Bar;
+use crate::build_options::{bar, BuildOptions};
 use rayon::prelude::*;
 
 use crate::error::EgdbError;
-use crate::file::{part_path, write_part_file, FileKind, Header, MappedFile, FORMAT_VERSION};
-use crate::index::{assignments, combinations, part_size, rank, SlotBlock, MAX_PIECES};
 use crate::lock::BuildLock;
+use crate::parts::entry::{decode_wdl, encode, evaluate, Outcome, MAX_MOVE_INDEX};
+use crate::parts::file::{
+    part_path, write_part_file, FileKind, Header, MappedFile, FORMAT_VERSION,
+};
+use crate::parts::index::{assignments, combinations, part_size, rank, SlotBlock, MAX_PIECES};
 use crate::probe::Egdb;
 use crate::unmove::for_each_unmove;
-use crate::value::{decode_wdl, encode, evaluate, Outcome, Wdl, MAX_MOVE_INDEX};
+use crate::value::Wdl;
 use damas_rules::movegen::{count_moves, generate, generate_captures, has_capture};
 use damas_rules::moves::MoveList;
 use damas_rules::position::Position;
-
-/// How to build.
-#[derive(Clone, Debug, Default)]
-pub struct BuildOptions {
-    /// Worker threads (0: rayon's default, one per core).
-    pub threads: usize,
-    /// Draw progress bars on stderr (only when it is a terminal).
-    pub progress: bool,
-    /// Also write each slice's distance file ([`crate::dtc`]); a slice whose
-    /// win/draw/loss file exists but not its distance file is solved again.
-    pub dtc: bool,
-}
-
-impl BuildOptions {
-    /// The worker pool these options ask for.
-    pub(crate) fn pool(&self) -> Result<rayon::ThreadPool, EgdbError> {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
-            .build()
-            .map_err(|source| EgdbError::Threads {
-                threads: self.threads,
-                source,
-            })
-    }
-}
 
 /// Win/draw/loss counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -181,19 +159,6 @@ fn smaller_value(smaller: &Egdb, after: &Position) -> Option<(Wdl, u16)> {
     let q = after.flip();
     let (byte, d) = smaller.entry_of(q.white().0, q.black().0, q.kings().0)?;
     Some((decode_wdl(byte)?, d?))
-}
-
-/// A progress bar on stderr (hidden unless `opts.progress`): with a known length a
-/// bar with ETA, without one a spinner.
-pub(crate) fn bar(opts: &BuildOptions, len: Option<u64>, msg: String) -> Bar {
-    let template = if len.is_some() {
-        "{msg:28} [{bar:40}] {percent:>3}% {elapsed_precise} left {eta_precise}"
-    } else {
-        "{msg:28} {spinner} {elapsed_precise}"
-    };
-    let pb = Bar::new(opts.progress, len, template);
-    pb.set_message(msg);
-    pb
 }
 
 /// Solve part `n` and write its files.

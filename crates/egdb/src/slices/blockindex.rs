@@ -1,17 +1,17 @@
 //! Where each block's codes start, in a form small enough to stay in the cache.
 //!
 //! A slice file stores one 32-bit offset per block of positions
-//! ([`crate::compact`]): for the six-piece slices that is 9.5 MB, which a
+//! ([`crate::slices::compact`]): for the six-piece slices that is 9.5 MB, which a
 //! probe into 99 MB of codes evicts from the cache, so a random probe paid two
 //! dependent memory reads (the offset, then the codes). Built once per file when it
 //! is first used, this index packs 30 blocks into one 64-byte line — the first
 //! block's offset and where each block ends relative to it, in 16 bits (a block's
-//! codes take 1 to 256 bytes: [`crate::codec`] spends at most one byte per
+//! codes take 1 to 256 bytes: [`crate::slices::codec`] spends at most one byte per
 //! four positions) — about half the bytes, 5 MB for the six-piece slices, so a random
 //! probe more often finds its line in the cache. A probe still reads two numbers,
 //! as from the file: searches, whose probes are mostly in the cache anyway, pay
-//! nothing for it (one byte per block summed over a line halves the memory again,
-//! but costs a search with the database 3 % more instructions).
+//! nothing for it (one byte per block summed over a line would halve the memory
+//! again, but costs a search more instructions: docs/egdb.md, "Tried and not adopted").
 
 /// Blocks per line.
 const PER_LINE: usize = 30;
@@ -34,7 +34,7 @@ impl BlockIndex {
     /// The index of the blocks whose codes start at `offsets` (`blocks + 1` entries,
     /// the last the end of the codes); `None` when a block's codes are empty, longer
     /// than 256 bytes or out of order, which no file written by
-    /// [`crate::compact::write_slice_file`] has.
+    /// [`crate::slices::compact::write_slice_file`] has.
     pub fn new(offsets: impl ExactSizeIterator<Item = u32>) -> Option<BlockIndex> {
         let blocks = offsets.len().checked_sub(1)?;
         let mut lines = vec![Line([0; 64]); blocks.div_ceil(PER_LINE)];

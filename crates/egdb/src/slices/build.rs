@@ -14,14 +14,14 @@
 //! 2. **Retrograde waves.** Each win or loss solved in the previous wave is
 //!    un-moved: predecessors of a loss win; predecessors of a win lose a counter,
 //!    and lose when it reaches zero. Positions never solved are draws.
-//! 3. **Write.** Values are encoded in blocks ([`crate::codec`]) and written
+//! 3. **Write.** Values are encoded in blocks ([`crate::slices::codec`]) and written
 //!    under a temporary name, renamed when whole: an interrupted build resumes at
 //!    the first pair whose files are missing.
 //!
 //! One byte of state per position holds the counter, or the value with the wave
 //! (mod 15) that solved it. With [`BuildOptions::dtc`] a second byte per position
 //! keeps the whole wave number, written as the slice's distance file
-//! ([`crate::dtc`]).
+//! ([`crate::slices::dtc`]).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -30,14 +30,14 @@ use std::time::Instant;
 use crate::progress::Bar;
 use rayon::prelude::*;
 
-use crate::build::{bar, BuildOptions};
-use crate::codec::{encode_block, ANY, DRAW, LOSS, WIN};
-use crate::compact::{write_slice_file, SliceFile, BLOCK_POSITIONS};
-use crate::dtc::{dtc_path, write_dtc_file, MAX_DTC};
+use crate::build_options::{bar, BuildOptions};
 use crate::error::EgdbError;
 use crate::lock::BuildLock;
-use crate::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
-use crate::slicedb::SliceDb;
+use crate::slices::codec::{encode_block, ANY, DRAW, LOSS, WIN};
+use crate::slices::compact::{write_slice_file, SliceFile, BLOCK_POSITIONS};
+use crate::slices::db::SliceDb;
+use crate::slices::dtc::{dtc_path, write_dtc_file, MAX_DTC};
+use crate::slices::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
 use crate::unmove::for_each_unmove;
 use crate::value::Wdl;
 use damas_rules::movegen::{generate, generate_captures, has_capture};

@@ -26,9 +26,9 @@ use std::sync::OnceLock;
 use memmap2::Mmap;
 
 use crate::error::EgdbError;
-use crate::file::HEADER_LEN;
-use crate::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
-use crate::slice_header::{self, Header};
+use crate::format::HEADER_LEN;
+use crate::slices::header::{self, Header};
+use crate::slices::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
 use damas_rules::movegen::has_capture;
 use damas_rules::position::{Color, Position};
 
@@ -58,7 +58,7 @@ pub fn write_dtc_file(dir: &Path, slice: Slice, body: &[u8]) -> Result<u64, Egdb
         });
     }
     let sum = u64::from(crc32fast::hash(body));
-    let header = slice_header::header_bytes(DTC_FORMAT_VERSION, KIND_DTC, slice, positions, sum);
+    let header = header::header_bytes(DTC_FORMAT_VERSION, KIND_DTC, slice, positions, sum);
     damas_engine::fsutil::write_atomic_with(&path, |w| {
         w.write_all(&header)?;
         w.write_all(body)
@@ -82,7 +82,7 @@ impl DtcFile {
     /// The header and length are checked now, the checksum on first use.
     pub fn open(dir: &Path, slice: Slice) -> Result<Option<DtcFile>, EgdbError> {
         let path = dtc_path(dir, slice);
-        let Some(map) = slice_header::map_existing(&path)? else {
+        let Some(map) = header::map_existing(&path)? else {
             return Ok(None);
         };
         let index = SliceIndex::new(slice);
@@ -97,7 +97,7 @@ impl DtcFile {
         }
         h.check_identity(KIND_DTC, slice, positions)?;
         h.check_reserved(32..48)?;
-        slice_header::check_length(&path, map.len() as u64, expected)?;
+        header::check_length(&path, map.len() as u64, expected)?;
         let stored_sum = h.checksum();
         Ok(Some(DtcFile {
             path,

@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use crate::index::BINOM;
+use crate::binomial::BINOM;
 use damas_rules::bitboard::Bitboard;
 use damas_rules::padded::Padded;
 use damas_rules::position::{Color, Position};
