@@ -6,7 +6,6 @@
 //! the `cli` feature) and calls in here.
 
 pub mod branching;
-mod checks;
 pub mod config;
 pub mod csv;
 #[cfg(feature = "plot")]

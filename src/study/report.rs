@@ -12,6 +12,8 @@ use super::config::{Config, THESIS_DEPTHS};
 use super::csv::Row;
 use damas_engine::search::Stats;
 
+mod checks;
+
 /// Summed counts over a set of searches.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Agg {
@@ -322,7 +324,7 @@ pub fn markdown(s: &Summary) -> String {
         m.push('\n');
     }
 
-    super::checks::checks(s, &mut m);
+    checks::checks(s, &mut m);
 
     if let Some(kc) = s.kinds_config() {
         let c = s

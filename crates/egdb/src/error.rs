@@ -79,10 +79,12 @@ pub enum EgdbError {
         what: String,
     },
     /// Another build holds the directory's lock.
-    #[error("{}: another build is writing this directory (it holds {})", .dir.display(), crate::lock::LOCK_FILE)]
+    #[error("{}: another build is writing this directory (it holds {})", .dir.display(), .lock.display())]
     Busy {
         /// The database directory.
         dir: PathBuf,
+        /// The lock file held (its name in `dir`).
+        lock: PathBuf,
     },
     /// The thread pool could not be created.
     #[error("cannot start {threads} threads: {source}")]

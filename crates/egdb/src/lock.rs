@@ -43,6 +43,7 @@ impl BuildLock {
             Ok(()) => Ok(BuildLock { _file: file }),
             Err(TryLockError::WouldBlock) => Err(EgdbError::Busy {
                 dir: dir.to_path_buf(),
+                lock: LOCK_FILE.into(),
             }),
             Err(TryLockError::Error(e)) => Err(EgdbError::io(&path, e)),
         }

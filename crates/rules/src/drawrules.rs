@@ -10,7 +10,7 @@
 //! for both repetition and the king-move count.
 
 use crate::bitboard::Bitboard;
-use crate::game::EndReason;
+use crate::outcome::EndReason;
 use crate::position::{Color, Position};
 
 /// The long diagonal a1–h8.

@@ -206,6 +206,13 @@ impl std::str::FromStr for Position {
 pub const START_FEN: &str =
     "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8";
 
+/// A position debugs as its FEN, which names it exactly in one line.
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&to_fen(self))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -49,6 +49,7 @@ pub mod key;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod outcome;
 pub mod padded;
 pub mod pdn;
 pub mod perft;

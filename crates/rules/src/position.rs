@@ -296,12 +296,6 @@ impl Default for Position {
     }
 }
 
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", crate::fen::to_fen(self))
-    }
-}
-
 impl fmt::Display for Position {
     /// A text diagram, rank 8 on top: `w`/`b` men, `W`/`B` kings, `.` empty dark squares.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use super::config::Config;
-use super::report::{selective_base, thousands, Summary};
+use super::{selective_base, thousands, Summary};
+use crate::study::config::Config;
 
 /// The study's claims, checked on the data present.
 pub(crate) fn checks(s: &Summary, m: &mut String) {
@@ -38,7 +38,7 @@ pub(crate) fn checks(s: &Summary, m: &mut String) {
                 .map(|_| *c)
         })
         .collect();
-    let expected: Vec<&str> = super::config::THESIS_TABLE
+    let expected: Vec<&str> = crate::study::config::THESIS_TABLE
         .iter()
         .filter_map(|(l, _)| s.find_same(l))
         .collect();
