@@ -49,7 +49,6 @@ pub mod key;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
-pub mod padded;
 pub mod pdn;
 pub mod perft;
 mod perft_bulk;
