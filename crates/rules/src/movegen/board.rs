@@ -9,7 +9,7 @@ use std::mem::MaybeUninit;
 
 use super::padded::Padded;
 use crate::bitboard::{Bitboard, Dir};
-use crate::moves::MAX_MOVES;
+use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::{Color, Position};
 
 /// The generator's working form of a position, for capture trees in the search and
@@ -242,5 +242,33 @@ impl MoveSink for BoardMoves {
 
     fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool {
         self.as_slice().contains(&BoardMove { from, to, captured })
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn clear(&mut self) {
+        MoveList::clear(self);
+    }
+
+    #[inline(always)]
+    fn push(&mut self, from: Padded, to: Padded, captured: Padded) {
+        MoveList::push(
+            self,
+            Move::new(from.square(), to.square(), captured.to_bitboard()),
+        );
+    }
+
+    fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool {
+        self.iter()
+            .any(|m| *m == Move::new(from.square(), to.square(), captured.to_bitboard()))
+    }
+
+    #[inline(always)]
+    fn push_steps(&mut self, to: Padded, back: Dir) {
+        self.extend_from_iter(
+            to.singles()
+                .map(|t| Move::new(t.stepped_square(back), t.square(), Bitboard::EMPTY)),
+        );
     }
 }

@@ -9,7 +9,7 @@
 //!
 //! The generator works on a [`Board`], the working form of a position in the
 //! ghost-square layout of [`Padded`], where every diagonal step is one shift; the
-//! functions on a [`Position`] convert it once and write [`Move`]s, while the capture
+//! functions on a [`Position`] convert it once and write [`Move`](crate::Move)s, while the capture
 //! trees of the search and the databases and perft ([`crate::perft`]) stay on
 //! boards throughout ([`Board::captures`], [`Board::play`]).
 //! Generation order (canonical, stored move indices rely on it): quiet men by direction
@@ -17,8 +17,8 @@
 //! direction (NE, NW, SE, SW), distance; captures by start square, then depth-first in
 //! direction order, a longer capture clearing the shorter ones found before it.
 
-use crate::bitboard::{Bitboard, Dir};
-use crate::moves::{Move, MoveList};
+use crate::bitboard::Dir;
+use crate::moves::MoveList;
 use crate::position::{Color, Position};
 use crate::variant::{Brazilian, Rules, Variant};
 
@@ -35,34 +35,6 @@ pub(crate) use padded::RAYS;
 pub use capturer::generate_captures;
 pub(crate) use capturer::padded_generate_captures;
 use chains::count_man_chains;
-
-impl MoveSink for MoveList {
-    #[inline(always)]
-    fn clear(&mut self) {
-        MoveList::clear(self);
-    }
-
-    #[inline(always)]
-    fn push(&mut self, from: Padded, to: Padded, captured: Padded) {
-        MoveList::push(
-            self,
-            Move::new(from.square(), to.square(), captured.to_bitboard()),
-        );
-    }
-
-    fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool {
-        self.iter()
-            .any(|m| *m == Move::new(from.square(), to.square(), captured.to_bitboard()))
-    }
-
-    #[inline(always)]
-    fn push_steps(&mut self, to: Padded, back: Dir) {
-        self.extend_from_iter(
-            to.singles()
-                .map(|t| Move::new(t.stepped_square(back), t.square(), Bitboard::EMPTY)),
-        );
-    }
-}
 
 /// Squares from which a king in `kings` reaches, sliding over `empty`, the first
 /// piece in direction `dir`: returns the set of those first pieces.
