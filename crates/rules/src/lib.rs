@@ -50,7 +50,6 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod outcome;
-pub mod padded;
 pub mod pdn;
 pub mod perft;
 mod perft_bulk;

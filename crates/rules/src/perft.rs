@@ -2,9 +2,10 @@
 
 use rayon::prelude::*;
 
-use crate::movegen::{count_moves_as, for_each_move_as, generate, legal_moves};
+use crate::movegen::{
+    count_moves_as, for_each_move_as, generate, legal_moves, Black, Board, Side, White,
+};
 use crate::moves::{Move, MoveList};
-use crate::padded::{Black, PaddedPosition, Side, White};
 use crate::perft_bulk::two_plies;
 use crate::position::{Color, Position};
 use crate::variant::{Brazilian, Rules, Variant};
@@ -22,7 +23,7 @@ pub fn perft_for(variant: Variant, pos: &Position, depth: u32) -> u64 {
 
 /// [`perft`] under the rules `R`.
 fn perft_with<R: Rules>(pos: &Position, depth: u32) -> u64 {
-    let p = PaddedPosition::new(pos);
+    let p = Board::from(pos);
     match p.side {
         Color::White => padded_perft::<R, White>(&p, depth),
         Color::Black => padded_perft::<R, Black>(&p, depth),
@@ -32,7 +33,7 @@ fn perft_with<R: Rules>(pos: &Position, depth: u32) -> u64 {
 /// [`perft`] in the generator's own layout, so the tree never converts masks, and
 /// with the variant and the side to move as types, so no node chooses rules,
 /// directions or rows.
-fn padded_perft<R: Rules, S: Side>(p: &PaddedPosition, depth: u32) -> u64 {
+fn padded_perft<R: Rules, S: Side>(p: &Board, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => count_moves_as::<R, S>(p) as u64,

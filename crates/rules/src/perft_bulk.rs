@@ -11,8 +11,7 @@
 //! piece behind `f` now can) are counted one by one, as before.
 
 use crate::bitboard::Dir;
-use crate::movegen::{count_moves_as, padded_has_capture};
-use crate::padded::{Padded, PaddedMove, PaddedPosition, Side};
+use crate::movegen::{count_moves_as, Board, BoardMove, Padded, Side};
 use crate::variant::Rules;
 
 /// The leaves two plies below `p` (the side to move being `S`), when `p` qualifies:
@@ -20,7 +19,7 @@ use crate::variant::Rules;
 /// parent position (a capture it has there may or may not survive the move, which
 /// the sets below do not follow). `None` otherwise, and the caller counts as usual.
 #[inline(always)]
-pub(crate) fn two_plies<R: Rules, S: Side>(p: &PaddedPosition) -> Option<u64> {
+pub(crate) fn two_plies<R: Rules, S: Side>(p: &Board) -> Option<u64> {
     if p.kings.any() {
         return None;
     }
@@ -32,7 +31,7 @@ pub(crate) fn two_plies<R: Rules, S: Side>(p: &PaddedPosition) -> Option<u64> {
     let threat = Dir::ALL
         .into_iter()
         .any(|d| ((opp.step(d) & own).step(d) & empty).any());
-    if threat || padded_has_capture(p) {
+    if threat || p.has_capture() {
         return None;
     }
     let [e1, e2] = <S::Other as Side>::FORWARD;
@@ -60,7 +59,7 @@ pub(crate) fn two_plies<R: Rules, S: Side>(p: &PaddedPosition) -> Option<u64> {
         }
         let one_by_one = to & capture;
         for t in one_by_one.singles() {
-            let m = PaddedMove {
+            let m = BoardMove {
                 from: t.step(back),
                 to: t,
                 captured: Padded::EMPTY,

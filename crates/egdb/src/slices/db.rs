@@ -14,9 +14,8 @@ use crate::slices::codec::{DRAW, LOSS, WIN};
 use crate::slices::compact::SliceFile;
 use crate::slices::slice::{Slice, MAX_SLICE_PIECES};
 use crate::value::Wdl;
-use damas_rules::movegen::{generate, padded_captures_only};
+use damas_rules::movegen::{generate, Board, BoardMoves, Padded};
 use damas_rules::moves::{Move, MoveList};
-use damas_rules::padded::{Padded, PaddedMoves, PaddedPosition};
 use damas_rules::position::{Color, Position};
 
 /// The slice files of one directory. `Send + Sync`; probes take `&self`.
@@ -144,37 +143,37 @@ impl SliceDb {
         if pos.piece_count() as usize > MAX_SLICE_PIECES {
             return None;
         }
-        let p = PaddedPosition::new(pos);
-        let mut list = PaddedMoves::new();
-        if padded_captures_only(&p, &mut list) {
+        let p = Board::from(pos);
+        let mut list = BoardMoves::new();
+        if p.captures(&mut list) {
             self.best_capture(&p, &list)
         } else {
-            self.stored_padded(&p)
+            self.stored_board(&p)
         }
     }
 
     /// [`SliceDb::wdl`] of a position reached by a capture (so with at most
-    /// [`MAX_SLICE_PIECES`] pieces), kept in the padded layout: capture chains are
-    /// resolved without converting moves or positions back and forth.
-    fn resolve(&self, p: &PaddedPosition) -> Option<Wdl> {
-        if p.own.is_empty() {
+    /// [`MAX_SLICE_PIECES`] pieces), kept as the generator's [`Board`]: capture
+    /// chains are resolved without converting moves or positions back and forth.
+    fn resolve(&self, p: &Board) -> Option<Wdl> {
+        if p.own().is_empty() {
             return Some(Wdl::Loss);
         }
-        if p.opp.is_empty() {
+        if p.opp().is_empty() {
             return Some(Wdl::Win);
         }
-        let mut list = PaddedMoves::new();
-        if padded_captures_only(p, &mut list) {
+        let mut list = BoardMoves::new();
+        if p.captures(&mut list) {
             self.best_capture(p, &list)
         } else {
-            self.stored_padded(p)
+            self.stored_board(p)
         }
     }
 
     /// The best value over the captures `list` of `p`: a win as soon as one child
     /// is lost for the opponent.
     #[inline(always)]
-    fn best_capture(&self, p: &PaddedPosition, list: &PaddedMoves) -> Option<Wdl> {
+    fn best_capture(&self, p: &Board, list: &BoardMoves) -> Option<Wdl> {
         let mut best = Wdl::Loss;
         for m in list.as_slice() {
             match self.resolve(&p.play(m))?.negate() {
@@ -188,23 +187,23 @@ impl SliceDb {
 
     /// The stored value of a position without captures for the side to move.
     pub(crate) fn stored(&self, pos: &Position) -> Option<Wdl> {
-        self.stored_padded(&PaddedPosition::new(pos))
+        self.stored_board(&Board::from(pos))
     }
 
-    /// [`SliceDb::stored`] in the padded layout: numbered there, so that neither
+    /// [`SliceDb::stored`] of a [`Board`]: numbered in its layout, so that neither
     /// the layout nor (with Black to move) the colours are converted back.
     #[inline(always)]
-    fn stored_padded(&self, p: &PaddedPosition) -> Option<Wdl> {
+    fn stored_board(&self, p: &Board) -> Option<Wdl> {
         // Black to move is numbered as the flipped position: the board turned and
         // the mover as White.
         let turn = |x: Padded| {
-            if p.side == Color::Black {
-                x.rotate().0
+            if p.side_to_move() == Color::Black {
+                x.rotate().bits()
             } else {
-                x.0
+                x.bits()
             }
         };
-        let (w, b, k) = (turn(p.own), turn(p.opp), turn(p.kings));
+        let (w, b, k) = (turn(p.own()), turn(p.opp()), turn(p.kings()));
         let file = self.file(Slice::of_sets(w, b, k))?;
         match file.code(file.index().rank_padded(w, b, k))? {
             LOSS => Some(Wdl::Loss),

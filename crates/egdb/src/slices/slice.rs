@@ -21,7 +21,7 @@ use std::fmt;
 
 use crate::binomial::BINOM;
 use damas_rules::bitboard::Bitboard;
-use damas_rules::padded::Padded;
+use damas_rules::movegen::Padded;
 use damas_rules::position::{Color, Position};
 
 /// The most pieces a slice may hold (the design covers seven-piece databases).
@@ -238,13 +238,13 @@ impl Layout for PublicLayout {
     const RANK_8: u64 = Bitboard::RANK_8.0 as u64;
 }
 
-/// The ghost-square layout of [`damas_rules::padded`].
+/// The ghost-square layout of [`Padded`] (the move generator's boards).
 struct PaddedLayout;
 
 impl Layout for PaddedLayout {
-    const ALL: u64 = Padded::ALL.0;
-    const RANK_1: u64 = Padded::from_bitboard(Bitboard::RANK_1).0;
-    const RANK_8: u64 = Padded::from_bitboard(Bitboard::RANK_8).0;
+    const ALL: u64 = Padded::ALL.bits();
+    const RANK_1: u64 = Padded::from_bitboard(Bitboard::RANK_1).bits();
+    const RANK_8: u64 = Padded::from_bitboard(Bitboard::RANK_8).bits();
 }
 
 /// The `j`-th (0-based) set bit of `free`.
@@ -341,7 +341,7 @@ impl SliceIndex {
     }
 
     /// [`SliceIndex::rank`] of a placement in the ghost-square layout of
-    /// [`damas_rules::padded`] (the probe's capture search works there, so its positions
+    /// [`Padded`] (the probe's capture search works on boards, so its positions
     /// are numbered without converting back).
     #[inline(always)]
     pub(crate) fn rank_padded(&self, white: u64, black: u64, kings: u64) -> u64 {

@@ -2,7 +2,7 @@
 
 use super::Evaluator;
 use crate::score::Score;
-use damas_rules::padded::{Padded, PaddedPosition};
+use damas_rules::movegen::{Board, Padded};
 use damas_rules::position::{Color, Position};
 
 /// The thesis' evaluator (§6.4.3): men 1, kings 3.
@@ -23,11 +23,10 @@ impl Evaluator for Material {
 
     /// The same count without converting layouts (counts do not depend on them).
     #[inline]
-    fn eval_padded(&self, pos: &PaddedPosition) -> Score {
-        let v = |p: Padded| {
-            MAN * (p & !pos.kings).count() as i32 + KING * (p & pos.kings).count() as i32
-        };
-        Score::centi(v(pos.own) - v(pos.opp))
+    fn eval_board(&self, board: &Board) -> Score {
+        let kings = board.kings();
+        let v = |p: Padded| MAN * (p & !kings).count() as i32 + KING * (p & kings).count() as i32;
+        Score::centi(v(board.own()) - v(board.opp()))
     }
 }
 
@@ -38,17 +37,13 @@ mod tests {
     use damas_rules::movegen::legal_moves;
 
     #[test]
-    fn padded_count_agrees_with_the_position_count() {
+    fn board_count_agrees_with_the_position_count() {
         for fen in ["W:WK1,5,9,14,22:BK30,25,20,17", "B:WK1,K5,9:BK30,25"] {
             let mut pos = parse_fen(fen).unwrap();
             // Walk a line (first move each time) so both sides and promotions show up.
             for _ in 0..12 {
-                let padded = PaddedPosition::new(&pos);
-                assert_eq!(
-                    Material.eval_padded(&padded),
-                    Material.eval(&pos),
-                    "{pos:?}"
-                );
+                let board = Board::from(&pos);
+                assert_eq!(Material.eval_board(&board), Material.eval(&pos), "{pos:?}");
                 let Some(&m) = legal_moves(&pos).first() else {
                     break;
                 };
@@ -57,7 +52,7 @@ mod tests {
         }
         let start = Position::start();
         assert_eq!(
-            Material.eval_padded(&PaddedPosition::new(&start)),
+            Material.eval_board(&Board::from(&start)),
             Material.eval(&start)
         );
     }

@@ -26,7 +26,7 @@ pub use trained::Trained;
 pub use weights::{Weights, WeightsError};
 
 use crate::score::Score;
-use damas_rules::padded::PaddedPosition;
+use damas_rules::movegen::Board;
 use damas_rules::position::Position;
 
 /// A static evaluator: the score of a quiet position for the side to move.
@@ -34,12 +34,12 @@ pub trait Evaluator: Send + Sync {
     /// Score of `pos` for the side to move (not a proven result).
     fn eval(&self, pos: &Position) -> Score;
 
-    /// [`Evaluator::eval`] of a position in the move generator's layout (the
-    /// quiescence search's leaves); converted to a [`Position`] unless an evaluator
-    /// reads that layout directly.
+    /// [`Evaluator::eval`] of a position held as the move generator's working
+    /// [`Board`] (the quiescence search's leaves); converted to a [`Position`]
+    /// unless an evaluator reads the board directly.
     #[inline]
-    fn eval_padded(&self, pos: &PaddedPosition) -> Score {
-        self.eval(&pos.to_position())
+    fn eval_board(&self, board: &Board) -> Score {
+        self.eval(&board.to_position())
     }
 }
 

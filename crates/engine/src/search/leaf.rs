@@ -4,8 +4,7 @@
 use crate::eval::Evaluator;
 use crate::score::Score;
 use crate::tt::{to_tt, Bound, TableAccess};
-use damas_rules::movegen::{padded_has_capture, padded_has_quiet_move};
-use damas_rules::padded::PaddedPosition;
+use damas_rules::movegen::Board;
 use damas_rules::position::Position;
 
 use super::pvs::{bound_of, Engine};
@@ -33,15 +32,15 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         beta: Score,
     ) -> Score {
         // Converted once for the three tests and the quiescence search.
-        let padded = PaddedPosition::new(pos);
-        let capture = padded_has_capture(&padded);
-        let (v, bound) = if !capture && !padded_has_quiet_move(&padded) {
+        let board = Board::from(pos);
+        let capture = board.has_capture();
+        let (v, bound) = if !capture && !board.has_quiet_move() {
             self.stats.terminal += 1;
             (Score::loss_in(ply), Bound::Exact)
         } else {
             self.stats.leaves += 1;
             if capture && self.t.qs {
-                let v = self.padded_qsearch(&padded, alpha, beta, ply);
+                let v = self.qsearch(&board, alpha, beta, ply);
                 (v, bound_of(v, alpha, beta))
             } else {
                 (self.eval.eval(pos), Bound::Exact)

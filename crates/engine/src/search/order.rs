@@ -211,8 +211,7 @@ pub(crate) fn select(pos: &Position, list: &mut MoveList, percent: u8) {
 /// Whether the side to move has any legal move (cheaper than generating them).
 #[cfg(test)]
 fn has_move(pos: &Position) -> bool {
-    damas_rules::movegen::padded_has_quiet_move(&damas_rules::padded::PaddedPosition::new(pos))
-        || has_capture(pos)
+    damas_rules::movegen::Board::from(pos).has_quiet_move() || has_capture(pos)
 }
 
 #[cfg(test)]

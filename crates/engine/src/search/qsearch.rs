@@ -6,33 +6,32 @@
 use crate::eval::Evaluator;
 use crate::score::Score;
 use crate::tt::TableAccess;
-use damas_rules::movegen::{padded_captures_only, padded_has_capture, padded_has_quiet_move};
-use damas_rules::padded::{PaddedMoves, PaddedPosition};
+use damas_rules::movegen::{Board, BoardMoves};
 
 use super::pvs::Engine;
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// Value of `pos`, where the side to move has a capture, once the captures are
-    /// played out. Works in the move generator's layout: the capture tree is made and
-    /// tested without converting masks, only evaluated positions are converted.
-    pub(crate) fn padded_qsearch(
+    /// played out. Works on the move generator's [`Board`]: the capture tree is made
+    /// and tested without converting masks, only evaluated positions are converted.
+    pub(crate) fn qsearch(
         &mut self,
-        pos: &PaddedPosition,
+        pos: &Board,
         mut alpha: Score,
         beta: Score,
         ply: u32,
     ) -> Score {
-        let mut list = PaddedMoves::new();
+        let mut list = BoardMoves::new();
         // Single man jumps (most captures) are listed without the capture search.
-        padded_captures_only(pos, &mut list);
+        pos.captures(&mut list);
         let mut best = -Score::INFINITE;
         for m in list.as_slice() {
             self.stats.qs_nodes += 1;
             let child = pos.play(m);
-            let s = if padded_has_capture(&child) {
-                -self.padded_qsearch(&child, -beta, -alpha, ply + 1)
-            } else if padded_has_quiet_move(&child) {
-                -self.eval.eval_padded(&child)
+            let s = if child.has_capture() {
+                -self.qsearch(&child, -beta, -alpha, ply + 1)
+            } else if child.has_quiet_move() {
+                -self.eval.eval_board(&child)
             } else {
                 Score::win_in(ply + 1)
             };

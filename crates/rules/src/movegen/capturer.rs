@@ -4,9 +4,9 @@
 
 use std::marker::PhantomData;
 
+use super::{Board, MoveSink, Padded, RAYS};
 use crate::bitboard::Dir;
 use crate::moves::MoveList;
-use crate::padded::{MoveSink, Padded, PaddedPosition, RAYS};
 use crate::position::Position;
 use crate::variant::{Brazilian, Rules};
 
@@ -175,7 +175,7 @@ impl Back for Start {
 /// length, one entry per (from, to, captured set). Leaves `list` empty when there is
 /// no capture.
 pub fn generate_captures(pos: &Position, list: &mut MoveList) {
-    padded_generate_captures::<Brazilian, _>(&PaddedPosition::new(pos), list);
+    padded_generate_captures::<Brazilian, _>(&Board::from(pos), list);
 }
 
 /// Refuses, when the generator is instantiated, rules it does not implement yet.
@@ -191,7 +191,7 @@ impl<R: Rules> Implemented<R> {
 }
 
 /// [`generate_captures`] under the rules `R`, in the padded layout.
-pub(crate) fn padded_generate_captures<R: Rules, S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+pub(crate) fn padded_generate_captures<R: Rules, S: MoveSink>(p: &Board, list: &mut S) {
     let () = Implemented::<R>::CHECK;
     list.clear();
     let opp = p.opp;
@@ -225,7 +225,7 @@ pub(crate) fn padded_generate_captures<R: Rules, S: MoveSink>(p: &PaddedPosition
 mod tests {
     use super::*;
     use crate::bitboard::Bitboard;
-    use crate::padded::PaddedMoves;
+    use crate::movegen::BoardMoves;
     use crate::position::Color;
     use rand::{Rng, SeedableRng};
 
@@ -261,7 +261,7 @@ mod tests {
 
     /// The legal king captures of `p` by [`walk`]: the longest, first route kept,
     /// kings in square order (what `padded_generate_captures` must list, in order).
-    fn walked(p: &PaddedPosition) -> Vec<(Padded, Padded, Padded)> {
+    fn walked(p: &Board) -> Vec<(Padded, Padded, Padded)> {
         let empty = p.empty();
         let mut all = vec![];
         for from in p.own_kings().singles() {
@@ -303,8 +303,8 @@ mod tests {
                 Bitboard(white | black),
                 Color::White,
             );
-            let p = PaddedPosition::new(&pos);
-            let mut list = PaddedMoves::new();
+            let p = Board::from(&pos);
+            let mut list = BoardMoves::new();
             padded_generate_captures::<Brazilian, _>(&p, &mut list);
             let got: Vec<_> = list
                 .as_slice()
@@ -312,11 +312,7 @@ mod tests {
                 .map(|m| (m.from, m.to, m.captured))
                 .collect();
             assert_eq!(got, walked(&p), "{pos:?}");
-            assert_eq!(
-                super::super::padded_has_capture(&p),
-                !got.is_empty(),
-                "{pos:?}"
-            );
+            assert_eq!(p.has_capture(), !got.is_empty(), "{pos:?}");
             with_captures += usize::from(!got.is_empty());
         }
         assert!(with_captures > 5_000, "{with_captures}");

@@ -2,8 +2,8 @@
 //! by set operations, longer chains by a search that keeps only the longest length
 //! and its count.
 
+use super::{Board, Padded};
 use crate::bitboard::Dir;
-use crate::padded::{Padded, PaddedPosition};
 
 use super::count_captures;
 use crate::variant::Rules;
@@ -22,7 +22,7 @@ struct Tally {
 /// can take the same pieces, and the generator, which merges them, counts.
 /// Majority rule only: under free choice the caller generates.
 #[inline(never)]
-pub(super) fn count_man_chains<R: Rules>(p: &PaddedPosition) -> usize {
+pub(super) fn count_man_chains<R: Rules>(p: &Board) -> usize {
     let opp = p.opp;
     let empty = p.empty();
     if let Some(n) = count_double_jumps(p.own_men(), opp, empty) {

@@ -7,56 +7,34 @@
 //! functions take a [`Variant`] and dispatch once, and the plain functions are
 //! Brazilian (see `docs/variants.md`).
 //!
-//! The generator works in the ghost-square layout of [`crate::padded`], where every
-//! diagonal step is one shift; the public functions convert a [`Position`] once and
-//! write [`Move`]s, perft stays in that layout throughout ([`crate::perft`]).
+//! The generator works on a [`Board`], the working form of a position in the
+//! ghost-square layout of [`Padded`], where every diagonal step is one shift; the
+//! functions on a [`Position`] convert it once and write [`Move`](crate::Move)s, while the capture
+//! trees of the search and the databases and perft ([`crate::perft`]) stay on
+//! boards throughout ([`Board::captures`], [`Board::play`]).
 //! Generation order (canonical, stored move indices rely on it): quiet men by direction
 //! (NE, NW for White; SE, SW for Black) then by end square; quiet kings by start square,
 //! direction (NE, NW, SE, SW), distance; captures by start square, then depth-first in
 //! direction order, a longer capture clearing the shorter ones found before it.
 
-use crate::bitboard::{Bitboard, Dir};
-use crate::moves::{Move, MoveList};
-use crate::padded::{
-    Black, MoveSink, Padded, PaddedMove, PaddedMoves, PaddedPosition, Side, White,
-};
+use crate::bitboard::Dir;
+use crate::moves::MoveList;
 use crate::position::{Color, Position};
 use crate::variant::{Brazilian, Rules, Variant};
 
+mod board;
 mod capturer;
 mod chains;
+mod padded;
+
+pub(crate) use board::{Black, MoveSink, Side, White};
+pub use board::{Board, BoardMove, BoardMoves};
+pub use padded::Padded;
+pub(crate) use padded::RAYS;
 
 pub use capturer::generate_captures;
 pub(crate) use capturer::padded_generate_captures;
 use chains::count_man_chains;
-
-impl MoveSink for MoveList {
-    #[inline(always)]
-    fn clear(&mut self) {
-        MoveList::clear(self);
-    }
-
-    #[inline(always)]
-    fn push(&mut self, from: Padded, to: Padded, captured: Padded) {
-        MoveList::push(
-            self,
-            Move::new(from.square(), to.square(), captured.to_bitboard()),
-        );
-    }
-
-    fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool {
-        self.iter()
-            .any(|m| *m == Move::new(from.square(), to.square(), captured.to_bitboard()))
-    }
-
-    #[inline(always)]
-    fn push_steps(&mut self, to: Padded, back: Dir) {
-        self.extend_from_iter(
-            to.singles()
-                .map(|t| Move::new(t.stepped_square(back), t.square(), Bitboard::EMPTY)),
-        );
-    }
-}
 
 /// Squares from which a king in `kings` reaches, sliding over `empty`, the first
 /// piece in direction `dir`: returns the set of those first pieces.
@@ -89,42 +67,70 @@ fn king_can_capture(kings: Padded, opp: Padded, empty: Padded) -> bool {
 /// Whether the side to move has a capture.
 #[inline]
 pub fn has_capture(pos: &Position) -> bool {
-    padded_has_capture(&PaddedPosition::new(pos))
+    Board::from(pos).has_capture()
 }
 
-/// [`has_capture`] in the padded layout.
-#[inline]
-pub fn padded_has_capture(p: &PaddedPosition) -> bool {
-    let opp = p.opp;
-    let empty = p.empty();
-    let men = p.own_men();
-    for dir in Dir::ALL {
-        if (((men.step(dir) & opp).step(dir)) & empty).any() {
+/// The generator's tests and capture lists on a [`Board`].
+impl Board {
+    /// Whether the side to move has a capture ([`has_capture`] of the position).
+    #[inline]
+    pub fn has_capture(&self) -> bool {
+        let opp = self.opp;
+        let empty = self.empty();
+        let men = self.own_men();
+        for dir in Dir::ALL {
+            if (((men.step(dir) & opp).step(dir)) & empty).any() {
+                return true;
+            }
+        }
+        let kings = self.own_kings();
+        kings.any() && king_can_capture(kings, opp, empty)
+    }
+
+    /// Whether the side to move has a non-capturing step (its moves when it has no
+    /// capture).
+    #[inline(always)]
+    pub fn has_quiet_move(&self) -> bool {
+        let empty = self.empty();
+        let men = self.own_men();
+        let [d1, d2] = match self.side {
+            Color::White => White::FORWARD,
+            Color::Black => Black::FORWARD,
+        };
+        if ((men.step(d1) | men.step(d2)) & empty).any() {
             return true;
         }
+        let kings = self.own_kings();
+        kings.any()
+            && ((kings.step(Dir::NE)
+                | kings.step(Dir::NW)
+                | kings.step(Dir::SE)
+                | kings.step(Dir::SW))
+                & empty)
+                .any()
     }
-    let kings = p.own_kings();
-    kings.any() && king_can_capture(kings, opp, empty)
-}
 
-/// Whether the side to move has a non-capturing step (its moves when it has no
-/// capture), in the padded layout.
-#[inline(always)]
-pub fn padded_has_quiet_move(p: &PaddedPosition) -> bool {
-    let empty = p.empty();
-    let men = p.own_men();
-    let [d1, d2] = match p.side {
-        Color::White => White::FORWARD,
-        Color::Black => Black::FORWARD,
-    };
-    if ((men.step(d1) | men.step(d2)) & empty).any() {
-        return true;
+    /// Fill `list` with the legal captures (cleared first) and say whether there are
+    /// any, testing for them with bitboard operations first: the capture trees of the
+    /// quiescence search and of the endgame databases' probes, which need only
+    /// captures. Always inlined: called at every node of those trees, and the
+    /// compiler's own choice varies with the code around it.
+    #[inline(always)]
+    pub fn captures(&self, list: &mut BoardMoves) -> bool {
+        self.captures_with::<Brazilian>(list)
     }
-    let kings = p.own_kings();
-    kings.any()
-        && ((kings.step(Dir::NE) | kings.step(Dir::NW) | kings.step(Dir::SE) | kings.step(Dir::SW))
-            & empty)
-            .any()
+
+    /// [`Board::captures`] under the rules `R`.
+    #[inline(always)]
+    pub fn captures_with<R: Rules>(&self, list: &mut BoardMoves) -> bool {
+        list.clear();
+        match classify_captures::<R>(self) {
+            Captures::None => return false,
+            Captures::Single(_) => single_jumps(self, &mut PushTo(list)),
+            Captures::ManChains | Captures::Complex => padded_generate_captures::<R, _>(self, list),
+        }
+        !list.as_slice().is_empty()
+    }
 }
 
 /// What the capture test found: nothing, only single man jumps (counted), men's
@@ -141,7 +147,7 @@ enum Captures {
 /// is a single man jump, all are legal (majority rule) and distinct, so they can be
 /// counted without generating them.
 #[inline(always)]
-fn classify_captures<R: Rules>(p: &PaddedPosition) -> Captures {
+fn classify_captures<R: Rules>(p: &Board) -> Captures {
     let opp = p.opp;
     let empty = p.empty();
     let men = p.own_men();
@@ -182,7 +188,7 @@ pub fn count_moves(pos: &Position) -> usize {
 /// [`count_moves`] under the rules `R`.
 #[inline]
 pub fn count_moves_with<R: Rules>(pos: &Position) -> usize {
-    let p = PaddedPosition::new(pos);
+    let p = Board::from(pos);
     match p.side {
         Color::White => count_moves_as::<R, White>(&p),
         Color::Black => count_moves_as::<R, Black>(&p),
@@ -191,7 +197,7 @@ pub fn count_moves_with<R: Rules>(pos: &Position) -> usize {
 
 /// [`count_moves_with`] when the side to move is known to be `S`.
 #[inline(always)]
-pub(crate) fn count_moves_as<R: Rules, S: Side>(p: &PaddedPosition) -> usize {
+pub(crate) fn count_moves_as<R: Rules, S: Side>(p: &Board) -> usize {
     match classify_captures::<R>(p) {
         Captures::Single(n) => return n as usize,
         // Counting only the longest chains is the majority rule.
@@ -220,10 +226,10 @@ pub(crate) fn count_moves_as<R: Rules, S: Side>(p: &PaddedPosition) -> usize {
 
 /// Number of captures of `p`, by generating them. Kept out of line: its move list
 /// is kilobytes of stack, which would otherwise be reserved and probed at every
-/// call of [`padded_count_moves`], most of which need no list.
+/// call of [`count_moves_as`], most of which need no list.
 #[inline(never)]
-pub(super) fn count_captures<R: Rules>(p: &PaddedPosition) -> usize {
-    let mut list = PaddedMoves::new();
+pub(super) fn count_captures<R: Rules>(p: &Board) -> usize {
+    let mut list = BoardMoves::new();
     padded_generate_captures::<R, _>(p, &mut list);
     list.as_slice().len()
 }
@@ -255,12 +261,12 @@ pub fn generate_for(variant: Variant, pos: &Position, list: &mut MoveList) {
 /// [`generate`] under the rules `R`, for callers generic over the variant.
 #[inline]
 pub fn generate_with<R: Rules>(pos: &Position, list: &mut MoveList) {
-    padded_generate::<R, _>(&PaddedPosition::new(pos), list);
+    padded_generate::<R, _>(&Board::from(pos), list);
 }
 
 /// [`generate_with`] in the padded layout, into any sink.
 #[inline]
-fn padded_generate<R: Rules, S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+fn padded_generate<R: Rules, S: MoveSink>(p: &Board, list: &mut S) {
     list.clear();
     match classify_captures::<R>(p) {
         Captures::None => quiet_into(p, list),
@@ -273,7 +279,7 @@ fn padded_generate<R: Rules, S: MoveSink>(p: &PaddedPosition, list: &mut S) {
 /// direction in bulk ([`MoveSink::push_steps`], each direction a constant), then
 /// the kings'.
 #[inline(always)]
-fn quiet_into<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+fn quiet_into<S: MoveSink>(p: &Board, list: &mut S) {
     let empty = p.empty();
     let men = p.own_men();
     match p.side {
@@ -289,36 +295,11 @@ fn quiet_into<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
     quiet_king_moves(p, &mut PushTo(list));
 }
 
-/// Fill `list` with the legal captures (cleared first) and say whether there are
-/// any, testing for them with bitboard operations first: the endgame database's
-/// capture resolution, which needs only captures and works in the padded layout.
-/// Always inlined: the probe calls it at every node of its capture search, and the
-/// compiler's own choice varies with the code around it.
-#[inline(always)]
-pub fn padded_captures_only(p: &PaddedPosition, list: &mut PaddedMoves) -> bool {
-    padded_captures_only_with::<Brazilian>(p, list)
-}
-
-/// [`padded_captures_only`] under the rules `R`.
-#[inline(always)]
-pub fn padded_captures_only_with<R: Rules>(p: &PaddedPosition, list: &mut PaddedMoves) -> bool {
-    list.clear();
-    match classify_captures::<R>(p) {
-        Captures::None => return false,
-        Captures::Single(_) => single_jumps(p, &mut PushTo(list)),
-        Captures::ManChains | Captures::Complex => padded_generate_captures::<R, _>(p, list),
-    }
-    !list.as_slice().is_empty()
-}
-
 /// Call `visit` with every legal move in generation order, the side to move being
 /// `S`. Quiet moves and single jumps go straight to `visit` without a list
 /// (perft's inner loop).
 #[inline(always)]
-pub(crate) fn for_each_move_as<R: Rules, S: Side, F: FnMut(&PaddedMove)>(
-    p: &PaddedPosition,
-    mut visit: F,
-) {
+pub(crate) fn for_each_move_as<R: Rules, S: Side, F: FnMut(&BoardMove)>(p: &Board, mut visit: F) {
     match classify_captures::<R>(p) {
         Captures::None => quiet_moves_as::<S, _>(p, &mut visit),
         Captures::Single(_) => single_jumps(p, &mut visit),
@@ -330,8 +311,8 @@ pub(crate) fn for_each_move_as<R: Rules, S: Side, F: FnMut(&PaddedMove)>(
 /// as [`count_captures`]: perft recurses through the caller, and every frame would
 /// carry the list.
 #[inline(never)]
-fn for_each_capture<R: Rules, F: FnMut(&PaddedMove)>(p: &PaddedPosition, visit: F) {
-    let mut list = PaddedMoves::new();
+fn for_each_capture<R: Rules, F: FnMut(&BoardMove)>(p: &Board, visit: F) {
+    let mut list = BoardMoves::new();
     padded_generate_captures::<R, _>(p, &mut list);
     list.as_slice().iter().for_each(visit);
 }
@@ -340,12 +321,12 @@ fn for_each_capture<R: Rules, F: FnMut(&PaddedMove)>(p: &PaddedPosition, visit: 
 /// closure, or a list ([`PushTo`]).
 trait MoveVisitor {
     /// Called once per move.
-    fn visit(&mut self, m: &PaddedMove);
+    fn visit(&mut self, m: &BoardMove);
 }
 
-impl<F: FnMut(&PaddedMove)> MoveVisitor for F {
+impl<F: FnMut(&BoardMove)> MoveVisitor for F {
     #[inline(always)]
-    fn visit(&mut self, m: &PaddedMove) {
+    fn visit(&mut self, m: &BoardMove) {
         self(m);
     }
 }
@@ -355,7 +336,7 @@ struct PushTo<'a, L>(&'a mut L);
 
 impl<L: MoveSink> MoveVisitor for PushTo<'_, L> {
     #[inline(always)]
-    fn visit(&mut self, m: &PaddedMove) {
+    fn visit(&mut self, m: &BoardMove) {
         self.0.push(m.from, m.to, m.captured);
     }
 }
@@ -364,7 +345,7 @@ impl<L: MoveSink> MoveVisitor for PushTo<'_, L> {
 /// Same order as the full generator (start square, then direction), so a stored
 /// move index (endgame database, TT) means the same move whichever path made the list.
 #[inline(always)]
-fn single_jumps<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
+fn single_jumps<V: MoveVisitor>(p: &Board, visitor: &mut V) {
     let opp = p.opp;
     let empty = p.empty();
     let men = p.own_men();
@@ -380,7 +361,7 @@ fn single_jumps<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
         for (d, set) in Dir::ALL.into_iter().zip(by_dir) {
             if (from & set).any() {
                 let over = from.step(d);
-                visitor.visit(&PaddedMove {
+                visitor.visit(&BoardMove {
                     from,
                     to: over.step(d),
                     captured: over,
@@ -393,25 +374,25 @@ fn single_jumps<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
 /// Fill `list` with the non-capturing moves (cleared first); only legal when
 /// [`has_capture`] is false.
 pub fn generate_quiet(pos: &Position, list: &mut MoveList) {
-    padded_generate_quiet(&PaddedPosition::new(pos), list);
+    padded_generate_quiet(&Board::from(pos), list);
 }
 
 /// [`generate_quiet`] in the padded layout.
 #[inline(always)]
-fn padded_generate_quiet<S: MoveSink>(p: &PaddedPosition, list: &mut S) {
+fn padded_generate_quiet<S: MoveSink>(p: &Board, list: &mut S) {
     list.clear();
     quiet_into(p, list);
 }
 
 /// Emit the non-capturing moves in generation order, the side to move being `S`.
 #[inline(always)]
-fn quiet_moves_as<S: Side, V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
+fn quiet_moves_as<S: Side, V: MoveVisitor>(p: &Board, visitor: &mut V) {
     let empty = p.empty();
     let men = p.own_men();
     for dir in S::FORWARD {
         let back = dir.opposite();
         for to in (men.step(dir) & empty).singles() {
-            visitor.visit(&PaddedMove {
+            visitor.visit(&BoardMove {
                 from: to.step(back),
                 to,
                 captured: Padded::EMPTY,
@@ -423,13 +404,13 @@ fn quiet_moves_as<S: Side, V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) 
 
 /// Emit the kings' non-capturing moves in generation order.
 #[inline(always)]
-fn quiet_king_moves<V: MoveVisitor>(p: &PaddedPosition, visitor: &mut V) {
+fn quiet_king_moves<V: MoveVisitor>(p: &Board, visitor: &mut V) {
     let empty = p.empty();
     for from in p.own_kings().singles() {
         for dir in Dir::ALL {
             let mut to = from.step(dir) & empty;
             while to.any() {
-                visitor.visit(&PaddedMove {
+                visitor.visit(&BoardMove {
                     from,
                     to,
                     captured: Padded::EMPTY,

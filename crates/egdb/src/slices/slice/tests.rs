@@ -42,7 +42,7 @@ fn check_slice(s: Slice, indices: impl Iterator<Item = u64>) {
         assert_eq!(p.white & !p.kings & Bitboard::RANK_8.0, 0);
         assert_eq!(p.black & !p.kings & Bitboard::RANK_1.0, 0);
         assert_eq!(ix.rank(p.white, p.black, p.kings), i, "{s}: {p:?}");
-        let padded = |x: u32| Padded::from_bitboard(Bitboard(x)).0;
+        let padded = |x: u32| Padded::from_bitboard(Bitboard(x)).bits();
         let got = ix.rank_padded(padded(p.white), padded(p.black), padded(p.kings));
         assert_eq!(got, i, "{s}: {p:?} in the padded layout");
     }

@@ -1,4 +1,4 @@
-//! Tests of `src/padded.rs`.
+//! Tests of `src/movegen/padded.rs`.
 
 use super::*;
 use crate::bitboard::{NEIGHBOR, NO_SQUARE};
