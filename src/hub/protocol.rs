@@ -330,15 +330,15 @@ pub fn parse_position(text: &str) -> Result<Position, ProtocolError> {
     for (i, &c) in chars[1..].iter().enumerate() {
         let sq = Square::from_numeric(i as u8 + 1).expect("1..=32 are squares");
         match c {
-            'w' => white |= sq.bit(),
-            'b' => black |= sq.bit(),
+            'w' => white |= Bitboard::square(sq),
+            'b' => black |= Bitboard::square(sq),
             'W' => {
-                white |= sq.bit();
-                kings |= sq.bit();
+                white |= Bitboard::square(sq);
+                kings |= Bitboard::square(sq);
             }
             'B' => {
-                black |= sq.bit();
-                kings |= sq.bit();
+                black |= Bitboard::square(sq);
+                kings |= Bitboard::square(sq);
             }
             'e' | '.' => {}
             c => {

@@ -177,11 +177,11 @@ fn draw_left(
         .unwrap_or_default();
     let last: Bitboard = c
         .shown_last_move()
-        .map(|(_, m)| m.from().bit() | m.to().bit())
+        .map(|(_, m)| Bitboard::square(m.from()) | Bitboard::square(m.to()))
         .unwrap_or_default();
     let hint: Bitboard = c
         .hint()
-        .map(|m| m.from().bit() | m.to().bit())
+        .map(|m| Bitboard::square(m.from()) | Bitboard::square(m.to()))
         .unwrap_or_default();
     // An earlier position is only looked at: no picking marks on it.
     let live = c.viewing().is_none();

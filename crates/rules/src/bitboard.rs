@@ -42,6 +42,12 @@ impl Bitboard {
         self.0.count_ones()
     }
 
+    /// The one-square mask.
+    #[inline(always)]
+    pub const fn square(sq: Square) -> Bitboard {
+        Bitboard(1 << sq.index())
+    }
+
     /// Whether `sq` is in the set.
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & (1 << sq.index()) != 0
@@ -83,13 +89,14 @@ impl Bitboard {
 
 impl From<Square> for Bitboard {
     fn from(sq: Square) -> Bitboard {
-        sq.bit()
+        Bitboard::square(sq)
     }
 }
 
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
-        iter.into_iter().fold(Bitboard::EMPTY, |b, s| b | s.bit())
+        iter.into_iter()
+            .fold(Bitboard::EMPTY, |b, s| b | Bitboard::square(s))
     }
 }
 
@@ -223,7 +230,7 @@ mod tests {
             for s in Square::ALL {
                 let n = NEIGHBOR[d as usize][s.index()];
                 let expect = if n == NO_SQUARE { 0 } else { 1u32 << n };
-                assert_eq!(s.bit().step(d).0, expect, "{d:?} from {s}");
+                assert_eq!(Bitboard::square(s).step(d).0, expect, "{d:?} from {s}");
                 if n != NO_SQUARE {
                     assert_eq!(
                         NEIGHBOR[d.opposite() as usize][n as usize] as usize,
@@ -234,7 +241,7 @@ mod tests {
         }
         let c3 = Square::from_algebraic("c3").unwrap();
         let mut ne = Vec::new();
-        let mut b = c3.bit().step(Dir::NE);
+        let mut b = Bitboard::square(c3).step(Dir::NE);
         while b.0 != 0 {
             ne.push(b.iter().next().unwrap().to_string());
             b = b.step(Dir::NE);

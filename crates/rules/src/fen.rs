@@ -150,9 +150,9 @@ fn parse_list(list: &str, offset: usize) -> Result<(Bitboard, Bitboard), FenErro
             if pieces.contains(s) {
                 return Err(err(FenErrorKind::DuplicateSquare(s), at));
             }
-            pieces |= s.bit();
+            pieces |= Bitboard::square(s);
             if king {
-                kings |= s.bit();
+                kings |= Bitboard::square(s);
             }
         }
     }

@@ -106,7 +106,7 @@ pub fn capture_paths(pos: &Position, mv: Move, limit: usize) -> Vec<Vec<Square>>
         return vec![vec![mv.from(), mv.to()]];
     }
     let king = pos.kings().contains(mv.from());
-    let empty = (pos.empty() | mv.from().bit()).0;
+    let empty = (pos.empty() | Bitboard::square(mv.from())).0;
     let mut out = Vec::new();
     let mut path = vec![mv.from()];
     paths_from(

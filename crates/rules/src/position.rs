@@ -252,8 +252,8 @@ impl Position {
     /// pieces vanish, a man ending on its promotion row becomes a king, the turn passes.
     #[inline(always)]
     pub fn play(&self, mv: Move) -> Position {
-        let from = mv.from().bit().0;
-        let to = mv.to().bit().0;
+        let from = Bitboard::square(mv.from()).0;
+        let to = Bitboard::square(mv.to()).0;
         let cap = mv.captured().0;
         let travel = from ^ to;
         let mut p = *self;

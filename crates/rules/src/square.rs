@@ -3,8 +3,6 @@
 
 use std::fmt;
 
-use crate::bitboard::Bitboard;
-
 /// One of the 32 dark squares; the inner value is the internal index 0..32.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Square(u8);
@@ -80,11 +78,6 @@ impl Square {
         }
     }
 
-    /// The one-square mask.
-    pub const fn bit(self) -> Bitboard {
-        Bitboard(1 << self.0)
-    }
-
     /// Parse an algebraic name such as `c3` (lower or upper case).
     pub fn from_algebraic(s: &str) -> Option<Square> {
         let b = s.as_bytes();
@@ -138,7 +131,10 @@ mod tests {
             assert_eq!(Square::from_algebraic(&s.to_string()), Some(s));
             assert_eq!(Square::from_coords(s.file(), s.row()), Some(s));
             assert_eq!(s.rotate().rotate(), s);
-            assert_eq!(s.rotate().bit().0, s.bit().0.reverse_bits());
+            assert_eq!(
+                1u32 << s.rotate().index(),
+                (1u32 << s.index()).reverse_bits()
+            );
         }
         assert_eq!(Square::from_algebraic("a2"), None);
         assert_eq!(Square::parse("33"), None);

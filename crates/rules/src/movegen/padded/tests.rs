@@ -7,11 +7,11 @@ use crate::bitboard::{NEIGHBOR, NO_SQUARE};
 fn layout_round_trips_and_keeps_order() {
     let mut last = None;
     for s in Square::ALL {
-        let p = Padded::from_bitboard(s.bit());
+        let p = Padded::from_bitboard(Bitboard::square(s));
         assert_eq!(p, Padded::from_square(s));
         assert_eq!(p.count(), 1);
         assert_eq!(p.square(), s);
-        assert_eq!(p.to_bitboard(), s.bit());
+        assert_eq!(p.to_bitboard(), Bitboard::square(s));
         assert!(last < Some(p.0), "order kept at {s}");
         last = Some(p.0);
     }
