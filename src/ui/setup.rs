@@ -119,7 +119,7 @@ pub fn level_label(level: &TimeControl) -> String {
         TimeControl::Depth(d) => format!("depth {d}"),
         TimeControl::MoveTime(t) => {
             let ms = t.as_millis() as u64;
-            if ms % 1000 == 0 {
+            if ms.is_multiple_of(1000) {
                 format!("{} s/move", ms / 1000)
             } else {
                 format!("{:.2} s/move", ms as f64 / 1000.0)
