@@ -11,7 +11,7 @@ use std::time::Instant;
 use criterion::{criterion_group, criterion_main, Criterion};
 use damas::matches::openings::parse_fen_openings;
 use damas_engine::eval::Evaluation;
-use damas_engine::search::{Limits, SearchOptions, Searcher, TableKind, Techniques};
+use damas_engine::search::{Limits, SearchOptions, Searcher, Techniques};
 use damas_rules::position::Position;
 
 fn positions() -> Vec<Position> {
@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
     let thesis = |techniques| {
         SearchOptions::default()
             .with_techniques(techniques)
-            .with_table_kind(TableKind::Thesis)
+            .with_thesis_table(21)
     };
     for (name, options, depth) in [
         ("strongest-d14", thesis(Techniques::strongest()), 14),

@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::cli::{position_arg, CliError};
 use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::search::parse_threads;
-use damas_engine::search::{Info, SearchOptions, Searcher, Techniques, DEFAULT_HASH_MB};
+use damas_engine::search::{Info, SearchOptions, Searcher, DEFAULT_HASH_MB};
 use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_engine::tt::shared::parse_hash;
 use damas_rules::moves::Move;
@@ -44,9 +44,13 @@ pub struct Args {
     /// Search threads (lazy SMP over the shared table; 1 is deterministic).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
     pub threads: usize,
-    /// Aspiration window half-width, hundredths of a man.
-    #[arg(long, default_value_t = SearchOptions::default().aspiration_delta)]
-    pub delta: i32,
+    /// Aspiration window half-width, hundredths of a man (`--delta` is an older
+    /// spelling).
+    #[arg(long, alias = "delta", value_name = "HUNDREDTHS", default_value_t = SearchOptions::default().aspiration_delta())]
+    pub aspiration: i32,
+    /// Whether frontier nodes probe and store in the replacing table (`true` by default).
+    #[arg(long, value_name = "BOOL", value_parser = crate::cli::parse_bool)]
+    pub tt_frontier: Option<bool>,
     /// Endgame database directory: its positions are scored at once (and the
     /// technique `egdb` is switched on). Without it, the databases at the standard
     /// place (`DAMAS_EGDB`, `~/.local/share/damas/egdb`, `data/egdb`) are used when
@@ -80,10 +84,6 @@ pub fn line_to_string(pos: &Position, line: &[Move]) -> String {
 /// Run the search and print its progress.
 pub fn run(args: &Args) -> Result<(), CliError> {
     let pos = position_arg(args.fen.as_deref())?;
-    let techniques = match &args.techniques {
-        Some(t) => t.parse::<Techniques>().map_err(CliError::input)?,
-        None => Techniques::engine(),
-    };
     let level = match (args.depth, args.time, args.nodes) {
         (Some(d), _, _) => TimeControl::Depth(d),
         (_, Some(s), _) if s.is_finite() && s > 0.0 && s <= crate::cli::MAX_SECONDS => {
@@ -123,21 +123,23 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             }
         }
     };
-    let options = SearchOptions::default()
+    // The engine's settings through its table, under the same keys as Hub
+    // `set-param` and match specs; a thesis table size (after `hash`) selects the
+    // thesis' table, without it the replacing one.
+    let settings = crate::cli::engine_settings(&[
+        ("techniques", args.techniques.clone()),
+        ("hash", Some(args.hash.to_string())),
+        ("threads", Some(args.threads.to_string())),
+        ("aspiration", Some(args.aspiration.to_string())),
+        ("tt-frontier", args.tt_frontier.map(|f| f.to_string())),
+        ("eval", Some(args.eval.to_string())),
+        ("tt-bits", args.tt_bits.map(|b| b.to_string())),
+    ])?;
+    let options = settings
+        .search_options()
         .with_oracle(kept)
-        .with_techniques(techniques)
-        .with_hash_mb(args.hash)
-        .with_threads(args.threads)
-        .with_aspiration(args.delta)
-        .with_eval(
-            Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?,
-        );
-    // A thesis table size asks for the thesis' table; without it the replacing one.
-    let options = match args.tt_bits {
-        Some(bits) => options.with_thesis_table(bits),
-        None => options,
-    }
-    .with_database(database);
+        .with_eval(Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?)
+        .with_database(database);
     let mut searcher = Searcher::new(options);
     let stop = AtomicBool::new(false);
     let mut print = |i: &Info| {

@@ -74,6 +74,28 @@ impl CliError {
     }
 }
 
+/// The engine settings the command-line flags ask for: each flag is named as its
+/// key in the settings table ([`damas_engine::settings::SETTINGS`]) and its value, when
+/// given, is set through that table in the order listed (so `tt-bits` after `hash`
+/// selects the thesis' table).
+pub fn engine_settings(
+    flags: &[(&str, Option<String>)],
+) -> Result<damas_engine::settings::EngineSettings, CliError> {
+    let mut settings = damas_engine::settings::EngineSettings::default();
+    for (key, value) in flags {
+        if let Some(value) = value {
+            settings.set(key, value).map_err(CliError::input)?;
+        }
+    }
+    Ok(settings)
+}
+
+/// A clap value parser for a yes/no flag value (`true`/`on`/`1`, `false`/`off`/`0`),
+/// as the settings table reads them.
+pub fn parse_bool(text: &str) -> Result<bool, String> {
+    damas_engine::settings::parse_flag(text).ok_or_else(|| format!("{text:?} is not true or false"))
+}
+
 /// The longest time a command accepts, in seconds (one year): larger values would
 /// overflow [`std::time::Duration`] or are surely typing mistakes.
 pub const MAX_SECONDS: f64 = 365.0 * 86_400.0;

@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use crate::cli::{position_arg, CliError};
 use crate::ui::clock::ClockSetting;
-use crate::ui::{self, Player, Players, ThinkLimit};
+use crate::ui::{self, Player, Players};
 use damas_egdb::location::{self, Env, BUILD_HINT};
 use damas_egdb::Egdb;
 use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::level::Strength;
 use damas_engine::search::Oracle;
-use damas_engine::search::SearchOptions;
+use damas_engine::time::TimeControl;
 
 /// Arguments of `damas play`.
 #[derive(clap::Args, Debug)]
@@ -30,8 +30,9 @@ pub struct Args {
     pub depth: Option<u32>,
     /// Engine playing strength: 1 to 10 or a name (beginner, novice, casual, club,
     /// intermediate, advanced, strong, expert, master, full); `+`/`-` change it.
-    #[arg(long, default_value_t = Strength::FULL)]
-    pub level: Strength,
+    /// `--level` is the same flag.
+    #[arg(long, alias = "level", default_value_t = Strength::FULL)]
+    pub strength: Strength,
     /// Game clock for both sides: minutes + seconds added per move (e.g. `5+3`); the
     /// side whose time runs out loses. The engine then manages its own time.
     #[arg(long, value_name = "MIN+INC", conflicts_with_all = ["time", "depth"])]
@@ -73,7 +74,7 @@ impl Args {
             black: Player::Engine,
             time: None,
             depth: None,
-            level: Strength::FULL,
+            strength: Strength::FULL,
             clock: None,
             fen: None,
             egdb: None,
@@ -92,14 +93,16 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let start = position_arg(args.fen.as_deref())?;
     let level = match (args.depth, args.time) {
         (Some(0), _) => return Err(CliError::input("--depth must be at least 1")),
-        (Some(d), _) => ThinkLimit::Depth(d),
+        (Some(d), _) => TimeControl::Depth(d),
         (None, Some(t)) if !(t.is_finite() && t > 0.0 && t <= 86_400.0) => {
             return Err(CliError::input(format!(
                 "--time {t}: give seconds between 0 and 86400"
             )))
         }
-        (None, Some(t)) => ThinkLimit::Millis((t * 1000.0).round().max(1.0) as u64),
-        (None, None) => ThinkLimit::default(),
+        (None, Some(t)) => TimeControl::MoveTime(std::time::Duration::from_millis(
+            (t * 1000.0).round().max(1.0) as u64,
+        )),
+        (None, None) => ui::default_level(),
     };
     // The databases of --egdb, else those at the standard place (egdb::location)
     // when they were built.
@@ -129,10 +132,18 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             .map_or(0, |d| d.as_nanos() as u64);
         evaluation = Evaluation::Trained(Arc::new(t.with_noise(seed, args.variety)));
     }
-    let search = SearchOptions::default()
+    // The engine's settings through its table, under the same keys as Hub
+    // `set-param` and match specs.
+    let mut settings = crate::cli::engine_settings(&[
+        ("hash", Some(args.hash.to_string())),
+        ("threads", Some(args.threads.to_string())),
+        ("eval", Some(args.eval.to_string())),
+        ("strength", Some(args.strength.number().to_string())),
+    ])?;
+    settings.book = !args.no_book;
+    let search = settings
+        .search_options()
         .with_eval(evaluation)
-        .with_hash_mb(args.hash)
-        .with_threads(args.threads)
         .with_database(oracle.clone());
     let config = ui::Config {
         start,
@@ -141,14 +152,14 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             black: args.black,
         },
         level,
-        strength: args.level,
+        strength: settings.strength,
         clock: args.clock,
         search,
         oracle,
         greeting: None,
         // https://no-color.org: a set, non-empty NO_COLOR turns colours off.
         colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
-        book: !args.no_book,
+        book: settings.book,
     };
     match ui::run(config) {
         Ok(ui::Exit::Quit) => Ok(()),

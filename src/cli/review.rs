@@ -9,7 +9,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::CliError;
 use crate::review::{report::report, review_game, DEFAULT_NODES};
-use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher, DEFAULT_HASH_MB};
+use damas_engine::search::{Oracle, Searcher, DEFAULT_HASH_MB};
+use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_engine::tt::shared::parse_hash;
 use damas_rules::pdn::{read_games, NO_GAME};
 
@@ -63,11 +64,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     }
     let record = games.swap_remove(index);
     let game = record.to_game().map_err(CliError::input)?;
-    let limits = match (args.depth, args.time, args.nodes) {
-        (Some(d), _, _) => Limits::depth(d),
-        (_, Some(s), _) => Limits::time(Duration::from_secs_f64(s)),
-        (_, _, n) => Limits::nodes(n.unwrap_or(DEFAULT_NODES)),
+    let level = match (args.depth, args.time, args.nodes) {
+        (Some(d), _, _) => TimeControl::Depth(d),
+        (_, Some(s), _) => TimeControl::MoveTime(Duration::from_secs_f64(s)),
+        (_, _, n) => TimeControl::Nodes(n.unwrap_or(DEFAULT_NODES)),
     };
+    // Each position gets all of it, as in analysis.
+    let limits = MoveBudget::new(&level, Spend::Exact).search_limits();
     let oracle: Option<Arc<dyn Oracle>> = match &args.egdb {
         Some(dir) => Some(Arc::new(
             damas_egdb::Egdb::open(dir).map_err(CliError::input)?,
@@ -76,9 +79,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             .and_then(|dir| damas_egdb::Egdb::open(dir).ok())
             .map(|db| Arc::new(db) as Arc<dyn Oracle>),
     };
-    let options = SearchOptions::default()
-        .with_hash_mb(args.hash)
-        .with_database(oracle);
+    let settings = crate::cli::engine_settings(&[("hash", Some(args.hash.to_string()))])?;
+    let options = settings.search_options().with_database(oracle);
     let mut searcher = Searcher::new(options);
     let bar = ProgressBar::new(game.positions().len() as u64);
     bar.set_style(

@@ -204,7 +204,7 @@ impl HubEngine {
                 self.out.line("done");
                 return;
             }
-            let book = self.settings.book.then_some(&self.book);
+            let book = self.settings.engine.book.then_some(&self.book);
             if let Some((m, _)) = think::without_search(&self.pos, book, true, &mut self.rng) {
                 self.out
                     .line(&format!("done move={}", numbering.format(&self.pos, m)));
@@ -236,7 +236,7 @@ impl HubEngine {
             history: self.history.clone(),
             budget,
             numbering,
-            strength: self.settings.strength,
+            strength: self.settings.engine.strength,
         };
         let handle = worker::spawn(searcher, job, control.clone(), self.out.clone());
         self.running = Some(Running {

@@ -2,7 +2,6 @@
 //! and how they are announced. Kept apart from the engine loop so the rules for each
 //! parameter can be read (and tested) without a running engine.
 
-use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -27,19 +26,6 @@ pub struct Settings {
     pub egdb: Option<Arc<Egdb>>,
     /// Numbering of squares in moves.
     pub numbering: MoveNumbering,
-}
-
-impl Deref for Settings {
-    type Target = EngineSettings;
-    fn deref(&self) -> &EngineSettings {
-        &self.engine
-    }
-}
-
-impl DerefMut for Settings {
-    fn deref_mut(&mut self) -> &mut EngineSettings {
-        &mut self.engine
-    }
 }
 
 impl Settings {
@@ -146,18 +132,21 @@ mod tests {
     fn set_tells_which_changes_need_a_new_searcher() {
         let mut s = Settings::default();
         assert_eq!(s.set("threads", "2"), Ok(true));
-        assert_eq!(s.threads, 2);
+        assert_eq!(s.engine.threads, 2);
         assert_eq!(s.set("tt-bits", "12"), Ok(true));
-        assert_eq!((s.table, s.tt_bits), (TableKind::Thesis, 12));
+        assert_eq!((s.engine.table, s.engine.tt_bits), (TableKind::Thesis, 12));
         assert_eq!(s.set("hash", "8"), Ok(true));
-        assert_eq!((s.table, s.hash_mb), (TableKind::Replacing, 8));
+        assert_eq!(
+            (s.engine.table, s.engine.hash_mb),
+            (TableKind::Replacing, 8)
+        );
         assert_eq!(s.set("eval", "material"), Ok(true));
-        assert_eq!(s.eval, EvalName::Material);
+        assert_eq!(s.engine.eval, EvalName::Material);
         // Settings read at each move, not by the searcher.
         assert_eq!(s.set("book", "off"), Ok(false));
-        assert!(!s.book);
+        assert!(!s.engine.book);
         assert_eq!(s.set("strength", "3"), Ok(false));
-        assert_eq!(s.strength.number(), 3);
+        assert_eq!(s.engine.strength.number(), 3);
         assert_eq!(s.set("move-numbering", "rows-reversed"), Ok(false));
         assert_eq!(s.numbering, MoveNumbering::RowsReversed);
         // Unknown parameters are ignored, as the Hub protocol says.

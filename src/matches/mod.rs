@@ -24,7 +24,7 @@ pub use openings::{
     Opening, OpeningsError,
 };
 pub use player::{
-    make_player, EngineSpec, HubPlayer, InternalPlayer, MoveLimit, Player, PlayerError, SpecError,
+    make_player, EngineSpec, HubPlayer, InternalPlayer, Player, PlayerError, SpecError,
 };
 pub use report::Report;
 pub use sprt::{Decision, Sprt, SprtError, SprtState};

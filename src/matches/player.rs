@@ -23,51 +23,26 @@ use damas_engine::time::TimeControl;
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
 
-/// How long a player may think: a [`TimeControl`] per move, or a game clock that the
-/// match runner counts down and turns into a [`TimeControl`] for each move
-/// ([`MoveLimit::level`]).
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum MoveLimit {
-    /// Fixed depth in plies.
-    Depth(u32),
-    /// Fixed node count.
-    Nodes(u64),
-    /// Fixed time per move.
-    Time(Duration),
-    /// A game clock: base time and increment per move (added after the move).
-    Clock {
-        /// Time for the whole game.
-        base: Duration,
-        /// Added after each move.
-        inc: Duration,
-    },
+/// The game clock of a player's time control (`clock=BASE+INC`): its base time and
+/// increment; `None` for a fixed depth, node count or time per move.
+pub fn game_clock(limit: &TimeControl) -> Option<(Duration, Duration)> {
+    match *limit {
+        TimeControl::Clock { time, inc, .. } => Some((time, inc)),
+        _ => None,
+    }
 }
 
-impl MoveLimit {
-    /// The clock's base time and increment, for clock games.
-    pub fn clock(&self) -> Option<(Duration, Duration)> {
-        match *self {
-            MoveLimit::Clock { base, inc } => Some((base, inc)),
-            _ => None,
-        }
-    }
-
-    /// The time control of one move; `left` is the time on the clock now.
-    pub fn level(&self, left: Option<Duration>) -> TimeControl {
-        match *self {
-            MoveLimit::Depth(d) => TimeControl::Depth(d),
-            MoveLimit::Nodes(n) => TimeControl::Nodes(n),
-            MoveLimit::Time(t) => TimeControl::MoveTime(t),
-            // Hub clients send the time before the increment, which engines add back.
-            MoveLimit::Clock { base, inc } => {
-                let left = left.unwrap_or(base);
-                TimeControl::Clock {
-                    moves: None,
-                    time: left.saturating_sub(inc),
-                    inc,
-                }
-            }
-        }
+/// The time control of one move under a player's `limit`; `left` is the time on the
+/// match runner's clock now (a clock's base time before the first move).
+pub fn move_control(limit: &TimeControl, left: Option<Duration>) -> TimeControl {
+    match *limit {
+        // Hub clients send the time before the increment, which engines add back.
+        TimeControl::Clock { moves, time, inc } => TimeControl::Clock {
+            moves,
+            time: left.unwrap_or(time).saturating_sub(inc),
+            inc,
+        },
+        fixed => fixed,
     }
 }
 
@@ -85,7 +60,8 @@ fn seconds(text: &str) -> Option<Duration> {
 /// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
 /// `material`), `weights` (a weight file for the trained evaluation), `level` (playing
 /// strength 1–10 or its name, see [`damas_engine::level`]; `strength` is the same key, the Hub parameter for Hub
-/// engines), `numbering` (Hub move numbering) and `cmd`, which must come last and takes
+/// engines), `move-numbering` (Hub move numbering, as the Hub parameter; `numbering` is
+/// the same key) and `cmd`, which must come last and takes
 /// the rest of the text: the command line of a Hub engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
@@ -105,8 +81,9 @@ pub struct EngineSpec {
     pub aspiration: Option<i32>,
     /// Whether frontier nodes probe the replacing table (built-in engine only).
     pub tt_frontier: Option<bool>,
-    /// Thinking limit per move (default depth 6).
-    pub limit: MoveLimit,
+    /// Thinking limit per move (default depth 6): a fixed depth, node count or time,
+    /// or a game clock (`moves` unset) that the match runner counts down.
+    pub limit: TimeControl,
     /// Hub engine command line, or `None` for the built-in engine.
     pub command: Option<String>,
     /// Move numbering of the Hub engine.
@@ -149,7 +126,7 @@ impl FromStr for EngineSpec {
             threads: None,
             aspiration: None,
             tt_frontier: None,
-            limit: MoveLimit::Depth(6),
+            limit: TimeControl::Depth(6),
             command: None,
             numbering: MoveNumbering::Standard,
             eval: EvalName::default(),
@@ -191,16 +168,16 @@ impl FromStr for EngineSpec {
                         _ => spec.strength = set.strength,
                     }
                 }
-                "depth" => spec.limit = MoveLimit::Depth(value.parse().ok().filter(|&d| d > 0).ok_or_else(|| number("a depth ≥ 1"))?),
-                "nodes" => spec.limit = MoveLimit::Nodes(value.parse().ok().filter(|&n| n > 0).ok_or_else(|| number("a node count ≥ 1"))?),
+                "depth" => spec.limit = TimeControl::Depth(value.parse().ok().filter(|&d| d > 0).ok_or_else(|| number("a depth ≥ 1"))?),
+                "nodes" => spec.limit = TimeControl::Nodes(value.parse().ok().filter(|&n| n > 0).ok_or_else(|| number("a node count ≥ 1"))?),
                 "time" => {
                     let s: f64 = value.parse().ok().filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e6).ok_or_else(|| number("seconds > 0"))?;
-                    spec.limit = MoveLimit::Time(Duration::from_secs_f64(s));
+                    spec.limit = TimeControl::MoveTime(Duration::from_secs_f64(s));
                 }
                 "clock" => {
                     let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
                     match (seconds(base), seconds(inc)) {
-                        (Some(base), Some(inc)) if !base.is_zero() => spec.limit = MoveLimit::Clock { base, inc },
+                        (Some(base), Some(inc)) if !base.is_zero() => spec.limit = TimeControl::Clock { moves: None, time: base, inc },
                         _ => return Err(number("BASE+INC seconds, e.g. 60+0.5")),
                     }
                 }
@@ -209,8 +186,9 @@ impl FromStr for EngineSpec {
                     damas_engine::eval::Weights::load(&path).map_err(|e| bad(e.to_string()))?;
                     spec.weights = Some(path);
                 }
-                "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, level or strength, book, numbering, cmd)"))),
+                // The Hub parameter's name; `numbering` is the older spelling.
+                "move-numbering" | "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, level or strength, book, move-numbering or numbering, cmd)"))),
             }
         }
         // These tune damas's own search; a Hub engine has no parameter for them,
@@ -272,7 +250,7 @@ pub trait Player {
 pub struct InternalPlayer {
     name: String,
     searcher: Searcher,
-    limit: MoveLimit,
+    limit: TimeControl,
     strength: Strength,
     rng: ChaCha8Rng,
     /// The opening book, when the spec asks for it.
@@ -335,7 +313,7 @@ impl Player for InternalPlayer {
             history: game.history(),
             book: self.book.as_ref(),
             strength: self.strength,
-            budget: MoveBudget::for_level(&self.limit.level(clock)),
+            budget: MoveBudget::for_level(&move_control(&self.limit, clock)),
             deadlines: Deadlines::Own,
             forced_without_search: true,
         };
@@ -344,7 +322,7 @@ impl Player for InternalPlayer {
         thought.result.best.ok_or(PlayerError::NoMove)
     }
     fn clock(&self) -> Option<(Duration, Duration)> {
-        self.limit.clock()
+        game_clock(&self.limit)
     }
 }
 
@@ -352,7 +330,7 @@ impl Player for InternalPlayer {
 pub struct HubPlayer {
     name: String,
     client: HubClient,
-    limit: MoveLimit,
+    limit: TimeControl,
 }
 
 impl HubPlayer {
@@ -390,19 +368,19 @@ impl Player for HubPlayer {
     }
     fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError> {
         let timeout = match self.limit {
-            MoveLimit::Time(t) => t * 3 + Duration::from_secs(5),
+            TimeControl::MoveTime(t) => t * 3 + Duration::from_secs(5),
             // On a clock the match runner judges the time; this only catches a hang.
-            MoveLimit::Clock { base, .. } => clock.unwrap_or(base) + Duration::from_secs(5),
+            TimeControl::Clock { time: base, .. } => clock.unwrap_or(base) + Duration::from_secs(5),
             _ => Duration::from_secs(3600),
         };
-        let level = self.limit.level(clock);
+        let level = move_control(&self.limit, clock);
         let reply = self
             .client
             .think(&game.start(), game.moves(), &level, timeout)?;
         Ok(reply.best)
     }
     fn clock(&self) -> Option<(Duration, Duration)> {
-        self.limit.clock()
+        game_clock(&self.limit)
     }
 }
 

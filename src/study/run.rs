@@ -27,7 +27,19 @@ use thiserror::Error;
 use super::config::Config;
 use super::csv::{read_rows, CsvError, Row, RowWriter, HEADER};
 use super::positions::{read_positions, sample_even, PositionsError, TestPosition};
-pub use damas_engine::search::TableSetup;
+
+/// Transposition-table settings of the thesis' table: its size and the two ways the
+/// node-count study probes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableSetup {
+    /// `2^bits` entries.
+    pub bits: u32,
+    /// Probe and store at horizon nodes too, as the thesis does (found leaves then
+    /// count as TT cutoffs).
+    pub leaves: bool,
+    /// Use a stored value only at exactly the depth required (not a deeper one).
+    pub exact_draft: bool,
+}
 use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher, Stats};
 use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::Position;
@@ -139,7 +151,9 @@ struct Unit {
 fn options(config: &Config, table: TableSetup, oracle: &Option<Arc<dyn Oracle>>) -> SearchOptions {
     SearchOptions::thesis()
         .with_techniques(config.techniques)
-        .with_table(table)
+        .with_thesis_table(table.bits)
+        .with_tt_leaves(table.leaves)
+        .with_exact_draft(table.exact_draft)
         .with_oracle(oracle.clone())
 }
 

@@ -31,7 +31,7 @@ use damas_rules::position::Position;
 use controller::{Controller, Effect};
 use engine::{EngineEvent, EngineThread};
 pub use oracle::{verdict, Verdict};
-pub use setup::{Player, Players, ThinkLimit};
+pub use setup::{default_level, Player, Players};
 
 /// How a UI session starts.
 pub struct Config {
@@ -40,7 +40,7 @@ pub struct Config {
     /// Who plays which side.
     pub players: Players,
     /// Engine thinking time or depth per move (without a clock).
-    pub level: ThinkLimit,
+    pub level: damas_engine::time::TimeControl,
     /// Engine playing strength.
     pub strength: damas_engine::level::Strength,
     /// Game clock for both sides, if any.

@@ -36,7 +36,11 @@ fn side_name(c: Color) -> &'static str {
 fn engine_title(c: &Controller) -> String {
     match c.clock_setting() {
         Some(k) => format!(" Engine: level {}, clock {k} ", c.strength()),
-        None => format!(" Engine: level {}, {} ", c.strength(), c.level()),
+        None => format!(
+            " Engine: level {}, {} ",
+            c.strength(),
+            crate::ui::setup::level_label(&c.level())
+        ),
     }
 }
 

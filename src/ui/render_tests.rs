@@ -6,7 +6,8 @@ use ratatui::Terminal;
 use super::*;
 use crate::ui::controller::Controller;
 use crate::ui::input::Action;
-use crate::ui::setup::{Players, ThinkLimit};
+use crate::ui::setup::{default_level, Players};
+use damas_engine::time::TimeControl;
 use damas_rules::fen::parse_fen;
 use damas_rules::position::Position;
 
@@ -52,7 +53,7 @@ fn board_coordinates_pieces_and_move_list_at_80x24() {
             white: Player::Human,
             black: Player::Human,
         },
-        ThinkLimit::Depth(2),
+        TimeControl::Depth(2),
     );
     type_move(&mut c, "c3-d4");
     type_move(&mut c, "f6-g5");
@@ -91,7 +92,7 @@ fn board_coordinates_pieces_and_move_list_at_80x24() {
 #[test]
 fn kings_differ_from_men_and_flipping_turns_the_board() {
     let pos = parse_fen("W:WKa1,e3:BKh8,f6").unwrap();
-    let mut c = Controller::new(pos, Players::default(), ThinkLimit::Depth(2));
+    let mut c = Controller::new(pos, Players::default(), TimeControl::Depth(2));
     let (lines, g) = screen(&c, 100, 30);
     assert!(g.cell_w >= 5, "a larger terminal gets larger cells");
     assert_eq!(cell_text(&lines, &g, "a1"), "<W>");
@@ -116,7 +117,7 @@ fn highlights_and_thinking_are_shown() {
             white: Player::Human,
             black: Player::Human,
         },
-        ThinkLimit::Depth(2),
+        TimeControl::Depth(2),
     );
     c.handle(Action::Select); // cursor starts on c3
     let (lines, g) = screen(&c, 80, 24);
@@ -140,7 +141,7 @@ fn highlights_and_thinking_are_shown() {
 
 #[test]
 fn help_and_prompt_are_drawn() {
-    let mut c = Controller::new(Position::start(), Players::default(), ThinkLimit::default());
+    let mut c = Controller::new(Position::start(), Players::default(), default_level());
     c.handle(Action::Help);
     let text = screen(&c, 80, 24).0.join("\n");
     assert!(text.contains("undo / redo"), "{text}");
@@ -153,7 +154,7 @@ fn help_and_prompt_are_drawn() {
 
 #[test]
 fn any_terminal_size_draws_without_panicking() {
-    let mut c = Controller::new(Position::start(), Players::default(), ThinkLimit::default());
+    let mut c = Controller::new(Position::start(), Players::default(), default_level());
     c.handle(Action::Help);
     for (w, h) in [(1, 1), (10, 5), (30, 12), (79, 23), (80, 24), (200, 60)] {
         let (lines, _) = screen(&c, w, h);
@@ -163,7 +164,7 @@ fn any_terminal_size_draws_without_panicking() {
 
 #[test]
 fn without_colour_the_marks_are_glyphs() {
-    let mut c = Controller::new(Position::start(), Players::default(), ThinkLimit::default());
+    let mut c = Controller::new(Position::start(), Players::default(), default_level());
     c.handle(Action::Select); // c3
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
     let mut g = None;
@@ -192,7 +193,7 @@ fn long_messages_wrap_and_forced_capturers_are_marked() {
             white: Player::Human,
             black: Player::Human,
         },
-        ThinkLimit::Depth(2),
+        TimeControl::Depth(2),
     );
     let (lines, g) = {
         let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
@@ -226,7 +227,7 @@ fn the_engine_panel_labels_the_score_and_keeps_the_last_search() {
             white: Player::Human,
             black: Player::Human,
         },
-        ThinkLimit::Depth(2),
+        TimeControl::Depth(2),
     );
     c.handle(Action::Hint);
     let Some(crate::ui::controller::Effect::Search(req)) = c.take_effects().pop() else {

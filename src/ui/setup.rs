@@ -66,74 +66,68 @@ impl Players {
     }
 }
 
-/// How long the engine thinks per move: the terminal UI's level, stepped by `+`/`-`,
-/// giving a [`TimeControl`] for each move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum ThinkLimit {
-    /// A fixed depth in plies.
-    Depth(u32),
-    /// A fixed time per move, in milliseconds.
-    Millis(u64),
-}
-
-impl Default for ThinkLimit {
-    /// About a second per move.
-    fn default() -> Self {
-        ThinkLimit::Millis(1000)
-    }
+/// The terminal UI's default level: about a second per move. The UI's level is a
+/// [`TimeControl`] per move, a fixed depth or a fixed time.
+pub fn default_level() -> TimeControl {
+    TimeControl::MoveTime(Duration::from_millis(1000))
 }
 
 /// The time levels offered by `+`/`-`, in milliseconds.
 const TIME_STEPS: [u64; 9] = [100, 250, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000];
 const MAX_UI_DEPTH: u32 = 40;
 
-impl ThinkLimit {
-    /// The time control of one move.
-    pub fn time_control(self) -> TimeControl {
-        match self {
-            ThinkLimit::Depth(d) => TimeControl::Depth(d),
-            ThinkLimit::Millis(ms) => TimeControl::MoveTime(Duration::from_millis(ms)),
-        }
-    }
+/// The search limits for one move at `level`: all of the time, as the searcher's own
+/// limit.
+pub fn level_limits(level: &TimeControl) -> Limits {
+    MoveBudget::new(level, Spend::Exact).search_limits()
+}
 
-    /// The search limits for one move: all of the time, as the searcher's own limit.
-    pub fn limits(self) -> Limits {
-        MoveBudget::new(&self.time_control(), Spend::Exact).search_limits()
-    }
-
-    /// One step stronger.
-    pub fn stronger(self) -> ThinkLimit {
-        match self {
-            ThinkLimit::Depth(d) => ThinkLimit::Depth((d + 1).min(MAX_UI_DEPTH)),
-            ThinkLimit::Millis(ms) => {
-                ThinkLimit::Millis(TIME_STEPS.iter().copied().find(|&t| t > ms).unwrap_or(ms))
-            }
+/// One step stronger than `level` (a depth or a time per move; others stay).
+pub fn stronger(level: TimeControl) -> TimeControl {
+    match level {
+        TimeControl::Depth(d) => TimeControl::Depth((d + 1).min(MAX_UI_DEPTH)),
+        TimeControl::MoveTime(t) => {
+            let ms = t.as_millis() as u64;
+            let next = TIME_STEPS.iter().copied().find(|&s| s > ms).unwrap_or(ms);
+            TimeControl::MoveTime(Duration::from_millis(next))
         }
-    }
-
-    /// One step weaker.
-    pub fn weaker(self) -> ThinkLimit {
-        match self {
-            ThinkLimit::Depth(d) => ThinkLimit::Depth(d.saturating_sub(1).max(1)),
-            ThinkLimit::Millis(ms) => ThinkLimit::Millis(
-                TIME_STEPS
-                    .iter()
-                    .rev()
-                    .copied()
-                    .find(|&t| t < ms)
-                    .unwrap_or(ms),
-            ),
-        }
+        other => other,
     }
 }
 
-impl fmt::Display for ThinkLimit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ThinkLimit::Depth(d) => write!(f, "depth {d}"),
-            ThinkLimit::Millis(ms) if ms % 1000 == 0 => write!(f, "{} s/move", ms / 1000),
-            ThinkLimit::Millis(ms) => write!(f, "{:.2} s/move", *ms as f64 / 1000.0),
+/// One step weaker than `level` (a depth or a time per move; others stay).
+pub fn weaker(level: TimeControl) -> TimeControl {
+    match level {
+        TimeControl::Depth(d) => TimeControl::Depth(d.saturating_sub(1).max(1)),
+        TimeControl::MoveTime(t) => {
+            let ms = t.as_millis() as u64;
+            let next = TIME_STEPS
+                .iter()
+                .rev()
+                .copied()
+                .find(|&s| s < ms)
+                .unwrap_or(ms);
+            TimeControl::MoveTime(Duration::from_millis(next))
         }
+        other => other,
+    }
+}
+
+/// `depth 6`, `1 s/move` or `0.25 s/move`: the level as the screen shows it.
+pub fn level_label(level: &TimeControl) -> String {
+    match *level {
+        TimeControl::Depth(d) => format!("depth {d}"),
+        TimeControl::MoveTime(t) => {
+            let ms = t.as_millis() as u64;
+            if ms.is_multiple_of(1000) {
+                format!("{} s/move", ms / 1000)
+            } else {
+                format!("{:.2} s/move", ms as f64 / 1000.0)
+            }
+        }
+        TimeControl::Nodes(n) => format!("{n} nodes/move"),
+        TimeControl::Clock { .. } => "clock".to_string(),
+        TimeControl::Infinite => "infinite".to_string(),
     }
 }
 
@@ -143,13 +137,11 @@ mod tests {
 
     #[test]
     fn levels_step_and_players_cycle_through_all_four() {
-        assert_eq!(
-            ThinkLimit::Millis(1000).stronger(),
-            ThinkLimit::Millis(2000)
-        );
-        assert_eq!(ThinkLimit::Millis(100).weaker(), ThinkLimit::Millis(100));
-        assert_eq!(ThinkLimit::Depth(1).weaker(), ThinkLimit::Depth(1));
-        assert_eq!(ThinkLimit::Millis(1000).to_string(), "1 s/move");
+        let ms = |ms| TimeControl::MoveTime(Duration::from_millis(ms));
+        assert_eq!(stronger(ms(1000)), ms(2000));
+        assert_eq!(weaker(ms(100)), ms(100));
+        assert_eq!(weaker(TimeControl::Depth(1)), TimeControl::Depth(1));
+        assert_eq!(level_label(&ms(1000)), "1 s/move");
         let mut p = Players::default();
         let mut seen = vec![p];
         for _ in 0..3 {

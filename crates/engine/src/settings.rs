@@ -195,16 +195,16 @@ impl Default for EngineSettings {
     fn default() -> Self {
         let o = SearchOptions::default();
         EngineSettings {
-            table: o.table,
-            tt_bits: o.tt_bits,
-            hash_mb: o.hash_mb,
-            threads: o.threads,
-            techniques: o.techniques,
+            table: o.table(),
+            tt_bits: o.tt_bits(),
+            hash_mb: o.hash_mb(),
+            threads: o.threads(),
+            techniques: o.techniques(),
             eval: EvalName::default(),
             strength: Strength::FULL,
             book: true,
-            aspiration: o.aspiration_delta,
-            tt_frontier: o.tt_frontier,
+            aspiration: o.aspiration_delta(),
+            tt_frontier: o.tt_frontier(),
         }
     }
 }
@@ -290,15 +290,17 @@ impl EngineSettings {
 
     /// The search options these settings ask for (no database: the caller adds one).
     pub fn search_options(&self) -> SearchOptions {
-        SearchOptions::default()
+        let options = SearchOptions::default()
             .with_techniques(self.techniques)
-            .with_table_kind(self.table)
-            .with_tt_bits(self.tt_bits)
             .with_hash_mb(self.hash_mb)
             .with_threads(self.threads)
             .with_aspiration(self.aspiration)
             .with_tt_frontier(self.tt_frontier)
-            .with_eval(self.eval.evaluation())
+            .with_eval(self.eval.evaluation());
+        match self.table {
+            TableKind::Thesis => options.with_thesis_table(self.tt_bits),
+            TableKind::Replacing => options,
+        }
     }
 }
 

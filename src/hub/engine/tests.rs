@@ -105,8 +105,8 @@ fn hash_and_threads_parameters_choose_the_table_and_threads() {
     );
     let s = engine.searcher.as_ref().expect("searcher reclaimed");
     // `hash` after `tt-bits` switches back to the replacing table.
-    assert_eq!(s.options().table, TableKind::Replacing);
-    assert_eq!((s.options().hash_mb, s.options().threads), (8, 2));
+    assert_eq!(s.options().table(), TableKind::Replacing);
+    assert_eq!((s.options().hash_mb(), s.options().threads()), (8, 2));
     let done = out
         .iter()
         .find(|l| l.starts_with("done move="))
@@ -121,7 +121,10 @@ fn hash_and_threads_parameters_choose_the_table_and_threads() {
         .collect();
     assert!(legal.iter().any(|l| l == mv), "{mv} not in {legal:?}");
     let (engine, _) = session(&["set-param name=tt-bits value=12"]);
-    assert_eq!(engine.settings().search_options().table, TableKind::Thesis);
+    assert_eq!(
+        engine.settings().search_options().table(),
+        TableKind::Thesis
+    );
 }
 
 #[test]
@@ -143,8 +146,8 @@ fn parameters_are_checked_and_stored() {
         "set-param name=colour value=green",
     ]);
     let s = engine.settings();
-    assert_eq!(s.tt_bits, 12);
-    assert_eq!(s.techniques, "pvs+tt".parse().unwrap());
+    assert_eq!(s.engine.tt_bits, 12);
+    assert_eq!(s.engine.techniques, "pvs+tt".parse().unwrap());
     assert_eq!(s.egdb_dir, db.path());
     assert_eq!(s.egdb.as_ref().map(|d| d.max_pieces()), Some(2));
     assert_eq!(s.numbering, MoveNumbering::RowsReversed);
@@ -173,16 +176,16 @@ fn eval_parameter_is_advertised_checked_and_used() {
             .any(|l| l == "param name=eval value=trained type=enum values=\"trained material\""),
         "{out:?}"
     );
-    assert_eq!(engine.settings().eval, EvalName::Material);
+    assert_eq!(engine.settings().engine.eval, EvalName::Material);
     assert_eq!(
-        engine.settings().search_options().evaluation.name(),
+        engine.settings().search_options().evaluation().name(),
         "material"
     );
     let errors = errors(&out);
     assert!(errors.len() == 1 && errors[0].contains("neural"), "{out:?}");
     let (engine, _) = session(&[]);
     assert_eq!(
-        engine.settings().search_options().evaluation.name(),
+        engine.settings().search_options().evaluation().name(),
         "trained"
     );
 }
@@ -202,7 +205,7 @@ fn strength_parameter_is_advertised_checked_and_plays() {
             .any(|l| l == "param name=strength value=10 type=int min=1 max=10"),
         "{out:?}"
     );
-    assert_eq!(engine.settings().strength, Strength::MIN);
+    assert_eq!(engine.settings().engine.strength, Strength::MIN);
     let errors = errors(&out);
     assert!(
         errors.len() == 1 && errors[0].contains("1 to 10"),
@@ -221,7 +224,7 @@ fn book_parameter_switches_the_opening_book() {
         "go think",
     ];
     let (engine, on) = session(&[&["hub"][..], &think[..]].concat());
-    assert!(engine.settings().book);
+    assert!(engine.settings().engine.book);
     assert!(
         on.iter()
             .any(|l| l == "param name=book value=true type=bool"),
@@ -242,7 +245,7 @@ fn book_parameter_switches_the_opening_book() {
 
     let (engine, off) =
         session_until_done(&[&["set-param name=book value=false"][..], &think[..]].concat());
-    assert!(!engine.settings().book);
+    assert!(!engine.settings().engine.book);
     assert!(
         off.iter().any(|l| l.starts_with("info depth=3 ")),
         "{off:?}"
@@ -301,9 +304,12 @@ fn parameters_sent_after_init_or_during_a_search_reach_the_next_search() {
         "stop",
     ]);
     let s = engine.searcher.as_ref().expect("searcher reclaimed");
-    assert!(s.options().oracle.is_some(), "egdb-dir ignored after init");
-    assert!(s.options().techniques.egdb);
-    assert_eq!(s.options().tt_bits, 12);
+    assert!(
+        s.options().oracle().is_some(),
+        "egdb-dir ignored after init"
+    );
+    assert!(s.options().techniques().egdb);
+    assert_eq!(s.options().tt_bits(), 12);
 
     // A change sent while a search runs is kept for the next one.
     let (engine, _) = session(&[
@@ -317,7 +323,7 @@ fn parameters_sent_after_init_or_during_a_search_reach_the_next_search() {
         "stop",
     ]);
     let s = engine.searcher.as_ref().expect("searcher reclaimed");
-    assert_eq!(s.options().tt_bits, 11, "change during a search lost");
+    assert_eq!(s.options().tt_bits(), 11, "change during a search lost");
 }
 
 #[test]

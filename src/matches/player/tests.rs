@@ -5,40 +5,46 @@ use super::*;
 #[test]
 fn parses_specs() {
     let s: EngineSpec = "techniques=pvs+tt,depth=4,tt-bits=16".parse().unwrap();
-    assert_eq!(s.limit, MoveLimit::Depth(4));
+    assert_eq!(s.limit, TimeControl::Depth(4));
     assert_eq!(s.tt_bits, Some(16));
     assert!(s.techniques.unwrap().pvs && s.command.is_none());
     let h: EngineSpec = "time=0.5, name=scan, cmd=/opt/scan hub -x=1,2"
         .parse()
         .unwrap();
     assert_eq!(h.command.as_deref(), Some("/opt/scan hub -x=1,2"));
-    assert_eq!(h.limit, MoveLimit::Time(Duration::from_millis(500)));
+    assert_eq!(h.limit, TimeControl::MoveTime(Duration::from_millis(500)));
     assert_eq!(h.to_string(), "scan");
     assert_eq!(h.strength, Strength::FULL);
     assert!(!h.book, "match engines play without the book by default");
     assert!("book=true,depth=2".parse::<EngineSpec>().unwrap().book);
     let l: EngineSpec = "level=club,nodes=1000".parse().unwrap();
     assert_eq!(l.strength.number(), 4);
-    assert_eq!(l.limit, MoveLimit::Nodes(1000));
-    assert_eq!("".parse::<EngineSpec>().unwrap().limit, MoveLimit::Depth(6));
+    assert_eq!(l.limit, TimeControl::Nodes(1000));
+    assert_eq!(
+        "".parse::<EngineSpec>().unwrap().limit,
+        TimeControl::Depth(6)
+    );
     let a: EngineSpec = "aspiration=20,nodes=100".parse().unwrap();
     assert_eq!(a.aspiration, Some(20));
     assert_eq!(
-        InternalPlayer::new(&a).searcher.options().aspiration_delta,
+        InternalPlayer::new(&a)
+            .searcher
+            .options()
+            .aspiration_delta(),
         20
     );
     let f: EngineSpec = "tt-frontier=false,nodes=100".parse().unwrap();
     assert_eq!(f.tt_frontier, Some(false));
-    assert!(!InternalPlayer::new(&f).searcher.options().tt_frontier);
-    assert!(InternalPlayer::new(&a).searcher.options().tt_frontier);
+    assert!(!InternalPlayer::new(&f).searcher.options().tt_frontier());
+    assert!(InternalPlayer::new(&a).searcher.options().tt_frontier());
     assert!("tt-frontier=maybe".parse::<EngineSpec>().is_err());
     let c: EngineSpec = "clock=60+0.5".parse().unwrap();
     assert_eq!(
-        c.limit.clock(),
+        game_clock(&c.limit),
         Some((Duration::from_secs(60), Duration::from_millis(500)))
     );
     assert_eq!(
-        "clock=5".parse::<EngineSpec>().unwrap().limit.clock(),
+        game_clock(&"clock=5".parse::<EngineSpec>().unwrap().limit),
         Some((Duration::from_secs(5), Duration::ZERO))
     );
     for bad in [
@@ -123,4 +129,12 @@ fn eval_and_weights_keys() {
         damas_engine::eval::Evaluation::Material.eval(&pos).value(),
         100
     );
+}
+
+#[test]
+fn move_numbering_has_the_hub_parameter_name_and_its_older_spelling() {
+    for key in ["move-numbering", "numbering"] {
+        let s: EngineSpec = format!("{key}=rows-reversed,depth=2").parse().unwrap();
+        assert_eq!(s.numbering, MoveNumbering::RowsReversed, "{key}");
+    }
 }

@@ -20,6 +20,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use damas_engine::time::TimeControl;
+
 use crate::ui::clock::ClockSetting;
 use damas_engine::level::Strength;
 use damas_engine::search::{Info, SearchResult};
@@ -36,7 +38,7 @@ use damas_rules::square::Square;
 
 use crate::ui::input::{Action, InputMode};
 use crate::ui::oracle::{verdict, Verdict};
-use crate::ui::setup::{Player, Players, ThinkLimit};
+use crate::ui::setup::{Player, Players};
 use crate::ui::thinking::Thinking;
 use damas_engine::search::Oracle;
 
@@ -44,7 +46,7 @@ use damas_engine::search::Oracle;
 pub struct Controller {
     game: Game,
     players: Players,
-    level: ThinkLimit,
+    level: TimeControl,
     cursor: (u8, u8),
     selected: Option<Square>,
     choice: Option<Choice>,
@@ -104,7 +106,7 @@ fn color_name(c: Color) -> &'static str {
 
 impl Controller {
     /// A controller for a game from `start` with these players and level.
-    pub fn new(start: Position, players: Players, level: ThinkLimit) -> Controller {
+    pub fn new(start: Position, players: Players, level: TimeControl) -> Controller {
         let mut c = Controller {
             game: Game::new(start),
             players,

@@ -42,7 +42,7 @@ impl Controller {
         self.players
     }
     /// The engine level.
-    pub fn level(&self) -> ThinkLimit {
+    pub fn level(&self) -> TimeControl {
         self.level
     }
     /// The cursor (file, row), board coordinates.

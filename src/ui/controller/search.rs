@@ -3,7 +3,6 @@
 
 use super::*;
 use damas_engine::time::MoveBudget;
-use damas_engine::time::TimeControl;
 
 impl Controller {
     /// Start the engine when it is its turn. Call after every event.
@@ -45,7 +44,7 @@ impl Controller {
                 });
                 (b.search_limits(), b.soft)
             }
-            _ => (self.level.limits(), None),
+            _ => (crate::ui::setup::level_limits(&self.level), None),
         };
         self.effects.push(Effect::Search(SearchRequest {
             id,

@@ -11,7 +11,7 @@ pub(super) fn human_vs_human(fen: &str) -> Controller {
             white: Player::Human,
             black: Player::Human,
         },
-        ThinkLimit::Depth(2),
+        TimeControl::Depth(2),
     )
 }
 
@@ -125,7 +125,7 @@ fn the_user_chooses_between_captures_with_the_same_start_and_end() {
             white: Player::Human,
             black: Player::Human,
         },
-        ThinkLimit::Depth(2),
+        TimeControl::Depth(2),
     );
     c.handle(Action::Click(a.from().file(), a.from().row()));
     c.handle(Action::Click(a.to().file(), a.to().row()));
@@ -147,7 +147,7 @@ fn the_user_chooses_between_captures_with_the_same_start_and_end() {
             white: Player::Human,
             black: Player::Human,
         },
-        ThinkLimit::Depth(2),
+        TimeControl::Depth(2),
     );
     type_move(&mut c, &format!("{}x{}", a.from(), a.to()));
     assert_eq!(c.input_mode(), InputMode::Choice);
@@ -171,7 +171,7 @@ fn typed_moves_play_and_bad_ones_give_messages() {
 
 #[test]
 fn undo_and_redo_return_to_the_humans_turn_against_the_engine() {
-    let mut c = Controller::new(Position::start(), Players::default(), ThinkLimit::Depth(2));
+    let mut c = Controller::new(Position::start(), Players::default(), TimeControl::Depth(2));
     type_move(&mut c, "c3-d4");
     // The engine is asked for a move…
     c.tick();
@@ -211,7 +211,7 @@ fn undo_cancels_a_running_search_and_pauses_engine_games() {
         white: Player::Engine,
         black: Player::Engine,
     };
-    let mut c = Controller::new(Position::start(), both, ThinkLimit::Depth(2));
+    let mut c = Controller::new(Position::start(), both, TimeControl::Depth(2));
     c.tick();
     let Some(Effect::Search(req)) = c.take_effects().pop() else {
         panic!("no search")
@@ -247,7 +247,7 @@ fn move_now_stops_the_search_and_plays_its_answer() {
             white: Player::Engine,
             black: Player::Human,
         },
-        ThinkLimit::Millis(60_000),
+        TimeControl::MoveTime(std::time::Duration::from_millis(60_000)),
     );
     c.tick();
     let Some(Effect::Search(req)) = c.take_effects().pop() else {
@@ -401,7 +401,7 @@ fn on_a_clock_the_engine_gets_a_hub_budget_and_moves_earn_the_increment() {
             white: Player::Human,
             black: Player::Engine,
         },
-        ThinkLimit::Depth(2),
+        TimeControl::Depth(2),
     );
     c.set_clock(Some("5+3".parse().unwrap()));
     c.set_strength(damas_engine::level::Strength::MIN);

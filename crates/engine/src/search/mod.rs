@@ -24,7 +24,7 @@ use damas_rules::moves::MoveList;
 use damas_rules::position::Position;
 pub use limits::Limits;
 pub use options::{
-    DrawPolicy, SearchOptions, TableKind, TableSetup, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA,
+    DrawPolicy, SearchOptions, TableKind, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA,
     THESIS_ASPIRATION_DELTA,
 };
 pub use report::{Info, SearchResult, Stats};

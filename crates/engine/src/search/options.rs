@@ -1,6 +1,8 @@
 //! [`SearchOptions`] and its one construction path: [`SearchOptions::default`] (the
 //! playing engine) or [`SearchOptions::thesis`] (the thesis' configuration the
-//! node-count study measures), then chained `with_*` methods.
+//! node-count study measures), then chained `with_*` methods; the fields are read
+//! through getters. [`SearchOptions::with_thesis_table`] is the one way to select the
+//! thesis' table.
 
 use std::fmt;
 use std::sync::Arc;
@@ -46,43 +48,43 @@ pub const ENGINE_ASPIRATION_DELTA: i32 = 25;
 #[derive(Clone)]
 pub struct SearchOptions {
     /// Techniques switched on.
-    pub techniques: Techniques,
+    pub(crate) techniques: Techniques,
     /// Which table: the thesis' or the replacing one (the default).
-    pub table: TableKind,
+    pub(crate) table: TableKind,
     /// The thesis' table size: `2^tt_bits` entries.
-    pub tt_bits: u32,
+    pub(crate) tt_bits: u32,
     /// The replacing table's size in megabytes.
-    pub hash_mb: usize,
+    pub(crate) hash_mb: usize,
     /// Search threads (lazy SMP over the replacing table; the thesis' table
     /// always searches with one).
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// Aspiration window half-width in hundredths of a man.
-    pub aspiration_delta: i32,
+    pub(crate) aspiration_delta: i32,
     /// Endgame database used when [`Techniques::egdb`] is on.
-    pub oracle: Option<Arc<dyn Oracle>>,
+    pub(crate) oracle: Option<Arc<dyn Oracle>>,
     /// Static evaluation: the trained one by default; the thesis' configurations
     /// and the node-count study use [`Evaluation::Material`].
-    pub evaluation: Evaluation,
+    pub(crate) evaluation: Evaluation,
     /// Treatment of positions the oracle knows to be drawn.
-    pub egdb_draws: DrawPolicy,
+    pub(crate) egdb_draws: DrawPolicy,
     /// Clear the thesis' table at the start of every search (the thesis does:
     /// entries are never replaced by other keys, so a table kept across moves fills
     /// up). The replacing table is kept until [`Searcher::clear`](super::Searcher::clear).
-    pub clear_tt: bool,
+    pub(crate) clear_tt: bool,
     /// Use a stored value only when its depth equals the depth required (not when it
     /// is deeper). With it, a search with `tt` returns exactly the fixed-depth minimax
     /// value, which the tests check; normal play wants the deeper values.
-    pub tt_exact_draft: bool,
+    pub(crate) tt_exact_draft: bool,
     /// Probe the table at horizon nodes too, as the thesis does (its leaves then
     /// count as TT cutoffs when found). Off, the horizon costs no memory access.
-    pub tt_leaves: bool,
+    pub(crate) tt_leaves: bool,
     /// Probe and store the replacing table at frontier nodes (one ply above the
     /// horizon), as every other interior node does. On by default. Off, the most
     /// numerous and least valuable entries cost no memory access and the search
     /// runs about 30 % more nodes per second, but it has not been shown to play
     /// better (docs/performance.md, "Tried and not adopted"). The thesis' table is
     /// always probed there, as the thesis does.
-    pub tt_frontier: bool,
+    pub(crate) tt_frontier: bool,
 }
 
 impl fmt::Debug for SearchOptions {
@@ -125,19 +127,6 @@ impl Default for SearchOptions {
     }
 }
 
-/// Transposition-table settings of the thesis' table: its size and the two ways the
-/// node-count study probes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableSetup {
-    /// `2^bits` entries.
-    pub bits: u32,
-    /// Probe and store at horizon nodes too, as the thesis does (found leaves then
-    /// count as TT cutoffs).
-    pub leaves: bool,
-    /// Use a stored value only at exactly the depth required (not a deeper one).
-    pub exact_draft: bool,
-}
-
 impl SearchOptions {
     /// The thesis' configuration, which the node-count study measures: its strongest
     /// techniques, its never-replacing table probed at the horizon too, the material
@@ -153,38 +142,86 @@ impl SearchOptions {
         }
     }
 
+    /// Techniques switched on.
+    pub fn techniques(&self) -> Techniques {
+        self.techniques
+    }
+
+    /// Which table: the thesis' or the replacing one.
+    pub fn table(&self) -> TableKind {
+        self.table
+    }
+
+    /// The thesis' table size: `2^tt_bits` entries.
+    pub fn tt_bits(&self) -> u32 {
+        self.tt_bits
+    }
+
+    /// The replacing table's size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Aspiration window half-width in hundredths of a man.
+    pub fn aspiration_delta(&self) -> i32 {
+        self.aspiration_delta
+    }
+
+    /// The endgame database, if any.
+    pub fn oracle(&self) -> Option<&Arc<dyn Oracle>> {
+        self.oracle.as_ref()
+    }
+
+    /// Static evaluation.
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.evaluation
+    }
+
+    /// Treatment of positions the oracle knows to be drawn.
+    pub fn egdb_draws(&self) -> DrawPolicy {
+        self.egdb_draws
+    }
+
+    /// Whether the thesis' table is cleared at the start of every search.
+    pub fn clear_tt(&self) -> bool {
+        self.clear_tt
+    }
+
+    /// Whether a stored value is used only at exactly the depth required.
+    pub fn tt_exact_draft(&self) -> bool {
+        self.tt_exact_draft
+    }
+
+    /// Whether the table is probed at horizon nodes too.
+    pub fn tt_leaves(&self) -> bool {
+        self.tt_leaves
+    }
+
+    /// Whether the replacing table is probed and stored at frontier nodes.
+    pub fn tt_frontier(&self) -> bool {
+        self.tt_frontier
+    }
+
     /// Search with these techniques.
     pub fn with_techniques(mut self, techniques: Techniques) -> SearchOptions {
         self.techniques = techniques;
         self
     }
 
-    /// Use this table kind (its size stays as set).
-    pub fn with_table_kind(mut self, table: TableKind) -> SearchOptions {
-        self.table = table;
-        self
-    }
-
-    /// Size the thesis' table at `2^bits` entries (the table kind stays as set).
-    pub fn with_tt_bits(mut self, bits: u32) -> SearchOptions {
+    /// Use the thesis' table of `2^bits` entries instead of the replacing one: the
+    /// one way to select it.
+    pub fn with_thesis_table(mut self, bits: u32) -> SearchOptions {
+        self.table = TableKind::Thesis;
         self.tt_bits = bits;
         self
     }
 
-    /// Use the thesis' table of `2^bits` entries.
-    pub fn with_thesis_table(self, bits: u32) -> SearchOptions {
-        self.with_table_kind(TableKind::Thesis).with_tt_bits(bits)
-    }
-
-    /// Use the thesis' table as `setup` describes: size, horizon probes, exact drafts.
-    pub fn with_table(mut self, setup: TableSetup) -> SearchOptions {
-        self = self.with_thesis_table(setup.bits);
-        self.tt_leaves = setup.leaves;
-        self.tt_exact_draft = setup.exact_draft;
-        self
-    }
-
-    /// Size the replacing table at `mb` megabytes (the table kind stays as set).
+    /// Size the replacing table at `mb` megabytes (the table selected stays as it is).
     pub fn with_hash_mb(mut self, mb: usize) -> SearchOptions {
         self.hash_mb = mb;
         self
@@ -271,11 +308,6 @@ mod tests {
     fn study_builder_matches_the_old_literal() {
         let techniques: Techniques = "pvs+id+asp+tt+qs+killers+mtdf".parse().unwrap();
         for (bits, leaves, exact_draft) in [(18, true, false), (21, false, true)] {
-            let setup = TableSetup {
-                bits,
-                leaves,
-                exact_draft,
-            };
             let old = SearchOptions {
                 techniques,
                 table: TableKind::Thesis,
@@ -289,7 +321,9 @@ mod tests {
             };
             let built = SearchOptions::thesis()
                 .with_techniques(techniques)
-                .with_table(setup)
+                .with_thesis_table(bits)
+                .with_tt_leaves(leaves)
+                .with_exact_draft(exact_draft)
                 .with_oracle(None);
             same(&built, &old);
             assert_eq!(built.aspiration_delta, 50);
@@ -332,8 +366,7 @@ mod tests {
         };
         let built = SearchOptions::default()
             .with_techniques(techniques)
-            .with_table_kind(TableKind::Thesis)
-            .with_tt_bits(19)
+            .with_thesis_table(19)
             .with_hash_mb(128)
             .with_threads(2)
             .with_eval(Evaluation::Material);
