@@ -125,22 +125,20 @@ fn positions_run_resume_report() {
 
 #[test]
 fn bad_input_is_one_line_and_nonzero() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.fen");
+    let csv = dir.path().join("x.csv");
     let out = Command::new(env!("CARGO_BIN_EXE_damas-nodes"))
-        .args([
-            "run",
-            "--positions",
-            "/nonexistent",
-            "--depths",
-            "2",
-            "--out",
-            "/tmp/x.csv",
-        ])
+        .args(["run", "--positions"])
+        .arg(&missing)
+        .args(["--depths", "2", "--out"])
+        .arg(&csv)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("/nonexistent"), "{err}");
+    assert!(err.contains("missing.fen"), "{err}");
     let out = Command::new(env!("CARGO_BIN_EXE_damas-nodes"))
         .args(["run", "--positions", "x", "--depths", "9-3", "--out", "y"])
         .output()
