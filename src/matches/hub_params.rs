@@ -21,31 +21,25 @@ pub fn hub_params(
     if spec.numbering != MoveNumbering::Standard && offers("move-numbering") {
         out.push(("move-numbering", spec.numbering.to_string()));
     }
-    if let Some(t) = spec.techniques {
-        out.push(("techniques", t.to_string()));
-    }
-    if let Some(b) = spec.tt_bits {
-        out.push(("tt-bits", b.to_string()));
-    }
-    if let Some(mb) = spec.hash_mb {
-        out.push(("hash", mb.to_string()));
-    }
-    if let Some(n) = spec.threads {
-        out.push(("threads", n.to_string()));
+    // What the spec gave of these is sent whether offered or not.
+    for key in ["techniques", "tt-bits", "hash", "threads"] {
+        if let Some(value) = spec.setting(key) {
+            out.push((key, value));
+        }
     }
     // The engine's default may differ from the match's (off).
     if offers("book") {
-        out.push(("book", spec.book.to_string()));
+        out.push(("book", spec.settings.book.to_string()));
     }
-    if !spec.strength.is_full() {
-        out.push(("strength", spec.strength.number().to_string()));
+    if !spec.settings.strength.is_full() {
+        out.push(("strength", spec.settings.strength.number().to_string()));
     }
     if offers("eval") {
-        out.push(("eval", spec.eval.to_string()));
-    } else if spec.eval != EvalName::default() {
+        out.push(("eval", spec.settings.eval.to_string()));
+    } else if spec.settings.eval != EvalName::default() {
         return Err(format!(
             "eval={}: the engine has no `eval` parameter",
-            spec.eval
+            spec.settings.eval
         ));
     }
     Ok(out)

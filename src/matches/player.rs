@@ -13,9 +13,8 @@ use thiserror::Error;
 
 use crate::hub::{ClientError, HubClient, MoveNumbering};
 use damas_engine::book::Book;
-use damas_engine::eval::EvalName;
 use damas_engine::level::Strength;
-use damas_engine::search::{Searcher, TableKind, Techniques};
+use damas_engine::search::{Searcher, TableKind};
 use damas_engine::settings::{self as engine_settings, EngineSettings};
 use damas_engine::think::{think, Deadlines, Think};
 use damas_engine::time::MoveBudget;
@@ -69,18 +68,14 @@ pub struct EngineSpec {
     pub text: String,
     /// Display name, if given.
     pub name: Option<String>,
-    /// Search techniques of the built-in engine.
-    pub techniques: Option<Techniques>,
-    /// Transposition table size (`2^bits` entries).
-    pub tt_bits: Option<u32>,
-    /// Replacing transposition table size in megabytes.
-    pub hash_mb: Option<usize>,
-    /// Search threads.
-    pub threads: Option<usize>,
-    /// Aspiration window half-width in hundredths of a man (built-in engine only).
-    pub aspiration: Option<i32>,
-    /// Whether frontier nodes probe the replacing table (built-in engine only).
-    pub tt_frontier: Option<bool>,
+    /// The engine settings (`techniques`, `tt-bits`, `hash`, `threads`, `aspiration`,
+    /// `tt-frontier`, `eval`, `level`/`strength`, `book`), read by the engine's
+    /// settings table; the book is off unless asked for, as a match plays its own
+    /// openings.
+    pub settings: EngineSettings,
+    /// The settings the spec gave (their table keys), in order: what a Hub engine is
+    /// sent, and what only the built-in engine can honour.
+    pub given: Vec<&'static str>,
     /// Thinking limit per move (default depth 6): a fixed depth, node count or time,
     /// or a game clock (`moves` unset) that the match runner counts down.
     pub limit: TimeControl,
@@ -88,16 +83,8 @@ pub struct EngineSpec {
     pub command: Option<String>,
     /// Move numbering of the Hub engine.
     pub numbering: MoveNumbering,
-    /// Evaluation (`eval=trained|material`): of the built-in engine, or sent as the
-    /// Hub parameter `eval` ([`super::hub_params::hub_params`]).
-    pub eval: EvalName,
     /// Weight file of the built-in engine's trained evaluation (`weights=FILE`).
     pub weights: Option<std::path::PathBuf>,
-    /// Playing strength (`level=1..10` or a name; full strength by default).
-    pub strength: Strength,
-    /// Play from the opening book (`book=true`; off by default, since a match plays
-    /// its own openings). Sent to Hub engines that offer a `book` parameter.
-    pub book: bool,
 }
 
 /// A malformed engine spec.
@@ -120,19 +107,15 @@ impl FromStr for EngineSpec {
         let mut spec = EngineSpec {
             text: text.to_string(),
             name: None,
-            techniques: None,
-            tt_bits: None,
-            hash_mb: None,
-            threads: None,
-            aspiration: None,
-            tt_frontier: None,
+            settings: EngineSettings {
+                book: false,
+                ..EngineSettings::default()
+            },
+            given: Vec::new(),
             limit: TimeControl::Depth(6),
             command: None,
             numbering: MoveNumbering::Standard,
-            eval: EvalName::default(),
             weights: None,
-            strength: Strength::FULL,
-            book: false,
         };
         let mut rest = text.trim();
         while !rest.is_empty() {
@@ -150,24 +133,17 @@ impl FromStr for EngineSpec {
                 .ok_or_else(|| bad(format!("{item:?} is not key=value")))?;
             let (key, value) = (key.trim(), value.trim());
             let number = |what: &str| bad(format!("{key}={value:?}: expected {what}"));
+            // The engine's settings, read by its table (`level` is `strength`).
+            if let Some(setting) = engine_settings::setting(key) {
+                spec.settings
+                    .set(key, value)
+                    .map_err(|e| bad(e.to_string()))?;
+                spec.given.retain(|&k| k != setting.key);
+                spec.given.push(setting.key);
+                continue;
+            }
             match key {
                 "name" => spec.name = Some(value.to_string()),
-                // The engine's settings, read by its table (`level` is `strength`).
-                _ if engine_settings::setting(key).is_some() => {
-                    let mut set = EngineSettings::default();
-                    set.set(key, value).map_err(|e| bad(e.to_string()))?;
-                    match engine_settings::setting(key).map_or("", |s| s.key) {
-                        "techniques" => spec.techniques = Some(set.techniques),
-                        "tt-bits" => spec.tt_bits = Some(set.tt_bits),
-                        "hash" => spec.hash_mb = Some(set.hash_mb),
-                        "threads" => spec.threads = Some(set.threads),
-                        "aspiration" => spec.aspiration = Some(set.aspiration),
-                        "tt-frontier" => spec.tt_frontier = Some(set.tt_frontier),
-                        "eval" => spec.eval = set.eval,
-                        "book" => spec.book = set.book,
-                        _ => spec.strength = set.strength,
-                    }
-                }
                 "depth" => spec.limit = TimeControl::Depth(value.parse().ok().filter(|&d| d > 0).ok_or_else(|| number("a depth ≥ 1"))?),
                 "nodes" => spec.limit = TimeControl::Nodes(value.parse().ok().filter(|&n| n > 0).ok_or_else(|| number("a node count ≥ 1"))?),
                 "time" => {
@@ -195,8 +171,8 @@ impl FromStr for EngineSpec {
         // and dropping them would play a different match than the one asked for.
         if spec.command.is_some() {
             let own: Vec<&str> = [
-                ("aspiration", spec.aspiration.is_some()),
-                ("tt-frontier", spec.tt_frontier.is_some()),
+                ("aspiration", spec.gave("aspiration")),
+                ("tt-frontier", spec.gave("tt-frontier")),
                 ("weights", spec.weights.is_some()),
             ]
             .into_iter()
@@ -209,7 +185,23 @@ impl FromStr for EngineSpec {
                 )));
             }
         }
+        // A thesis table size selects the thesis' table, whatever the order.
+        if spec.gave("tt-bits") {
+            spec.settings.table = TableKind::Thesis;
+        }
         Ok(spec)
+    }
+}
+
+impl EngineSpec {
+    /// Whether the spec gave the setting `key` (a table key).
+    pub fn gave(&self, key: &str) -> bool {
+        self.given.contains(&key)
+    }
+
+    /// The value of the setting `key` when the spec gave it, as the table writes it.
+    pub fn setting(&self, key: &str) -> Option<String> {
+        self.gave(key).then(|| self.settings.get(key)).flatten()
     }
 }
 
@@ -260,39 +252,23 @@ pub struct InternalPlayer {
 impl InternalPlayer {
     /// A player for `spec` (which must not have a command).
     pub fn new(spec: &EngineSpec) -> InternalPlayer {
-        let defaults = EngineSettings::default();
-        let settings = EngineSettings {
-            techniques: spec.techniques.unwrap_or(defaults.techniques),
-            // A thesis table size selects the thesis' table.
-            table: match spec.tt_bits {
-                Some(_) => TableKind::Thesis,
-                None => defaults.table,
-            },
-            tt_bits: spec.tt_bits.unwrap_or(defaults.tt_bits),
-            hash_mb: spec.hash_mb.unwrap_or(defaults.hash_mb),
-            threads: spec.threads.unwrap_or(defaults.threads),
-            aspiration: spec.aspiration.unwrap_or(defaults.aspiration),
-            tt_frontier: spec.tt_frontier.unwrap_or(defaults.tt_frontier),
-            eval: spec.eval,
-            strength: spec.strength,
-            book: spec.book,
-        };
+        let settings = &spec.settings;
         // The file was read once when the spec was parsed; a file changed since
         // then falls back to the embedded weights rather than failing mid-match.
         let options = settings.search_options().with_eval(
-            damas_engine::eval::Evaluation::select(spec.eval, spec.weights.as_deref())
+            damas_engine::eval::Evaluation::select(settings.eval, spec.weights.as_deref())
                 .unwrap_or_else(|e| {
                     eprintln!("warning: {e}; using the embedded weights");
-                    spec.eval.evaluation()
+                    settings.eval.evaluation()
                 }),
         );
         InternalPlayer {
             name: spec.to_string(),
             searcher: Searcher::new(options),
             limit: spec.limit,
-            strength: spec.strength,
+            strength: settings.strength,
             rng: ChaCha8Rng::from_entropy(),
-            book: spec.book.then(Book::embedded),
+            book: settings.book.then(Book::embedded),
         }
     }
 }

@@ -1,31 +1,41 @@
 //! Tests of `src/matches/player.rs`.
 
 use super::*;
+use damas_engine::eval::EvalName;
 
 #[test]
 fn parses_specs() {
     let s: EngineSpec = "techniques=pvs+tt,depth=4,tt-bits=16".parse().unwrap();
     assert_eq!(s.limit, TimeControl::Depth(4));
-    assert_eq!(s.tt_bits, Some(16));
-    assert!(s.techniques.unwrap().pvs && s.command.is_none());
+    assert_eq!(s.setting("tt-bits").as_deref(), Some("16"));
+    assert!(s.gave("techniques") && s.settings.techniques.pvs && s.command.is_none());
     let h: EngineSpec = "time=0.5, name=scan, cmd=/opt/scan hub -x=1,2"
         .parse()
         .unwrap();
     assert_eq!(h.command.as_deref(), Some("/opt/scan hub -x=1,2"));
     assert_eq!(h.limit, TimeControl::MoveTime(Duration::from_millis(500)));
     assert_eq!(h.to_string(), "scan");
-    assert_eq!(h.strength, Strength::FULL);
-    assert!(!h.book, "match engines play without the book by default");
-    assert!("book=true,depth=2".parse::<EngineSpec>().unwrap().book);
+    assert_eq!(h.settings.strength, Strength::FULL);
+    assert!(
+        !h.settings.book,
+        "match engines play without the book by default"
+    );
+    assert!(
+        "book=true,depth=2"
+            .parse::<EngineSpec>()
+            .unwrap()
+            .settings
+            .book
+    );
     let l: EngineSpec = "level=club,nodes=1000".parse().unwrap();
-    assert_eq!(l.strength.number(), 4);
+    assert_eq!(l.settings.strength.number(), 4);
     assert_eq!(l.limit, TimeControl::Nodes(1000));
     assert_eq!(
         "".parse::<EngineSpec>().unwrap().limit,
         TimeControl::Depth(6)
     );
     let a: EngineSpec = "aspiration=20,nodes=100".parse().unwrap();
-    assert_eq!(a.aspiration, Some(20));
+    assert_eq!(a.setting("aspiration").as_deref(), Some("20"));
     assert_eq!(
         InternalPlayer::new(&a)
             .searcher
@@ -34,7 +44,7 @@ fn parses_specs() {
         20
     );
     let f: EngineSpec = "tt-frontier=false,nodes=100".parse().unwrap();
-    assert_eq!(f.tt_frontier, Some(false));
+    assert_eq!(f.setting("tt-frontier").as_deref(), Some("false"));
     assert!(!InternalPlayer::new(&f).searcher.options().tt_frontier());
     assert!(InternalPlayer::new(&a).searcher.options().tt_frontier());
     assert!("tt-frontier=maybe".parse::<EngineSpec>().is_err());
@@ -105,9 +115,9 @@ fn book_key_plays_from_the_book() {
 #[test]
 fn eval_and_weights_keys() {
     let s: EngineSpec = "eval=material,depth=2".parse().unwrap();
-    assert_eq!(s.eval, EvalName::Material);
+    assert_eq!(s.settings.eval, EvalName::Material);
     assert_eq!(
-        "depth=2".parse::<EngineSpec>().unwrap().eval,
+        "depth=2".parse::<EngineSpec>().unwrap().settings.eval,
         EvalName::Trained
     );
     let dir = tempfile::tempdir().unwrap();
@@ -123,7 +133,7 @@ fn eval_and_weights_keys() {
     assert_eq!(s.weights.as_deref(), Some(p.as_path()));
     // Zero weights score every position 0, material does not.
     let pos = damas_rules::fen::parse_fen("W:Wa1,c1:Bh8").unwrap();
-    let ev = damas_engine::eval::Evaluation::select(s.eval, s.weights.as_deref()).unwrap();
+    let ev = damas_engine::eval::Evaluation::select(s.settings.eval, s.weights.as_deref()).unwrap();
     assert_eq!(ev.eval(&pos).value(), 0);
     assert_eq!(
         damas_engine::eval::Evaluation::Material.eval(&pos).value(),
