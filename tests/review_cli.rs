@@ -1,4 +1,4 @@
-//! `damas review` end to end: a short game with a known blunder (White's e3-f4 drops a
+//! `damas review` end to end: a short game with a known blunder (White's d4-c5 drops a
 //! man) is marked there and nowhere else with a blunder, the summary counts it, and
 //! bad files or game numbers fail with a message and a non-zero status.
 
@@ -32,7 +32,7 @@ fn review_marks_the_blunder_and_sums_up_each_player() {
         .collect();
     assert_eq!(moves.len(), 5, "{out}");
     assert!(
-        moves[0].starts_with("1.") && moves[0].contains("e3-f4??") && moves[0].contains("blunder"),
+        moves[0].starts_with("1.") && moves[0].contains("d4-c5??") && moves[0].contains("blunder"),
         "{out}"
     );
     assert!(

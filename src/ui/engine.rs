@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 
 use damas_engine::book::Book;
 use damas_engine::search::{Info, SearchOptions, SearchResult, Searcher};
-use damas_engine::think::{think, Deadlines, Think};
+use damas_engine::think::{think, Deadlines, Source, Think};
 use damas_engine::time::MoveBudget;
 
 use super::controller::{Purpose, SearchRequest};
@@ -35,6 +35,8 @@ pub enum EngineEvent {
         id: u64,
         /// Its result.
         result: SearchResult,
+        /// Where the move came from (book, forced, search).
+        source: Source,
     },
 }
 
@@ -94,11 +96,16 @@ impl EngineThread {
                                     hard: req.limits.time,
                                 },
                                 deadlines: Deadlines::Own,
-                                forced_without_search: false,
+                                // A move to play that is forced is played at once; a
+                                // hint is a score and searches the line after it.
+                                forced_without_search: req.purpose == Purpose::Move,
                             };
                             let thought = think(&mut searcher, &job, &mut rng, &stop, &mut on_info);
-                            let result = thought.result;
-                            if ev_tx.send(EngineEvent::Done { id, result }).is_err() {
+                            let (result, source) = (thought.result, thought.source);
+                            if ev_tx
+                                .send(EngineEvent::Done { id, result, source })
+                                .is_err()
+                            {
                                 break;
                             }
                         }
@@ -189,7 +196,7 @@ mod tests {
                 .wait_event(Duration::from_secs(30))
                 .expect("engine answers")
             {
-                EngineEvent::Done { id, result } => return (id, result),
+                EngineEvent::Done { id, result, .. } => return (id, result),
                 EngineEvent::Info { .. } => {}
             }
         }
@@ -209,7 +216,12 @@ mod tests {
         let first = e
             .wait_event(Duration::from_secs(30))
             .expect("engine answers");
-        let EngineEvent::Done { id: 1, result } = first else {
+        let EngineEvent::Done {
+            id: 1,
+            result,
+            source: Source::Book,
+        } = first
+        else {
             panic!("a book move needs no search: {first:?}");
         };
         assert!(in_book.contains(&result.best.unwrap()));

@@ -145,7 +145,9 @@ fn event_loop(
         while let Some(ev) = engine.try_event() {
             match ev {
                 EngineEvent::Info { id, info } => controller.on_engine_info(id, &info),
-                EngineEvent::Done { id, result } => controller.on_engine_done(id, &result),
+                EngineEvent::Done { id, result, source } => {
+                    controller.on_engine_thought(id, &result, source)
+                }
             }
         }
         while let Some(ev) = review.as_ref().and_then(|r| r.try_event()) {

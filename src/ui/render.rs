@@ -381,12 +381,23 @@ fn engine_lines(c: &Controller) -> Vec<Line<'static>> {
                 ""
             };
             lines.push(Line::raw(format!("{status}{when}")));
-            lines.push(Line::raw(format!("depth {}  {}", t.depth, t.score)));
-            lines.push(Line::raw(format!(
-                "{} nodes  {} nodes/s",
-                short_count(t.nodes),
-                short_count(t.nps)
-            )));
+            match &t.note {
+                // A book or forced move has no search behind it; a level's choice
+                // has its own small searches, whose figures follow its label.
+                Some(note) if t.nodes == 0 => lines.push(Line::raw(note.clone())),
+                Some(note) => {
+                    lines.push(Line::raw(format!("{note}: {}", t.score)));
+                    lines.push(Line::raw(format!("{} nodes", short_count(t.nodes))));
+                }
+                None => {
+                    lines.push(Line::raw(format!("depth {}  {}", t.depth, t.score)));
+                    lines.push(Line::raw(format!(
+                        "{} nodes  {} nodes/s",
+                        short_count(t.nodes),
+                        short_count(t.nps)
+                    )));
+                }
+            }
             lines.push(Line::raw(format!("line: {}", t.pv.join(" "))));
         }
         None if c.is_searching() => lines.push(Line::raw(status)),

@@ -2,8 +2,10 @@
 //! favours, in men, or a proven win in moves), nodes, speed and the best line in
 //! algebraic notation.
 
+use damas_engine::level::Strength;
 use damas_engine::score::Score;
 use damas_engine::search::{Info, SearchResult};
+use damas_engine::think::Source;
 use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::{Color, Position};
 
@@ -20,6 +22,10 @@ pub struct Thinking {
     pub nps: u64,
     /// The best line, algebraic.
     pub pv: Vec<String>,
+    /// What the move is when it was not searched at full strength (`book move`,
+    /// `forced move`, `level 3 (casual) choice`): shown instead of a depth and score
+    /// that no search earned.
+    pub note: Option<String>,
 }
 
 impl Thinking {
@@ -37,7 +43,28 @@ impl Thinking {
             nodes: info.stats.nodes + info.stats.qs_nodes,
             nps: info.stats.nps(),
             pv,
+            note: None,
         }
+    }
+
+    /// Format the final result of a choice of a move in `pos` at `strength`: a search
+    /// at full strength as [`Thinking::from_result`] does, anything else labelled.
+    pub fn from_thought(
+        pos: &Position,
+        result: &SearchResult,
+        source: Source,
+        strength: Strength,
+    ) -> Thinking {
+        let mut t = Thinking::from_result(pos, result);
+        t.note = match source {
+            Source::Book => Some("book move".to_string()),
+            Source::Forced => Some("forced move (the only legal one)".to_string()),
+            Source::Search if strength != Strength::FULL => {
+                Some(format!("level {strength} choice"))
+            }
+            Source::Search => None,
+        };
+        t
     }
 
     /// Format the final result of a search of `pos`.
@@ -97,5 +124,32 @@ mod tests {
             "White wins in 1 move (1 ply)"
         );
         assert_eq!(short_count(123_456), "123.5k");
+    }
+
+    #[test]
+    fn moves_not_searched_at_full_strength_are_labelled() {
+        let pos = Position::start();
+        let m = damas_rules::movegen::legal_moves(&pos)[0];
+        let result = SearchResult {
+            best: Some(m),
+            score: Score::DRAW,
+            depth: 0,
+            pv: vec![m],
+            stats: Default::default(),
+        };
+        let t = |source, strength| Thinking::from_thought(&pos, &result, source, strength).note;
+        assert_eq!(
+            t(Source::Book, Strength::FULL).as_deref(),
+            Some("book move")
+        );
+        assert!(t(Source::Forced, Strength::FULL)
+            .unwrap()
+            .starts_with("forced"));
+        let level: Strength = "2".parse().unwrap();
+        assert_eq!(
+            t(Source::Search, level).as_deref(),
+            Some("level 2 (novice) choice")
+        );
+        assert_eq!(t(Source::Search, Strength::FULL), None);
     }
 }

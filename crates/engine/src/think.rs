@@ -45,6 +45,8 @@ pub struct Think<'a> {
     /// Who enforces the budget's deadlines.
     pub deadlines: Deadlines,
     /// Play a single legal move at once, without searching (and without reports).
+    /// Without it, a single legal move is searched like any position, within the
+    /// budget: its score is that of the line after it, for callers that show one.
     pub forced_without_search: bool,
 }
 

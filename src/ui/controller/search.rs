@@ -2,6 +2,7 @@
 //! reports and results (the last report stays visible after the search).
 
 use super::*;
+use damas_engine::think::Source;
 use damas_engine::time::MoveBudget;
 
 impl Controller {
@@ -85,8 +86,14 @@ impl Controller {
         }
     }
 
-    /// Search `id` finished.
+    /// Search `id` finished with a searched move.
     pub fn on_engine_done(&mut self, id: u64, result: &SearchResult) {
+        self.on_engine_thought(id, result, Source::Search);
+    }
+
+    /// Search `id` finished: its result and where its move came from (a book or
+    /// forced move, or one chosen at a strength level, is labelled as such).
+    pub fn on_engine_thought(&mut self, id: u64, result: &SearchResult, source: Source) {
         let Some((s, purpose)) = self.searching else {
             return;
         };
@@ -96,7 +103,11 @@ impl Controller {
         self.searching = None;
         let pos = self.position();
         // The final report stays visible after the search.
-        self.thinking = Some(Thinking::from_result(&pos, result));
+        let strength = match purpose {
+            Purpose::Move => self.strength,
+            Purpose::Hint => Strength::FULL,
+        };
+        self.thinking = Some(Thinking::from_thought(&pos, result, source, strength));
         self.thinking_live = false;
         let Some(best) = result.best else { return };
         let text = move_to_string(&pos, best, Notation::Algebraic);

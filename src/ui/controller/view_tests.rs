@@ -6,8 +6,8 @@ use super::*;
 use crate::review::review_game;
 use damas_engine::search::{Limits, SearchOptions, Searcher};
 
-/// White's e3-f4 drops a man (g5xe3 is forced).
-const BLUNDER_START: &str = "W:Wa1,c1,e1,g1,e3:Bb8,d8,f8,h8,g5";
+/// White's d4-c5 drops a man (d6xb4 is forced and the man on b4 is safe).
+const BLUNDER_START: &str = "W:Wa1,c1,e1,g1,d4:Bb8,d8,f8,h8,d6";
 
 fn played(c: &mut Controller, moves: &[&str]) {
     for m in moves {
@@ -78,7 +78,7 @@ fn the_review_panel_opens_on_the_blunder_and_steps_through_the_moves() {
     let mut c = human_vs_human(BLUNDER_START);
     c.handle(Action::Review);
     assert_eq!(c.message().unwrap().1, MessageKind::Error, "no moves yet");
-    played(&mut c, &["e3-f4", "g5xe3", "a1-b2", "b8-a7"]);
+    played(&mut c, &["d4-c5", "d6xb4", "a1-b2", "b4-a3"]);
     c.handle(Action::Review);
     let Some(Effect::Review { start, moves }) = c.take_effects().pop() else {
         panic!("no review asked for");
@@ -102,7 +102,7 @@ fn the_review_panel_opens_on_the_blunder_and_steps_through_the_moves() {
     assert_eq!(c.input_mode(), InputMode::Review);
     let panel = c.review().unwrap();
     assert_eq!(panel.index, 0, "the blunder comes first");
-    assert!(c.message().unwrap().0.contains("e3-f4??"));
+    assert!(c.message().unwrap().0.contains("d4-c5??"));
     // The board shows the position after the move highlighted.
     assert_eq!(c.viewing(), Some(1));
     c.handle(Action::NextChoice);

@@ -268,11 +268,14 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 break;
             }
             // A win scored from a win/draw/loss-only database is an estimate: search on.
+            // A single legal move is searched on too: its score is that of the line
+            // after it, which a caller asking for a score wants (players wanting only
+            // the move play it without a search, see `think`).
             let known = result
                 .score
                 .plies()
                 .is_some_and(|p| p < super::pvs::UNKNOWN_DISTANCE);
-            if limits.depth.is_none() && (known || moves.len() == 1) {
+            if limits.depth.is_none() && known {
                 break;
             }
             // A stop asked from `on_info` is the caller's soft deadline (no further

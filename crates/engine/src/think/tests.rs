@@ -96,3 +96,28 @@ fn a_node_limited_think_equals_a_direct_search() {
     assert_eq!(t.result.stats.nodes, direct.stats.nodes);
     assert!(!infos.is_empty());
 }
+
+#[test]
+fn a_forced_move_wanted_for_its_score_is_scored_by_the_line_after_it() {
+    // White's only move is the capture c3xe5; a node budget has no depth to stop at,
+    // and the score must come from searching the position after it, not a glance.
+    let pos = parse_fen("W:Wc3,a1,e1,g1:Bd4,b8,d8,h8").unwrap();
+    assert_eq!(legal_moves(&pos).len(), 1);
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let mut depths = Vec::new();
+    let t = think(
+        &mut searcher,
+        &Think {
+            forced_without_search: false,
+            ..job(&pos, None, TimeControl::Nodes(20_000))
+        },
+        &mut ChaCha8Rng::seed_from_u64(1),
+        &AtomicBool::new(false),
+        &mut |i| depths.push(i.depth),
+    );
+    assert_eq!(t.source, Source::Search);
+    assert!(t.result.depth > 4, "depth {}", t.result.depth);
+    assert_eq!(t.result.pv.first(), legal_moves(&pos).first());
+    assert!(t.result.pv.len() > 2, "{:?}", t.result.pv);
+    assert!(depths.len() > 4, "one report per iteration: {depths:?}");
+}
