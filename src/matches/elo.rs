@@ -1,20 +1,42 @@
-//! Elo difference from a match score, with a confidence interval from the score's
-//! standard error (per-game variance of win/draw/loss outcomes), and the likelihood
-//! of superiority.
+//! Elo difference from a match score, with a Wilson score interval (widened for the
+//! draws' share of the variance), and the likelihood of superiority. A Wilson bound
+//! stays meaningful for one-sided scores: after 10–0 the difference is at least
+//! about +166 at 95 %, where the normal interval would be a point.
 
-/// An Elo estimate: the difference and the half-width of its confidence interval.
+use std::fmt;
+
+/// An Elo estimate: the difference and its confidence interval.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct EloEstimate {
     /// Score fraction of the first player, 0…1.
     pub score: f64,
-    /// Elo difference (first minus second); clamped to ±1200 for 0 % or 100 %.
+    /// Elo difference (first minus second); clamped to ±1200 for 0 % or 100 %,
+    /// where it has no finite estimate (only the interval's bound means something).
     pub elo: f64,
-    /// Half-width of the interval at the requested confidence.
-    pub margin: f64,
-    /// Lower end of the interval (Elo of the score minus `z` standard errors).
+    /// Lower end of the interval, in Elo.
     pub low: f64,
-    /// Upper end of the interval.
+    /// Upper end of the interval, in Elo.
     pub high: f64,
+}
+
+impl fmt::Display for EloEstimate {
+    /// `+190.8 (95%: +90.3 to +314.5)`; for an all-won score only its lower bound,
+    /// `≥ +166.3 (95%)`, and for an all-lost score its upper bound.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.score >= 1.0 {
+            write!(f, "≥ {:+.1} (95%)", self.low + 0.0)
+        } else if self.score <= 0.0 {
+            write!(f, "≤ {:+.1} (95%)", self.high + 0.0)
+        } else {
+            write!(
+                f,
+                "{:+.1} (95%: {:+.1} to {:+.1})",
+                self.elo + 0.0,
+                self.low + 0.0,
+                self.high + 0.0
+            )
+        }
+    }
 }
 
 /// Largest difference reported; a perfect score has no finite estimate.
@@ -33,26 +55,30 @@ pub fn elo_of_score(s: f64) -> f64 {
 
 /// Estimate from wins, draws and losses of the first player; `z` is the normal
 /// quantile of the interval (1.96 for 95 %). `None` without games.
+///
+/// The interval holds the expected scores `p` with `(s − p)² ≤ z² σ²(p) / n`, where
+/// `σ²(p) = p(1 − p) − d/4` is the variance of one game's score at expected score `p`
+/// with draw rate `d` (the Wilson interval when there are no draws). The draw rate is
+/// taken as `draws / (n + 2)`, as if one more win and one more loss had been seen, so
+/// that an all-drawn match still has an interval of some width.
 pub fn estimate(wins: u32, draws: u32, losses: u32, z: f64) -> Option<EloEstimate> {
-    let n = f64::from(wins + draws + losses);
-    if n == 0.0 {
+    let games = wins + draws + losses;
+    if games == 0 {
         return None;
     }
-    let (w, d, l) = (
-        f64::from(wins) / n,
-        f64::from(draws) / n,
-        f64::from(losses) / n,
-    );
-    let s = w + d / 2.0;
-    let variance = w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2);
-    let se = (variance / n).sqrt();
-    let (lo, hi) = (elo_of_score(s - z * se), elo_of_score(s + z * se));
+    let n = f64::from(games);
+    let s = (f64::from(wins) + f64::from(draws) / 2.0) / n;
+    let d = f64::from(draws) / (n + 2.0);
+    let k = z * z / n;
+    // (1 + k) p² − (2s + k) p + (s² + k d / 4) = 0.
+    let (a, b, c) = (1.0 + k, 2.0 * s + k, s * s + k * d / 4.0);
+    let root = (b * b - 4.0 * a * c).max(0.0).sqrt();
+    let (lo, hi) = ((b - root) / (2.0 * a), (b + root) / (2.0 * a));
     Some(EloEstimate {
         score: s,
         elo: elo_of_score(s),
-        margin: (hi - lo) / 2.0,
-        low: lo,
-        high: hi,
+        low: elo_of_score(lo),
+        high: elo_of_score(hi),
     })
 }
 
@@ -93,15 +119,50 @@ pub fn los(wins: u32, losses: u32) -> Option<f64> {
 mod tests {
     use super::*;
 
+    fn width(e: &EloEstimate) -> f64 {
+        e.high - e.low
+    }
+
     #[test]
-    fn even_score_is_zero_and_margin_shrinks_with_games() {
+    fn even_score_is_zero_and_the_interval_shrinks_with_games() {
         let e = estimate(10, 0, 10, 1.96).unwrap();
         assert!(e.elo.abs() < 1e-9);
+        assert!((e.low + e.high).abs() < 1e-9, "symmetric: {e:?}");
         let more = estimate(100, 0, 100, 1.96).unwrap();
-        assert!(more.margin < e.margin && more.margin > 0.0);
-        // All draws: no variance.
-        assert_eq!(estimate(0, 10, 0, 1.96).unwrap().margin, 0.0);
+        assert!(width(&more) < width(&e) && width(&more) > 0.0);
+        // 5–5: the Wilson interval of 50 % over 10 games, 23.7 % to 76.3 %.
+        let five = estimate(5, 0, 5, 1.96).unwrap();
+        assert!((five.high - elo_of_score(0.7634)).abs() < 1.0, "{five:?}");
+        assert_eq!(
+            five.to_string(),
+            format!("+0.0 (95%: {:+.1} to {:+.1})", five.low, five.high)
+        );
         assert_eq!(estimate(0, 0, 0, 1.96), None);
+    }
+
+    #[test]
+    fn draws_narrow_the_interval_but_never_to_a_point() {
+        let draws = estimate(0, 10, 0, 1.96).unwrap();
+        assert!(draws.elo.abs() < 1e-9);
+        assert!(draws.high > 50.0 && draws.low < -50.0, "{draws:?}");
+        assert!(width(&draws) < width(&estimate(5, 0, 5, 1.96).unwrap()));
+        assert!(draws.to_string().starts_with("+0.0 (95%: -"), "{draws}");
+    }
+
+    #[test]
+    fn one_sided_scores_give_a_bound() {
+        // 10–0: Wilson's lower bound of the score is 72.2 %, +166 Elo.
+        let won = estimate(10, 0, 0, 1.96).unwrap();
+        assert!((won.low - elo_of_score(0.7225)).abs() < 1.0, "{won:?}");
+        assert!(won.low > 150.0 && won.low < 180.0, "{won:?}");
+        assert_eq!(won.to_string(), format!("≥ {:+.1} (95%)", won.low));
+        // More games, a higher bound.
+        assert!(estimate(40, 0, 0, 1.96).unwrap().low > won.low);
+        // 0–10 mirrors it.
+        let lost = estimate(0, 0, 10, 1.96).unwrap();
+        assert!((lost.high + won.low).abs() < 1e-6, "{lost:?}");
+        assert_eq!(lost.to_string(), format!("≤ {:+.1} (95%)", lost.high));
+        assert!(!lost.to_string().contains("1200"));
     }
 
     #[test]
@@ -113,7 +174,6 @@ mod tests {
         let e = estimate(15, 0, 5, 1.96).unwrap();
         assert!((e.elo - 190.85).abs() < 0.1);
         assert!(e.low < e.elo && e.elo < e.high);
-        assert!((e.high - e.low - 2.0 * e.margin).abs() < 1e-9);
     }
 
     #[test]

@@ -38,14 +38,7 @@ impl fmt::Display for Report {
         )?;
         writeln!(f, "draw ratio: {:.1}%", pct(f64::from(t.draws)))?;
         if let Some(e) = t.elo() {
-            write!(
-                f,
-                "Elo difference: {:+.1} ± {:.1} (95%: {:+.1} to {:+.1})",
-                e.elo + 0.0,
-                e.margin,
-                e.low + 0.0,
-                e.high + 0.0
-            )?;
+            write!(f, "Elo difference: {e}")?;
             match los(t.wins, t.losses) {
                 Some(l) => writeln!(f, ", LOS {:.1}%", 100.0 * l)?,
                 None => writeln!(f, ", LOS n/a (no decisive game)")?,
@@ -99,7 +92,7 @@ mod tests {
         assert_eq!(lines[0], "a vs b: 20 games, +15 =0 -5, score 15/20 (75.0%)");
         assert_eq!(lines[1], "draw ratio: 0.0%");
         assert!(
-            lines[2].starts_with("Elo difference: +190.8 ± "),
+            lines[2].starts_with("Elo difference: +190.8 (95%: +"),
             "{}",
             lines[2]
         );
