@@ -210,14 +210,45 @@ fn book_parameter_decides_whether_the_start_is_played_from_the_book() {
         s.send("level depth=6");
         s.send("go think");
         let out = s.until("done", Duration::from_secs(30));
-        let searched = out.iter().any(|l| l.starts_with("info "));
-        // A book move comes without a search; without the book the engine searches.
+        let searched = out.iter().any(|l| l.starts_with("info depth=1 "));
+        // A book move comes without a search, its `info` saying so (with no score);
+        // without the book the engine searches.
         assert_eq!(searched, !book, "book={book}: {out:?}");
+        if book {
+            assert_eq!(out.len(), 2, "{out:?}");
+            assert!(out[0].starts_with("info depth=0 nodes=0 pv="), "{out:?}");
+            assert!(out[0].ends_with(" source=book"), "{out:?}");
+            assert!(!out[0].contains("score="), "{out:?}");
+        }
         let best = value(out.last().unwrap(), "move").unwrap();
         assert!(parse_hub_move(&Position::start(), best).is_ok(), "{out:?}");
         s.send("quit");
         assert!(s.close().0.success());
     }
+}
+
+#[test]
+fn a_finished_game_is_reported_as_finished() {
+    let mut s = Session::start();
+    s.send("init");
+    s.until("ready", Duration::from_secs(5));
+    // White to move, Black has no pieces: White has won, and nothing is searched.
+    let won = damas_rules::fen::parse_fen("W:Wa1:B").unwrap();
+    s.send(&format!("pos pos={}", position_string(&won)));
+    for mode in ["think", "analyze"] {
+        s.send(&format!("go {mode}"));
+        let out = s.until("done", Duration::from_secs(30));
+        assert_eq!(
+            out,
+            [
+                "error message=\"game over: White wins (no pieces left), 2-0\"",
+                "done"
+            ],
+            "{mode}"
+        );
+    }
+    s.send("quit");
+    assert!(s.close().0.success());
 }
 
 #[test]
@@ -241,8 +272,26 @@ fn time_control_answers_in_time_and_single_moves_at_once() {
     s.send("level time=100");
     s.send("go think");
     let out = s.until("done", Duration::from_secs(30));
-    // Played at once: without a search (no `info`), long before the 100 s level.
-    assert_eq!(out, ["done move=18x11x15"]);
+    // Played at once, without a search (an `info` with no score says it was forced),
+    // long before the 100 s level.
+    assert_eq!(
+        out,
+        [
+            "info depth=0 nodes=0 pv=18x11x15 source=forced",
+            "done move=18x11x15"
+        ]
+    );
+    // Analysing it searches the line after the forced capture, deeper than one ply.
+    s.send("go analyze");
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("stop");
+    let out = s.until("done", Duration::from_secs(30));
+    let deepest = out
+        .iter()
+        .filter_map(|l| value(l, "depth"))
+        .filter_map(|d| d.parse::<u32>().ok())
+        .max();
+    assert!(deepest.is_some_and(|d| d > 3), "{out:?}");
     s.send("quit");
     let (status, stderr) = s.close();
     assert!(status.success());
@@ -331,10 +380,7 @@ fn reads_a_pdn_written_by_pydraughts() {
         .args(["pdn", "check", path])
         .output()
         .unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "ok 1 games 40 moves\n"
-    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ok 1 game 40 moves\n");
     let games = read_games(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(games[0].start, Position::start());
     assert_eq!(games[0].result.as_deref(), Some("*"));

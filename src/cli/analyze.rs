@@ -84,7 +84,15 @@ pub fn line_to_string(pos: &Position, line: &[Move]) -> String {
 /// Run the search and print its progress.
 pub fn run(args: &Args) -> Result<(), CliError> {
     let pos = position_arg(args.fen.as_deref())?;
+    // A finished game has no move to search: say how it ended.
+    if let Some(result) = damas_rules::game::Game::new(pos).result() {
+        println!("game over: {result}");
+        println!("bestmove none result {}", result.pdn());
+        return Ok(());
+    }
     let level = match (args.depth, args.time, args.nodes) {
+        (Some(0), _, _) => return Err(CliError::input("--depth must be at least 1")),
+        (_, _, Some(0)) => return Err(CliError::input("--nodes must be at least 1")),
         (Some(d), _, _) => TimeControl::Depth(d),
         (_, Some(s), _) if s.is_finite() && s > 0.0 && s <= crate::cli::MAX_SECONDS => {
             TimeControl::MoveTime(Duration::from_secs_f64(s))

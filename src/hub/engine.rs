@@ -14,6 +14,7 @@ use damas_egdb::Egdb;
 use damas_engine::book::Book;
 use damas_engine::search::Searcher;
 use damas_engine::think;
+use damas_rules::game::Game;
 use damas_rules::movegen::legal_moves;
 use damas_rules::notation::MoveError;
 use damas_rules::position::Position;
@@ -196,18 +197,30 @@ impl HubEngine {
     }
 
     fn go(&mut self, mode: GoMode) {
-        let legal = legal_moves(&self.pos);
         let numbering = self.settings.numbering;
+        // A finished game: an error line says how it ended, and a bare `done` ends
+        // the `go` (in every mode).
+        if let Some(result) = Game::new(self.pos).result() {
+            self.error(format!("game over: {result}"));
+            self.out.line("done");
+            return;
+        }
         if mode == GoMode::Think {
-            // Nothing to think about, or a book move: answer at once.
-            if legal.is_empty() {
-                self.out.line("done");
-                return;
-            }
+            // A forced or book move: answer at once, its `info` saying where it came
+            // from (no score: no search earned one).
             let book = self.settings.engine.book.then_some(&self.book);
-            if let Some((m, _)) = think::without_search(&self.pos, book, true, &mut self.rng) {
-                self.out
-                    .line(&format!("done move={}", numbering.format(&self.pos, m)));
+            if let Some((m, source)) = think::without_search(&self.pos, book, true, &mut self.rng) {
+                let mv = numbering.format(&self.pos, m);
+                let source = match source {
+                    think::Source::Book => "book",
+                    think::Source::Forced => "forced",
+                    think::Source::Search => "search",
+                };
+                self.out.line(&format!(
+                    "info depth=0 nodes=0 pv={} source={source}",
+                    quote(&mv)
+                ));
+                self.out.line(&format!("done move={mv}"));
                 return;
             }
         }

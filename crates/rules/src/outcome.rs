@@ -1,6 +1,8 @@
 //! How a game ends: the reason ([`EndReason`]: no move, no pieces, a draw rule, the
 //! clock) and the result ([`GameResult`]), shared by the game record and the draw rules.
 
+use std::fmt;
+
 use crate::position::Color;
 
 /// Why a game ended.
@@ -56,6 +58,18 @@ pub struct GameResult {
     pub winner: Option<Color>,
     /// Why the game ended.
     pub reason: EndReason,
+}
+
+impl fmt::Display for GameResult {
+    /// `White wins (no pieces left), 2-0`, `draw (threefold repetition), 1-1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(Color::White) => f.write_str("White wins")?,
+            Some(Color::Black) => f.write_str("Black wins")?,
+            None => f.write_str("draw")?,
+        }
+        write!(f, " ({}), {}", self.reason.describe(), self.pdn())
+    }
 }
 
 impl GameResult {

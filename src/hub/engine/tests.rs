@@ -230,8 +230,14 @@ fn book_parameter_switches_the_opening_book() {
             .any(|l| l == "param name=book value=true type=bool"),
         "{on:?}"
     );
-    // From the book: no search, a move the book holds for the start position.
-    assert!(!on.iter().any(|l| l.starts_with("info ")), "{on:?}");
+    // From the book: no search (its one `info` labels the move as book, without a
+    // score), a move the book holds for the start position.
+    let infos: Vec<_> = on.iter().filter(|l| l.starts_with("info ")).collect();
+    assert_eq!(infos.len(), 1, "{on:?}");
+    assert!(
+        infos[0].ends_with(" source=book") && !infos[0].contains("score="),
+        "{on:?}"
+    );
     let done = on.last().unwrap();
     let book = Book::embedded();
     let numbering = MoveNumbering::default();

@@ -1,0 +1,65 @@
+//! `damas analyze` tells the truth about what it searched: a finished game is reported
+//! as finished with its result, a forced move is scored by the line after it, and a
+//! limit with nothing to search is refused.
+
+use std::process::{Command, Output};
+
+fn damas(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_damas"))
+        .arg("analyze")
+        .args(args)
+        .output()
+        .expect("run damas")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_finished_game_is_reported_with_its_result() {
+    // Black has no pieces; White to move has a move but the game is over.
+    let o = damas(&["--fen", "W:Wa1:B", "--depth", "4"]);
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o),
+        "game over: White wins (no pieces left), 2-0\nbestmove none result 2-0\n"
+    );
+    // White's man is blocked: no legal move.
+    let o = damas(&["--fen", "W:Wa1:Bb2,c3", "--time", "1"]);
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o),
+        "game over: Black wins (no legal move), 0-2\nbestmove none result 0-2\n"
+    );
+}
+
+#[test]
+fn a_forced_move_is_scored_by_the_line_after_it() {
+    // White's only move is the capture c3xe5.
+    let o = damas(&["--fen", "W:Wc3,a1,e1,g1:Bd4,b8,d8,h8", "--nodes", "20000"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let infos: Vec<&str> = out.lines().filter(|l| l.starts_with("info ")).collect();
+    assert!(infos.len() > 4, "one line per iteration: {out}");
+    assert!(
+        out.lines().last().unwrap().starts_with("bestmove c3xe5 "),
+        "{out}"
+    );
+}
+
+#[test]
+fn limits_with_nothing_to_search_are_refused() {
+    for (flag, what) in [
+        ("--depth", "--depth must be at least 1"),
+        ("--nodes", "--nodes must be at least 1"),
+    ] {
+        let o = damas(&[flag, "0"]);
+        assert_eq!(o.status.code(), Some(2), "{flag} 0");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(what),
+            "{flag} 0"
+        );
+        assert!(o.stdout.is_empty());
+    }
+}
