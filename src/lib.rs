@@ -9,6 +9,7 @@
 pub mod book_build;
 pub mod hub;
 pub mod matches;
+pub mod plural;
 pub mod review;
 pub mod study;
 pub mod train;

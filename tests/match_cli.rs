@@ -123,3 +123,17 @@ fn sprt_stops_the_match_early() {
     assert!((2..100).contains(&games), "{games} games");
     assert!(stdout.contains(&format!(": {games} games, ")), "{stdout}");
 }
+
+#[test]
+fn the_help_names_every_engine_setting() {
+    let o = damas(&["--help"]);
+    assert!(o.status.success());
+    let help = text(&o.stdout);
+    for s in damas_engine::settings::SETTINGS {
+        assert!(
+            help.contains(s.key),
+            "`match --help` omits {}: {help}",
+            s.key
+        );
+    }
+}

@@ -326,7 +326,7 @@ fn looking_back_reviewing_and_continuing_from_an_earlier_position() {
     tmux.literal(",");
     tmux.literal("x");
     tmux.wait_for("the question", Duration::from_secs(10), |s| {
-        s.contains("Continue from here, taking back the last 1 plies")
+        s.contains("Continue from here, taking back the last ply (r replays it)")
     });
     tmux.literal("y");
     let screen = tmux.wait_for("the shorter game", Duration::from_secs(10), |s| {

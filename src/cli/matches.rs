@@ -14,9 +14,11 @@ use damas_rules::pdn::{read_games, write_games, PdnGame};
 /// Arguments of `damas match`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// First engine: `key=value,…` with name, techniques (pvs+tt…), tt-bits, hash, threads, aspiration, depth,
-    /// nodes, time (s/move), clock, eval (trained|material), weights (FILE),
-    /// level (1-10 or a name), numbering, and last `cmd=COMMAND ARGS` for a Hub engine.
+    /// First engine: `key=value,…` with name, depth, nodes, time (s/move), clock,
+    /// weights (FILE), numbering, the engine settings hash, threads, tt-bits,
+    /// techniques (pvs+tt…), eval (trained|material), strength (or level: 1-10 or a
+    /// name), book (true|false), aspiration, tt-frontier, and last `cmd=COMMAND ARGS`
+    /// for a Hub engine.
     #[arg(long, default_value = "depth=6")]
     pub engine1: EngineSpec,
     /// Second engine, same form.
@@ -132,8 +134,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             tally = Tally::from_records(&records, &first_name)
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
             println!(
-                "resuming after {} games: +{} ={} -{}",
-                records.len(),
+                "resuming after {}: +{} ={} -{}",
+                crate::plural::games(records.len()),
                 tally.wins,
                 tally.draws,
                 tally.losses

@@ -58,7 +58,11 @@ fn check(file: &PathBuf) -> Result<(), CliError> {
         }
     }
     let moves: usize = games.iter().map(|g| g.moves.len()).sum();
-    println!("ok {} games {} moves", games.len(), moves);
+    println!(
+        "ok {} {}",
+        crate::plural::games(games.len()),
+        crate::plural::count(moves as u64, "move", "moves")
+    );
     Ok(())
 }
 

@@ -116,13 +116,10 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             let found = location::find(None, &Env::from_process())
                 .and_then(|dir| Egdb::open(dir).ok())
                 .map(|db| Arc::new(db) as Arc<dyn Oracle>);
-            if found.is_none() {
-                // One line before the UI takes the screen.
-                eprintln!("damas: no endgame databases found; `{BUILD_HINT}` builds them in about 1-2 minutes");
-            }
             found
         }
     };
+    let oracle_found = oracle.is_some();
     // The engine plays with the same databases it shows the verdict from.
     let mut evaluation =
         Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?;
@@ -156,7 +153,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         clock: args.clock,
         search,
         oracle,
-        greeting: None,
+        // Shown in the game's message line (a line on stderr would be hidden by the
+        // game screen and seen only after quitting).
+        greeting: no_database_hint(oracle_found),
         // https://no-color.org: a set, non-empty NO_COLOR turns colours off.
         colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         book: settings.book,
@@ -172,5 +171,22 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             message: format!("the game needs an interactive terminal: {e}"),
             status: 1,
         }),
+    }
+}
+
+/// The game's first message when it has no endgame databases: how to build them.
+fn no_database_hint(found: bool) -> Option<String> {
+    (!found).then(|| {
+        format!("No endgame databases found: `{BUILD_HINT}` builds them in about 1-2 minutes.")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_game_says_how_to_build_missing_databases() {
+        let hint = super::no_database_hint(false).unwrap();
+        assert!(hint.contains(super::BUILD_HINT), "{hint}");
+        assert_eq!(super::no_database_hint(true), None);
     }
 }

@@ -107,12 +107,12 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         _ => format!("{} nodes", limits.nodes.unwrap_or(DEFAULT_NODES)),
     };
     println!(
-        "Review of game {} of {}: White {}, Black {}, result {result}, {} plies; {limit} per position",
+        "Review of game {} of {}: White {}, Black {}, result {result}, {}; {limit} per position",
         args.game,
         args.file.display(),
         names[0].unwrap_or("?"),
         names[1].unwrap_or("?"),
-        game.moves().len()
+        crate::plural::plies(game.moves().len())
     );
     print!("{}", report(&review, names));
     Ok(())

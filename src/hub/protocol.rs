@@ -168,17 +168,45 @@ pub enum HubCommand {
     Unknown(String),
 }
 
+/// Seconds from 0 to 10⁹ (a clock's time left or increment may be 0).
 fn seconds(key: &str, value: &str) -> Result<Duration, ProtocolError> {
     let bad = || ProtocolError::BadValue {
         key: key.to_string(),
         value: value.to_string(),
-        reason: "expected seconds",
+        reason: "expected seconds from 0 to 1e9",
     };
     let s: f64 = value.parse().map_err(|_| bad())?;
     if !s.is_finite() || !(0.0..=1e9).contains(&s) {
         return Err(bad());
     }
     Ok(Duration::from_secs_f64(s))
+}
+
+/// Seconds above 0 and at most 10⁹: a time to think, which 0 would not give.
+fn positive_seconds(key: &str, value: &str) -> Result<Duration, ProtocolError> {
+    match seconds(key, value) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        _ => Err(ProtocolError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            reason: "expected seconds above 0 and at most 1e9",
+        }),
+    }
+}
+
+/// A whole number of at least 1: a depth or node count to search.
+fn positive<T: std::str::FromStr + Default + PartialEq>(
+    key: &str,
+    value: &str,
+) -> Result<T, ProtocolError> {
+    match number::<T>(key, value) {
+        Ok(n) if n != T::default() => Ok(n),
+        _ => Err(ProtocolError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            reason: "expected a whole number of at least 1",
+        }),
+    }
 }
 
 fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, ProtocolError> {
@@ -194,13 +222,13 @@ fn parse_level(line: &Line) -> Result<TimeControl, ProtocolError> {
         return Ok(TimeControl::Infinite);
     }
     if let Some(v) = line.get("depth") {
-        return number("depth", v).map(TimeControl::Depth);
+        return positive("depth", v).map(TimeControl::Depth);
     }
     if let Some(v) = line.get("nodes") {
-        return number("nodes", v).map(TimeControl::Nodes);
+        return positive("nodes", v).map(TimeControl::Nodes);
     }
     if let Some(v) = line.get("move-time") {
-        return seconds("move-time", v).map(TimeControl::MoveTime);
+        return positive_seconds("move-time", v).map(TimeControl::MoveTime);
     }
     if let Some(v) = line.get("time") {
         let time = seconds("time", v)?;

@@ -27,9 +27,10 @@ impl fmt::Display for Report {
         let pct = |x: f64| 100.0 * x / f64::from(n.max(1));
         writeln!(
             f,
-            "{} vs {}: {n} games, +{} ={} -{}, score {}/{n} ({:.1}%)",
+            "{} vs {}: {}, +{} ={} -{}, score {}/{n} ({:.1}%)",
             self.first,
             self.second,
+            crate::plural::games(n as usize),
             t.wins,
             t.draws,
             t.losses,
@@ -64,7 +65,7 @@ impl fmt::Display for Report {
                     "H0 accepted (Elo {} rather than {})",
                     sprt.elo0, sprt.elo1
                 )?,
-                None => writeln!(f, "no decision after {n} games")?,
+                None => writeln!(f, "no decision after {}", crate::plural::games(n as usize))?,
             }
         }
         Ok(())

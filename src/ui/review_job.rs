@@ -5,15 +5,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 
-use crate::review::{review_game, Review};
+use crate::review::{review_game, Review, DEFAULT_NODES};
 use damas_engine::search::{Limits, SearchOptions, Searcher};
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
-
-/// Nodes per position of a review started from the UI (fewer than `damas review`'s
-/// default, so that a game is reviewed in seconds while the engine may be thinking).
-pub const UI_REVIEW_NODES: u64 = 100_000;
 
 /// A report of the review thread.
 #[derive(Debug)]
@@ -43,11 +39,13 @@ impl ReviewJob {
                 for m in moves {
                     game.play(m);
                 }
+                // As `damas review` by default (one thread, the same nodes per
+                // position), so that both mark a move the same way.
                 let mut searcher = Searcher::new(options.with_threads(1));
                 let review = review_game(
                     &mut searcher,
                     &game,
-                    &Limits::nodes(UI_REVIEW_NODES),
+                    &Limits::nodes(DEFAULT_NODES),
                     &flag,
                     &mut |done, total| {
                         let _ = tx.send(ReviewEvent::Progress(done, total));
@@ -67,5 +65,39 @@ impl ReviewJob {
 impl Drop for ReviewJob {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use damas_rules::fen::parse_fen;
+    use damas_rules::notation::parse_move;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn the_in_game_review_judges_as_damas_review_does() {
+        let start = parse_fen("W:Wa1,c1,e1,g1,e3:Bb8,d8,f8,h8,g5").unwrap();
+        let mut game = Game::new(start);
+        for text in ["e3-f4", "g5xe3", "a1-b2"] {
+            let m = parse_move(&game.position(), text).unwrap();
+            game.play(m);
+        }
+        let job = ReviewJob::spawn(SearchOptions::default(), start, game.moves().to_vec());
+        let in_game = loop {
+            match job.events.recv().expect("the review finishes") {
+                ReviewEvent::Done(r) => break r,
+                ReviewEvent::Progress(..) => {}
+            }
+        };
+        // `damas review`'s default budget, one thread.
+        let cli = review_game(
+            &mut Searcher::new(SearchOptions::default().with_threads(1)),
+            &game,
+            &Limits::nodes(DEFAULT_NODES),
+            &AtomicBool::new(false),
+            &mut |_, _| {},
+        );
+        assert_eq!(in_game, cli);
     }
 }

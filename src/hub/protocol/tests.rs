@@ -88,6 +88,28 @@ fn parses_commands() {
 }
 
 #[test]
+fn a_level_with_nothing_to_search_is_refused_like_one_too_long() {
+    // move-time=0 gives no time to think, as 1e20 gives more than can be kept.
+    for line in [
+        "level move-time=0",
+        "level move-time=1e20",
+        "level depth=0",
+        "level nodes=0",
+    ] {
+        let Err(ProtocolError::BadValue { reason, .. }) = parse_command(line) else {
+            panic!("{line} accepted");
+        };
+        assert!(
+            reason.contains("above 0") || reason.contains("at least 1"),
+            "{line}: {reason}"
+        );
+    }
+    // A clock may have no time left or no increment.
+    assert!(parse_command("level time=0 inc=1").is_ok());
+    assert!(parse_command("level time=60 inc=0").is_ok());
+}
+
+#[test]
 fn rejects_bad_values_with_reasons() {
     assert!(matches!(
         parse_command("level depth=x"),

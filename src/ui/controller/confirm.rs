@@ -26,7 +26,10 @@ impl Controller {
             self.choice = None;
             self.help = false;
             self.confirm = Some(what);
-            self.question = format!("{verb} and lose the unsaved game ({n} plies)? y: yes, n: no");
+            self.question = format!(
+                "{verb} and lose the unsaved game ({})? y: yes, n: no",
+                crate::plural::plies(n)
+            );
         } else {
             self.carry_out(what);
         }

@@ -68,6 +68,9 @@ pub struct Controller {
     clock: Option<ClockSetting>,
     /// Increments earned by each side (White, Black) on the game clock.
     bonus: [Duration; 2],
+    /// Both sides' (time used, increments) before each move of the game, so that a
+    /// move taken back gives both sides their time back.
+    clock_log: Vec<([Duration; 2], [Duration; 2])>,
     /// The side whose time ran out.
     flag: Option<Color>,
     oracle: Option<Arc<dyn Oracle>>,
@@ -134,6 +137,7 @@ impl Controller {
             strength: Strength::FULL,
             clock: None,
             bonus: [Duration::ZERO; 2],
+            clock_log: Vec::new(),
             flag: None,
             oracle: None,
             save_path: "game.pdn".to_string(),
@@ -169,6 +173,7 @@ impl Controller {
     pub(super) fn reset_clocks(&mut self) {
         self.clocks = [Duration::ZERO; 2];
         self.bonus = [Duration::ZERO; 2];
+        self.clock_log.clear();
         self.flag = None;
         self.turn_start = Instant::now();
     }

@@ -154,10 +154,13 @@ impl Controller {
     /// Play `mv` on the board (it is legal) and announce the end of the game.
     pub(super) fn commit(&mut self, mv: Move) {
         let side = self.position().side_to_move();
+        let ply = self.game.moves().len();
         if !self.game.play(mv) {
             self.error("Internal: refused an illegal move.");
             return;
         }
+        self.clock_log.truncate(ply);
+        self.clock_log.push((self.clocks, self.bonus));
         self.clocks[side as usize] += self.turn_start.elapsed();
         if let Some(c) = self.clock {
             self.bonus[side as usize] += c.inc;

@@ -39,7 +39,10 @@ impl Controller {
                     let n = game.moves().len();
                     self.game = game;
                     self.saved = None;
-                    self.after_navigation(&format!("Previous game back ({n} plies)."));
+                    self.after_navigation(&format!(
+                        "Previous game back ({}).",
+                        crate::plural::plies(n)
+                    ));
                 }
                 None => self.error("Nothing to undo."),
             }
@@ -52,6 +55,11 @@ impl Controller {
             if self.game.undo().is_none() {
                 break;
             }
+        }
+        // Both clocks as they were before the first move taken back.
+        if let Some(&(clocks, bonus)) = self.clock_log.get(self.game.moves().len()) {
+            (self.clocks, self.bonus) = (clocks, bonus);
+            self.flag = None;
         }
         self.after_navigation("Move taken back.");
     }
@@ -164,7 +172,7 @@ impl Controller {
         self.game = game;
         self.reset_clocks();
         self.thinking = None;
-        self.after_navigation(&format!("{what} ({n} plies)."));
+        self.after_navigation(&format!("{what} ({}).", crate::plural::plies(n)));
         Ok(())
     }
 }

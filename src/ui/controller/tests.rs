@@ -428,6 +428,23 @@ fn on_a_clock_the_engine_gets_a_hub_budget_and_moves_earn_the_increment() {
         "{soft:?} {hard:?}"
     );
     assert_eq!(req.limits.depth, None);
+    // Taking White's move back gives both sides their time back, and the move's
+    // increment is gone.
+    let black_before = c.time_left(Color::Black).unwrap();
+    std::thread::sleep(Duration::from_millis(30));
+    c.handle(Action::Undo);
+    let white = c.time_left(Color::White).unwrap();
+    let black = c.time_left(Color::Black).unwrap();
+    assert!(
+        white <= Duration::from_secs(300) && white > Duration::from_secs(299),
+        "{white:?}"
+    );
+    assert_eq!(
+        black,
+        Duration::from_secs(300),
+        "Black's clock was not running"
+    );
+    assert!(black >= black_before);
     // The clock can be taken off.
     c.set_clock(None);
     assert_eq!(c.time_left(Color::Black), None);

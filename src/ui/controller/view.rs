@@ -86,9 +86,12 @@ impl Controller {
         };
         let dropped = self.game.moves().len() - i;
         self.prompt = None;
-        self.question = format!(
-            "Continue from here, taking back the last {dropped} plies (r replays them)? y: yes, n: no"
-        );
+        let (last, them) = match dropped {
+            1 => ("the last ply".to_string(), "it"),
+            n => (format!("the last {}", crate::plural::plies(n)), "them"),
+        };
+        self.question =
+            format!("Continue from here, taking back {last} (r replays {them})? y: yes, n: no");
         self.confirm = Some(Pending::ContinueFrom(i));
     }
 
