@@ -112,12 +112,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
                 CliError::input(format!("--egdb {}: {e}", dir.display()))
             })?))
         }
-        None => {
-            let found = location::find(None, &Env::from_process())
-                .and_then(|dir| Egdb::open(dir).ok())
-                .map(|db| Arc::new(db) as Arc<dyn Oracle>);
-            found
-        }
+        None => location::find(None, &Env::from_process())
+            .and_then(|dir| Egdb::open(dir).ok())
+            .map(|db| Arc::new(db) as Arc<dyn Oracle>),
     };
     let oracle_found = oracle.is_some();
     // The engine plays with the same databases it shows the verdict from.
