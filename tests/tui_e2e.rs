@@ -285,12 +285,12 @@ fn on_a_clock_the_side_that_does_not_move_loses_on_time() {
 #[test]
 fn looking_back_reviewing_and_continuing_from_an_earlier_position() {
     let Some(tmux) = start("review") else { return };
-    // Two humans; White's e3-f4 drops a man (g5xe3 is forced).
+    // Two humans; White's d4-c5 drops a man (d6xb4 is forced, the man on b4 is safe).
     launch(
         &tmux,
-        "--white human --black human --fen 'W:Wa1,c1,e1,g1,e3:Bb8,d8,f8,h8,g5'",
+        "--white human --black human --fen 'W:Wa1,c1,e1,g1,d4:Bb8,d8,f8,h8,d6'",
     );
-    for m in ["e3-f4", "g5xe3", "a1-b2"] {
+    for m in ["d4-c5", "d6xb4", "a1-b2"] {
         tmux.literal(m);
         tmux.keys(&["Enter"]);
     }
@@ -302,7 +302,7 @@ fn looking_back_reviewing_and_continuing_from_an_earlier_position() {
     let screen = tmux.wait_for("the view", Duration::from_secs(10), |s| {
         s.contains("VIEWING ply 2 of 3")
     });
-    assert!(screen.contains("Viewing move 1... g5xe3"), "{screen}");
+    assert!(screen.contains("Viewing move 1... d6xb4"), "{screen}");
     assert!(
         screen.contains("2. a1-b2"),
         "the game is untouched:\n{screen}"
@@ -316,7 +316,7 @@ fn looking_back_reviewing_and_continuing_from_an_earlier_position() {
     let screen = tmux.wait_for("the review", Duration::from_secs(60), |s| {
         s.contains("Review (arrows")
     });
-    assert!(screen.contains("e3-f4??"), "{screen}");
+    assert!(screen.contains("d4-c5??"), "{screen}");
     assert!(screen.contains("1 blunder"), "{screen}");
     tmux.keys(&["Escape"]);
     tmux.wait_for("the review closed", Duration::from_secs(10), |s| {
