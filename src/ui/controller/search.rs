@@ -2,7 +2,7 @@
 //! reports and results (the last report stays visible after the search).
 
 use super::*;
-use damas_engine::time::MoveBudget;
+use damas_engine::time::{MoveBudget, MoveOverhead};
 
 impl Controller {
     /// Start the engine when it is its turn. Call after every event.
@@ -37,11 +37,15 @@ impl Controller {
         // On a clock the engine manages its time as the Hub engine does.
         let (limits, soft) = match (purpose, self.clock, self.time_left(side)) {
             (Purpose::Move, Some(c), Some(left)) => {
-                let b = MoveBudget::for_level(&TimeControl::Clock {
-                    moves: None,
-                    time: left,
-                    inc: c.inc,
-                });
+                // No pipes between the board and the engine: the default overhead.
+                let b = MoveBudget::for_level(
+                    &TimeControl::Clock {
+                        moves: None,
+                        time: left,
+                        inc: c.inc,
+                    },
+                    MoveOverhead::default(),
+                );
                 (b.search_limits(), b.soft)
             }
             _ => (crate::ui::setup::level_limits(&self.level), None),
