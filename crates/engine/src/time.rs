@@ -135,9 +135,10 @@ impl MoveBudget {
     /// A fixed time per move is searched to its end less the overhead (at most 5 % of
     /// it). On a clock (the kind of rule Stockfish's time manager uses), with `mtg`
     /// the moves to go (`moves=`, else an assumed [`HORIZON`] of 30, at most that):
-    /// - `left = time + inc × (mtg − 1) − 2 × overhead`: what the rest of the game
-    ///   may spend, most of each future increment included (the overhead is a
-    ///   worst case, kept back twice rather than on every move to go);
+    /// - `left = time + (inc − overhead / 2) × (mtg − 1) − 2 × overhead`: what the
+    ///   rest of the game may spend: each future increment less half the overhead
+    ///   (what a move loses outside the search on average, the overhead being a worst
+    ///   case; never below nothing), less the overhead twice for this move;
     /// - optimum (`soft`) `= left / mtg`, the base share, which [`Pace`] stretches
     ///   when the best move changes or the score drops and shrinks when it is stable;
     /// - hard cap `= min(5 × optimum, 0.8 × time − overhead)`, at least 1 ms: the
@@ -165,7 +166,8 @@ impl MoveBudget {
             TimeControl::Clock { moves, time, inc } => {
                 // `moves=0` is sudden death like no `moves` at all.
                 let mtg = moves.filter(|&m| m > 0).unwrap_or(HORIZON).min(HORIZON);
-                let left = (time + inc * (mtg - 1)).saturating_sub(o * 2);
+                let net_inc = inc.saturating_sub(o / 2);
+                let left = (time + net_inc * (mtg - 1)).saturating_sub(o * 2);
                 let optimum = left / mtg;
                 let cap = time.mul_f64(MAX_FRACTION).saturating_sub(o);
                 let hard = (optimum * MAX_RATIO).min(cap).max(ms);

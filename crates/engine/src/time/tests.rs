@@ -56,6 +56,14 @@ fn the_optimum_is_the_base_share_plus_most_of_the_increment() {
     let b = MoveBudget::for_level(&clock(60.0, 0.6, None), o);
     let want = (60.0 + 0.6 * 29.0) / 30.0;
     assert!((b.soft.unwrap().as_secs_f64() - want).abs() < 1e-6, "{b:?}");
+    // Each future increment counts less half the overhead, never below nothing.
+    let o = MoveOverhead::from_millis(100);
+    let b = MoveBudget::for_level(&clock(60.0, 0.6, None), o);
+    let want = (60.0 + 0.55 * 29.0 - 0.2) / 30.0;
+    assert!((b.soft.unwrap().as_secs_f64() - want).abs() < 1e-6, "{b:?}");
+    let b = MoveBudget::for_level(&clock(1.0, 0.05, None), o);
+    assert!(close(b.soft.unwrap(), secs(0.8 / 30.0)), "{b:?}");
+    let o = MoveOverhead::from_millis(0);
     // Moves to go share what is left among themselves.
     let b = MoveBudget::for_level(&clock(100.0, 0.0, Some(10)), o);
     assert_eq!(b.soft, Some(secs(10.0)));
