@@ -86,12 +86,18 @@ impl Control {
         self.changed.notify_all();
     }
 
-    /// Restart the clock at `start` with `budget` (ponder-hit) and release `done`.
+    /// Restart the clock at `start` with `budget` (ponder-hit) and release `done`. A
+    /// ponder search that has already searched as long as the pace allows the move
+    /// answers at once.
     pub(super) fn start_clock(&self, budget: MoveBudget, start: Instant) {
         self.update(|s| {
+            let pondered = start.saturating_duration_since(s.start);
             s.start = start;
             s.budget = budget;
             s.pace.set_budget(&budget);
+            if s.pace.spent(pondered) {
+                self.stop.store(true, Ordering::SeqCst);
+            }
             s.hold = false;
         });
     }

@@ -75,6 +75,12 @@ impl Pace {
         Some(self.hard.map_or(scaled, |h| scaled.min(h)))
     }
 
+    /// Whether a search `elapsed` in, with an iteration completed, has had its time:
+    /// at ponder-hit, with the time pondered as `elapsed`, it answers at once.
+    pub fn spent(&self, elapsed: Duration) -> bool {
+        self.best.is_some() && self.limit().is_some_and(|l| elapsed >= l)
+    }
+
     /// After an iteration whose best move is `best` with `score`, `elapsed` into the
     /// move: whether to stop.
     pub fn after_iteration(&mut self, best: Option<Move>, score: Score, elapsed: Duration) -> bool {
@@ -172,5 +178,8 @@ mod tests {
         p.after_iteration(Some(moves[1]), Score::DRAW, ms(1));
         p.set_budget(&budget(1000, 5000));
         assert_eq!(p.limit(), Some(ms(1000)));
+        assert!(p.spent(ms(1000)) && !p.spent(ms(999)));
+        // Before any iteration there is no move to answer with.
+        assert!(!Pace::new(&budget(1000, 5000)).spent(ms(9000)));
     }
 }
