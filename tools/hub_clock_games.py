@@ -23,7 +23,7 @@ a side that gave a ponder move ponders on it as lidraughts-bot does (`go ponder`
 a thread; `ponder-hit` when the opponent plays it, else `stop` and a new search).
 With `--move-time` each side gets `level move-time=T` instead of a clock, and the
 summary gives the mean and largest time per move of the moves with more than one
-legal move (from `go think` to `done`). The two engines swap colours every game;
+legal move and no proven result (from `go think` to `done`). The two engines swap colours every game;
 games vary through the engine's opening book (on by default) or, with `--ballots`,
 start from the FMJD ballots in order (each twice, colours swapped; book off).
 Games longer than --max-plies are adjudicated drawn. The last line sums up: games,
@@ -143,7 +143,8 @@ def play_game(engines, args, fen, times):
             else:
                 best = think_raw(engine, board, f"level moves={args.moves} time={clock[side]:.3f}")
             spent = time.monotonic() - t0
-            if len(legal) > 1:
+            proven = played is not None and "win" in (played.info.get("score") or {})
+            if len(legal) > 1 and not proven:
                 times.append(spent)
             if not args.move_time:
                 clock[side] -= spent
