@@ -13,8 +13,9 @@ Usage:
     python3 tools/hub_clock_games.py --engine2 /tmp/old/damas --option move-overhead=50
 
 The script keeps the clocks itself, as a GUI does: each side's time runs from
-sending `go think` (or `ponder-hit`) until the `done` line arrives (pipe latency
-included), the increment is credited only after the move, and a side whose clock
+writing `go think` (or `ponder-hit`) until the `done` line is read (pipe latency
+included; pydraughts' own work on the move in Python, tens of milliseconds on a busy
+machine, is left to the client, as lidraughts-bot's `move_overhead` covers it), the increment is credited only after the move, and a side whose clock
 falls below zero loses on time. Each engine is told the time left on its own clock
 before the move: with an increment through pydraughts' `HubEngine.play` (which sends
 `time` minus the increment, as lidraughts-bot does), without one as the raw Hub
@@ -45,8 +46,30 @@ import draughts
 from draughts.engine import HubEngine, Limit
 
 
+class TimedHubEngine(HubEngine):
+    """pydraughts' HubEngine noting when `go think` or `ponder-hit` went out and when
+    `done` came back: the engine's part of a move, which the clocks charge."""
+
+    sent_at = 0.0
+    done_at = 0.0
+
+    def send(self, line: str) -> None:
+        super().send(line)
+        if line in ("go think", "ponder-hit"):
+            self.sent_at = time.monotonic()
+
+    def recv(self) -> str:
+        line = super().recv()
+        if line.startswith("done"):
+            self.done_at = time.monotonic()
+        return line
+
+    def spent(self) -> float:
+        return self.done_at - self.sent_at
+
+
 def start_engine(path: str, args) -> HubEngine:
-    engine = HubEngine([path, "hub"])
+    engine = TimedHubEngine([path, "hub"])
     options = {"variant": "brazilian", "move-numbering": "rows-reversed", "threads": args.threads}
     if args.ballots:
         options["book"] = "false"
@@ -130,22 +153,22 @@ def play_game(engines, args, fen, times):
             legal = {m.hub_move for m in board.legal_moves()}
             ponder = pondering.pop(side, None)
             played = None
-            t0 = time.monotonic()
             if ponder and board.move_stack and board.move_stack[-1].hub_move == ponder.expected:
                 played = ponder.hit()
             elif ponder:
                 ponder.miss()
-                t0 = time.monotonic()
             if played is None and (args.inc > 0 or args.move_time or args.ponder):
                 played = engine.play(board, limit_for(args, clock[side]), ponder=False)
             if played is not None:
                 best = played.move.hub_move
             else:
                 best = think_raw(engine, board, f"level moves={args.moves} time={clock[side]:.3f}")
-            spent = time.monotonic() - t0
+            spent = engine.spent()
             proven = played is not None and "win" in (played.info.get("score") or {})
             if len(legal) > 1 and not proven:
                 times.append(spent)
+            if args.verbose:
+                print(f"  ply {ply + 1}: {best} in {spent:.3f} s, clock {clock[side]:.3f} s before", flush=True)
             if not args.move_time:
                 clock[side] -= spent
                 if clock[side] < 0:
@@ -187,6 +210,7 @@ def main() -> int:
     p.add_argument("--threads", type=int, default=1, help="search threads of each engine")
     p.add_argument("--move-time", type=float, help="a fixed time per move instead of a clock")
     p.add_argument("--ponder", action="store_true", help="ponder as lidraughts-bot does")
+    p.add_argument("--verbose", action="store_true", help="print every move's time and clock")
     p.add_argument("--ballots", action="store_true", help="start from the FMJD ballots, book off")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a set-param for both engines (repeatable), e.g. move-overhead=100")
