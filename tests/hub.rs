@@ -337,6 +337,52 @@ fn ponder_then_ponder_hit_and_client_round_trip() {
     client.quit();
 }
 
+/// The ponder flow of lidraughts-bot (through pydraughts' `HubEngine`): a ponder search
+/// holds `done` even when it ends by itself; a miss is `stop` (its `done` comes and is
+/// discarded) then a new `go think`; a hit is `ponder-hit`.
+#[test]
+fn ponder_miss_stop_and_a_finished_ponder_search_holds_done() {
+    let mut s = Session::start();
+    s.send("set-param name=book value=false");
+    s.send("init");
+    s.until("ready", Duration::from_secs(5));
+    // Depth 2 ends at once, but `done` waits for the client.
+    s.send(&format!("pos pos={START}"));
+    s.send("level depth=2");
+    s.send("go ponder");
+    thread::sleep(Duration::from_millis(200));
+    s.send("ping");
+    let seen = s.until("pong", Duration::from_secs(10));
+    assert!(
+        !seen.iter().any(|l| l.starts_with("done")),
+        "done before stop: {seen:?}"
+    );
+    // A miss: stop, then the real position.
+    s.send("stop");
+    let out = s.until("done", Duration::from_secs(10));
+    let best = value(out.last().unwrap(), "move").unwrap();
+    assert!(parse_hub_move(&Position::start(), best).is_ok(), "{out:?}");
+    let after = Position::start().play(parse_hub_move(&Position::start(), "22-18").unwrap());
+    s.send(&format!("pos pos={START} moves=\"22-18\""));
+    s.send("level move-time=0.05");
+    s.send("go think");
+    let out = s.until("done", Duration::from_secs(10));
+    let best = value(out.last().unwrap(), "move").unwrap();
+    assert!(parse_hub_move(&after, best).is_ok(), "{out:?}");
+    // A hit on a held, finished search answers at once.
+    s.send("level depth=2");
+    s.send("go ponder");
+    s.send("ping");
+    s.until("pong", Duration::from_secs(10));
+    s.send("ponder-hit");
+    let out = s.until("done", Duration::from_secs(10));
+    assert!(value(out.last().unwrap(), "move").is_some(), "{out:?}");
+    s.send("quit");
+    let (status, stderr) = s.close();
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
 #[test]
 fn pdn_check_reports_ok_or_the_first_bad_move() {
     let dir = tempfile::tempdir().unwrap();

@@ -5,7 +5,7 @@
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -196,7 +196,8 @@ impl HubEngine {
         }
     }
 
-    fn go(&mut self, mode: GoMode) {
+    /// Start a search; its clock starts at `arrived`, when the `go` line came.
+    fn go(&mut self, mode: GoMode, arrived: Instant) {
         let numbering = self.settings.numbering;
         // A finished game: an error line says how it ended, and a bare `done` ends
         // the `go` (in every mode).
@@ -226,19 +227,20 @@ impl HubEngine {
         }
         let budget = match mode {
             GoMode::Think => {
-                let mut b = MoveBudget::for_level(&self.level);
+                let mut b = MoveBudget::for_level(&self.level, self.settings.engine.move_overhead);
                 // The searcher's own clock backs up the deadline watcher.
                 b.limits = b.search_limits();
                 b
             }
             // Depth and node levels still bound a ponder search; time starts at ponder-hit.
             GoMode::Ponder => MoveBudget {
-                limits: MoveBudget::for_level(&self.level).limits,
+                limits: MoveBudget::for_level(&self.level, self.settings.engine.move_overhead)
+                    .limits,
                 ..MoveBudget::default()
             },
             GoMode::Analyze => MoveBudget::default(),
         };
-        let control = Arc::new(Control::new(mode != GoMode::Think, budget));
+        let control = Arc::new(Control::new(mode != GoMode::Think, budget, arrived));
         self.refresh_searcher();
         let searcher = self
             .searcher
@@ -259,16 +261,19 @@ impl HubEngine {
         });
     }
 
-    fn ponder_hit(&mut self) {
-        let budget = MoveBudget::for_level(&self.level);
+    /// The opponent played the move pondered on: the clock starts at `arrived`.
+    fn ponder_hit(&mut self, arrived: Instant) {
+        let budget = MoveBudget::for_level(&self.level, self.settings.engine.move_overhead);
         if let Some(r) = self.running.as_mut().filter(|r| r.mode == GoMode::Ponder) {
             r.mode = GoMode::Think;
-            r.control.start_clock(budget);
+            r.control.start_clock(budget, arrived);
         }
     }
 
     /// Handle one line from the GUI.
     pub fn handle_line(&mut self, line: &str) -> Flow {
+        // Clocks start when the command arrives, not when its search starts.
+        let arrived = Instant::now();
         self.reap();
         let cmd = match parse_command(line) {
             Ok(Some(c)) => c,
@@ -295,9 +300,9 @@ impl HubEngine {
             HubCommand::Level(l) => self.level = l,
             HubCommand::Go(mode) => {
                 self.finish_search();
-                self.go(mode);
+                self.go(mode, arrived);
             }
-            HubCommand::PonderHit => self.ponder_hit(),
+            HubCommand::PonderHit => self.ponder_hit(arrived),
             HubCommand::Stop => self.finish_search(),
             HubCommand::NewGame => {
                 self.finish_search();

@@ -1,5 +1,6 @@
 //! The search thread of the Hub engine: runs one search, prints `info` lines as
-//! iterations complete, enforces the deadlines, holds `done` back while pondering or
+//! iterations complete, enforces the deadlines (timed from the arrival of `go` or
+//! `ponder-hit`), holds `done` back while pondering or
 //! analysing, and hands the searcher back when it ends.
 
 use std::io::Write;
@@ -16,12 +17,11 @@ use damas_engine::level::Strength;
 use damas_engine::score::Score;
 use damas_engine::search::{Info, SearchResult, Searcher};
 use damas_engine::think::{think, Deadlines, Think};
-use damas_engine::time;
 use damas_rules::movegen::legal_moves;
 use damas_rules::position::Position;
 
 use super::numbering::MoveNumbering;
-use damas_engine::time::MoveBudget;
+use damas_engine::time::{MoveBudget, Pace};
 
 /// The engine's output: whole lines, flushed at once, shared with the search thread.
 #[derive(Clone)]
@@ -37,8 +37,8 @@ impl Output {
 
 /// Shared between the command loop and a running search.
 pub(super) struct Control {
-    /// Ends the search (set by `stop`, the deadline or the soft time check); the
-    /// searcher polls it.
+    /// Ends the search (set by `stop`, the deadline or the pace between iterations);
+    /// the searcher polls it.
     stop: AtomicBool,
     /// Everything the waiting threads wait on, changed only with `changed` notified.
     state: Mutex<State>,
@@ -49,23 +49,27 @@ pub(super) struct Control {
 struct State {
     /// Ponder and analyze: hold `done` back until `stop` or `ponder-hit`.
     hold: bool,
-    /// When the clock started.
+    /// When the clock started: when the command that started it arrived.
     start: Instant,
     /// What may be spent.
     budget: MoveBudget,
+    /// When to stop between iterations.
+    pace: Pace,
     /// The search thread is done.
     finished: bool,
 }
 
 impl Control {
-    /// Controls for a new search; `hold` for ponder and analyze.
-    pub(super) fn new(hold: bool, budget: MoveBudget) -> Control {
+    /// Controls for a new search whose command arrived at `start`; `hold` for ponder
+    /// and analyze.
+    pub(super) fn new(hold: bool, budget: MoveBudget, start: Instant) -> Control {
         Control {
             stop: AtomicBool::new(false),
             state: Mutex::new(State {
                 hold,
-                start: Instant::now(),
+                start,
                 budget,
+                pace: Pace::new(&budget),
                 finished: false,
             }),
             changed: Condvar::new(),
@@ -82,11 +86,18 @@ impl Control {
         self.changed.notify_all();
     }
 
-    /// Restart the clock with `budget` (ponder-hit) and release `done`.
-    pub(super) fn start_clock(&self, budget: MoveBudget) {
+    /// Restart the clock at `start` with `budget` (ponder-hit) and release `done`. A
+    /// ponder search that has already searched as long as the pace allows the move
+    /// answers at once.
+    pub(super) fn start_clock(&self, budget: MoveBudget, start: Instant) {
         self.update(|s| {
-            s.start = Instant::now();
+            let pondered = start.saturating_duration_since(s.start);
+            s.start = start;
             s.budget = budget;
+            s.pace.set_budget(&budget);
+            if s.pace.spent(pondered) {
+                self.stop.store(true, Ordering::SeqCst);
+            }
             s.hold = false;
         });
     }
@@ -99,11 +110,16 @@ impl Control {
         });
     }
 
-    /// After an iteration: stop at the soft deadline unless held.
-    fn after_iteration(&self) {
-        let s = self.state();
-        if !s.hold {
-            time::stop_at_soft_deadline(s.budget.soft, s.start.elapsed(), &self.stop);
+    /// After an iteration: stop when the pace says so, unless held (the iterations
+    /// of a ponder search count towards the pace after ponder-hit).
+    fn after_iteration(&self, info: &Info) {
+        let mut s = self.state();
+        let elapsed = s.start.elapsed();
+        let stop = s
+            .pace
+            .after_iteration(info.pv.first().copied(), info.score, elapsed);
+        if stop && !s.hold {
+            self.stop.store(true, Ordering::SeqCst);
         }
     }
 
@@ -240,7 +256,7 @@ pub(super) fn spawn(
         };
         let mut on_info = |info: &Info| {
             out.line(&info_line(&pos, info, numbering));
-            ctl.after_iteration();
+            ctl.after_iteration(info);
         };
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
             let mut rng = ChaCha8Rng::from_entropy();

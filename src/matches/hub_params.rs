@@ -7,7 +7,8 @@ use damas_engine::eval::EvalName;
 use super::player::EngineSpec;
 
 /// The `set-param` name/value pairs for `spec`, given the parameters the engine
-/// declared (`offered`). Techniques, table sizes and threads are always sent (the
+/// declared (`offered`). Techniques, table sizes, threads and the move overhead, when
+/// the spec gives them, are always sent (the
 /// engine reports an error for one it lacks); the move numbering, the book and the
 /// evaluation only to engines that declare them. An evaluation other than the
 /// default for an engine without an `eval` parameter is an error, which names the
@@ -22,7 +23,7 @@ pub fn hub_params(
         out.push(("move-numbering", spec.numbering.to_string()));
     }
     // What the spec gave of these is sent whether offered or not.
-    for key in ["techniques", "tt-bits", "hash", "threads"] {
+    for key in ["techniques", "tt-bits", "hash", "threads", "move-overhead"] {
         if let Some(value) = spec.setting(key) {
             out.push((key, value));
         }

@@ -17,8 +17,8 @@ use damas_engine::level::Strength;
 use damas_engine::search::{Searcher, TableKind};
 use damas_engine::settings::{self as engine_settings, EngineSettings};
 use damas_engine::think::{think, Deadlines, Think};
-use damas_engine::time::MoveBudget;
 use damas_engine::time::TimeControl;
+use damas_engine::time::{MoveBudget, MoveOverhead};
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
 
@@ -53,7 +53,8 @@ fn seconds(text: &str) -> Option<Duration> {
 /// A player description: `key=value` pairs separated by commas. Keys: `name`,
 /// `techniques` (e.g. `pvs+tt`), `tt-bits` (the thesis' table of `2^bits` entries),
 /// `hash` (the replacing table's megabytes), `threads`, `aspiration` (the aspiration
-/// window's half-width in hundredths of a man), `tt-frontier` (`false`: frontier nodes
+/// window's half-width in hundredths of a man), `move-overhead` (milliseconds lost
+/// outside the search on every move), `tt-frontier` (`false`: frontier nodes
 /// leave the replacing table alone, see [`damas_engine::search::SearchOptions::tt_frontier`]),
 /// `depth`, `nodes`, `time` (seconds per
 /// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
@@ -164,7 +165,7 @@ impl FromStr for EngineSpec {
                 }
                 // The Hub parameter's name; `numbering` is the older spelling.
                 "move-numbering" | "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, level or strength, book, move-numbering or numbering, cmd)"))),
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, move-overhead, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, level or strength, book, move-numbering or numbering, cmd)"))),
             }
         }
         // These tune damas's own search; a Hub engine has no parameter for them,
@@ -244,6 +245,8 @@ pub struct InternalPlayer {
     searcher: Searcher,
     limit: TimeControl,
     strength: Strength,
+    /// Time lost outside the search on every move (`move-overhead`).
+    overhead: MoveOverhead,
     rng: ChaCha8Rng,
     /// The opening book, when the spec asks for it.
     book: Option<Book>,
@@ -267,6 +270,7 @@ impl InternalPlayer {
             searcher: Searcher::new(options),
             limit: spec.limit,
             strength: settings.strength,
+            overhead: settings.move_overhead,
             rng: ChaCha8Rng::from_entropy(),
             book: settings.book.then(Book::embedded),
         }
@@ -289,7 +293,7 @@ impl Player for InternalPlayer {
             history: game.history(),
             book: self.book.as_ref(),
             strength: self.strength,
-            budget: MoveBudget::for_level(&move_control(&self.limit, clock)),
+            budget: MoveBudget::for_level(&move_control(&self.limit, clock), self.overhead),
             deadlines: Deadlines::Own,
             forced_without_search: true,
         };

@@ -8,6 +8,7 @@ use thiserror::Error;
 use crate::eval::EvalName;
 use crate::level::Strength;
 use crate::search::{parse_threads, SearchOptions, TableKind, Techniques, MAX_THREADS};
+use crate::time::MoveOverhead;
 use crate::tt::shared::{parse_hash, MAX_MB, MIN_MB};
 
 /// The values a setting takes.
@@ -47,7 +48,7 @@ pub struct Setting {
 }
 
 /// Every engine setting, in the order the Hub announces them.
-pub const SETTINGS: [Setting; 9] = [
+pub const SETTINGS: [Setting; 10] = [
     Setting {
         key: "hash",
         aliases: &[],
@@ -109,6 +110,17 @@ pub const SETTINGS: [Setting; 9] = [
         searcher: false,
         hub: true,
         doc: "Play from the opening book while the position is in it.",
+    },
+    Setting {
+        key: "move-overhead",
+        aliases: &[],
+        values: Values::Int {
+            min: 0,
+            max: MoveOverhead::MAX_MS as i64,
+        },
+        searcher: false,
+        hub: true,
+        doc: "Milliseconds lost outside the search on every move (pipes, a busy machine), kept off the clock.",
     },
     Setting {
         key: "aspiration",
@@ -185,6 +197,8 @@ pub struct EngineSettings {
     pub strength: Strength,
     /// Play from the opening book while the position is in it (on by default).
     pub book: bool,
+    /// Time lost outside the search on every move.
+    pub move_overhead: MoveOverhead,
     /// Aspiration window half-width in hundredths of a man.
     pub aspiration: i32,
     /// Whether frontier nodes probe the replacing table.
@@ -203,6 +217,7 @@ impl Default for EngineSettings {
             eval: EvalName::default(),
             strength: Strength::FULL,
             book: true,
+            move_overhead: MoveOverhead::default(),
             aspiration: o.aspiration_delta(),
             tt_frontier: o.tt_frontier(),
         }
@@ -265,6 +280,7 @@ impl EngineSettings {
                     .map_err(|e: crate::level::StrengthError| bad(format!("strength: {e}")))?
             }
             "book" => self.book = flag()?,
+            "move-overhead" => self.move_overhead = MoveOverhead::from_millis(int()? as u64),
             "aspiration" => self.aspiration = int()? as i32,
             "tt-frontier" => self.tt_frontier = flag()?,
             other => unreachable!("setting {other} has no rule"),
@@ -282,6 +298,7 @@ impl EngineSettings {
             "eval" => self.eval.to_string(),
             "strength" => self.strength.number().to_string(),
             "book" => self.book.to_string(),
+            "move-overhead" => self.move_overhead.millis().to_string(),
             "aspiration" => self.aspiration.to_string(),
             "tt-frontier" => self.tt_frontier.to_string(),
             _ => return None,

@@ -2,7 +2,7 @@
 //! strength within a time budget. The one path that the Hub engine, match players and
 //! the terminal UI take.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rand::Rng;
@@ -15,14 +15,14 @@ use crate::book::{self, Book};
 use crate::level::{Chooser, Strength};
 use crate::score::Score;
 use crate::search::{Info, SearchResult, Searcher};
-use crate::time::{self, MoveBudget};
+use crate::time::{MoveBudget, Pace};
 
 /// Who enforces a budget's deadlines.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Deadlines {
     /// [`think`]: the searcher gets the hard deadline as its own time limit
-    /// ([`MoveBudget::search_limits`]) and `think` stops at the soft deadline, timed
-    /// from the start of the search.
+    /// ([`MoveBudget::search_limits`]) and `think` stops between iterations as
+    /// [`Pace`] says, timed from the start of the search.
     Own,
     /// The caller (the Hub engine, whose clock restarts at ponder-hit): the searcher
     /// gets the budget's `limits` as they are.
@@ -40,7 +40,7 @@ pub struct Think<'a> {
     pub book: Option<&'a Book>,
     /// Playing strength.
     pub strength: Strength,
-    /// What may be spent: from a [`time::TimeControl`] ([`MoveBudget::new`]).
+    /// What may be spent: from a [`crate::time::TimeControl`] ([`MoveBudget::new`]).
     pub budget: MoveBudget,
     /// Who enforces the budget's deadlines.
     pub deadlines: Deadlines,
@@ -112,13 +112,15 @@ pub fn think<R: Rng>(
     }
     let budget = job.budget;
     let start = Instant::now();
-    let (limits, soft) = match job.deadlines {
-        Deadlines::Own => (budget.search_limits(), budget.soft),
-        Deadlines::Caller => (budget.limits, None),
+    let (limits, mut pace) = match job.deadlines {
+        Deadlines::Own => (budget.search_limits(), Pace::new(&budget)),
+        Deadlines::Caller => (budget.limits, Pace::new(&MoveBudget::default())),
     };
     let mut on_iteration = |info: &Info| {
         on_info(info);
-        time::stop_at_soft_deadline(soft, start.elapsed(), stop);
+        if pace.after_iteration(info.pv.first().copied(), info.score, start.elapsed()) {
+            stop.store(true, Ordering::Relaxed);
+        }
     };
     let mut chooser = Chooser {
         strength: job.strength,

@@ -357,3 +357,19 @@ fn illegal_move_is_reported_in_hub_numbering() {
     let m = MoveNumbering::RowsReversed.parse(&Position::start(), first);
     assert!(m.is_ok(), "{e}");
 }
+
+#[test]
+fn move_overhead_is_advertised_checked_and_stored() {
+    let (engine, out) = session(&[
+        "hub",
+        "set-param name=move-overhead value=250",
+        "set-param name=move-overhead value=-5",
+    ]);
+    assert!(
+        out.iter()
+            .any(|l| l == "param name=move-overhead value=100 type=int min=0 max=10000"),
+        "{out:?}"
+    );
+    assert_eq!(engine.settings().engine.move_overhead.millis(), 250);
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+}

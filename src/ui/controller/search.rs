@@ -3,7 +3,7 @@
 
 use super::*;
 use damas_engine::think::Source;
-use damas_engine::time::MoveBudget;
+use damas_engine::time::{MoveBudget, MoveOverhead};
 
 impl Controller {
     /// Start the engine when it is its turn. Call after every event.
@@ -38,11 +38,15 @@ impl Controller {
         // On a clock the engine manages its time as the Hub engine does.
         let (limits, soft) = match (purpose, self.clock, self.time_left(side)) {
             (Purpose::Move, Some(c), Some(left)) => {
-                let b = MoveBudget::for_level(&TimeControl::Clock {
-                    moves: None,
-                    time: left,
-                    inc: c.inc,
-                });
+                // No pipes between the board and the engine: the default overhead.
+                let b = MoveBudget::for_level(
+                    &TimeControl::Clock {
+                        moves: None,
+                        time: left,
+                        inc: c.inc,
+                    },
+                    MoveOverhead::default(),
+                );
                 (b.search_limits(), b.soft)
             }
             _ => (crate::ui::setup::level_limits(&self.level), None),

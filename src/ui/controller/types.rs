@@ -33,8 +33,8 @@ pub struct SearchRequest {
     pub history: Vec<Position>,
     /// How long to search.
     pub limits: Limits,
-    /// On a game clock: do not start another iteration after half of this (the Hub's
-    /// soft deadline, [`damas_engine::time::stop_at_soft_deadline`]).
+    /// On a game clock: the move's optimum time, which decides when no further
+    /// iteration starts ([`damas_engine::time::Pace`]).
     pub soft: Option<Duration>,
     /// Playing strength.
     pub strength: Strength,

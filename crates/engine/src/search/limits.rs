@@ -1,6 +1,6 @@
 //! Search limits ([`Limits`], what the caller asks) and the budget that enforces them
 //! inside the tree: node and time limits and the external stop flag (the rule for
-//! starting another iteration is [`crate::time::another_iteration`]).
+//! stopping between iterations is the caller's, [`crate::time::Pace`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -55,7 +55,6 @@ pub(crate) struct Budget<'a> {
     deadline: Option<Instant>,
     /// End of a grace period ([`Limits::soft`]).
     soft_deadline: Option<Instant>,
-    time: Option<Duration>,
     max_nodes: Option<u64>,
     stop: &'a AtomicBool,
     /// The parallel search's own stop flag, read along with `stop`.
@@ -93,7 +92,6 @@ impl<'a> Budget<'a> {
             start,
             deadline: limits.time.map(|t| start + t),
             soft_deadline: limits.soft.map(|t| start + t),
-            time: limits.time,
             max_nodes: limits.nodes,
             stop,
             halt,
@@ -189,16 +187,6 @@ impl<'a> Budget<'a> {
     /// Whether [`Budget::begin_grace`] was called.
     pub fn in_grace(&self) -> bool {
         self.grace
-    }
-
-    /// Whether an iteration predicted to take `next` can still finish within the
-    /// time limit ([`crate::time::another_iteration`]).
-    pub fn can_finish(&self, next: Duration) -> bool {
-        crate::time::another_iteration(
-            self.time,
-            self.start.elapsed(),
-            crate::time::NextIteration::Predicted(next),
-        )
     }
 }
 

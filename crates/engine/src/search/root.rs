@@ -1,5 +1,6 @@
 //! The root: iterative deepening with the thesis' aspiration procedure (listing 6.3),
-//! or MTD(f); the time rule; progress reports.
+//! or MTD(f); progress reports. Time stops an iteration anywhere (its best child so
+//! far counts); the caller stops between iterations (`crate::time::Pace`).
 //!
 //! Listing 6.3: the first child is searched with the window, later ones (with `pvs`)
 //! with a null window and re-searched when they land inside it. A child failing high
@@ -8,8 +9,6 @@
 //! search may stop for time and return the best child so far; after an iteration the
 //! children are stably sorted by their scores and the next window is that of the best
 //! one ± δ.
-
-use std::time::Instant;
 
 use crate::eval::Evaluator;
 use crate::score::Score;
@@ -21,7 +20,6 @@ use damas_rules::position::Position;
 
 use super::pvs::Engine;
 use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
-use crate::time::predict_next;
 
 /// Best root move of an iteration (or of its completed part).
 struct Best {
@@ -195,7 +193,6 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         let iterate = t.id || t.asp || limits.depth.is_none();
         let first = if iterate { 1 } else { max_depth };
         let delta = self.opts.aspiration_delta.max(1);
-        let mut prev_nodes = 0;
         // The depth after the last one searched, and whether an iteration has
         // completed (whose values centre the aspiration window).
         let (mut next, mut searched) = (first, false);
@@ -215,8 +212,6 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 }
                 None => next,
             };
-            let iter_start = Instant::now();
-            let nodes_before = self.stats.nodes + self.stats.qs_nodes;
             let (best, complete) = if t.mtdf {
                 let guess = result.score;
                 match self.mtdf(pos, d, guess) {
@@ -289,14 +284,6 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 next = d + 1;
                 continue;
             }
-            let iter_nodes = self.stats.nodes + self.stats.qs_nodes - nodes_before;
-            if !self
-                .budget
-                .can_finish(predict_next(iter_start.elapsed(), iter_nodes, prev_nodes))
-            {
-                break;
-            }
-            prev_nodes = iter_nodes;
             next = d + 1;
         }
         result.stats = self.info(result.depth, result.score, &[]).stats;

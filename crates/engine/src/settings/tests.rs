@@ -17,6 +17,8 @@ fn unknown_keys_and_bad_values_are_typed_errors() {
         ("strength", "11"),
         ("level", "grandmaster"),
         ("book", "maybe"),
+        ("move-overhead", "-1"),
+        ("move-overhead", "10001"),
         ("aspiration", "0"),
         ("tt-frontier", "sometimes"),
     ] {
@@ -40,6 +42,7 @@ fn every_value_read_back_sets_the_same() {
         ("eval", "material"),
         ("level", "3"),
         ("book", "off"),
+        ("move-overhead", "250"),
         ("aspiration", "30"),
         ("tt-frontier", "false"),
         ("tt-bits", "16"),
@@ -48,6 +51,7 @@ fn every_value_read_back_sets_the_same() {
     }
     assert_eq!((s.table, s.tt_bits, s.hash_mb), (TableKind::Thesis, 16, 8));
     assert_eq!(s.strength.number(), 3);
+    assert_eq!(s.move_overhead.millis(), 250);
     let mut copy = EngineSettings::default();
     for setting in &SETTINGS {
         copy.set(setting.key, &s.get(setting.key).unwrap()).unwrap();

@@ -1,6 +1,6 @@
 use super::*;
 use crate::search::{Limits, SearchOptions};
-use crate::time::{Spend, TimeControl};
+use crate::time::{MoveOverhead, Spend, TimeControl};
 use damas_rules::fen::parse_fen;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -11,7 +11,7 @@ fn job<'a>(pos: &'a Position, book: Option<&'a Book>, level: TimeControl) -> Thi
         history: &[],
         book,
         strength: Strength::FULL,
-        budget: MoveBudget::new(&level, Spend::Managed),
+        budget: MoveBudget::new(&level, Spend::Managed(MoveOverhead::default())),
         deadlines: Deadlines::Own,
         forced_without_search: true,
     }
