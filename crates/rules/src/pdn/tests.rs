@@ -160,7 +160,7 @@ fn malformed_files_report_where_and_why() {
         ("[GameType \"20\"]\n1. 32-28", 1, None, 2, 4, |k| {
             matches!(k, PdnErrorKind::GameType(_))
         }),
-        ("[GameType \"25\"]\n1. 32-28", 1, None, 2, 4, |k| {
+        ("[GameType \"20\"]\n1. 32-28", 1, None, 2, 4, |k| {
             matches!(k, PdnErrorKind::GameType(_))
         }),
         ("[FEN \"W:Wz9:B1\"]\n1. 22-18", 1, None, 2, 4, |k| {
