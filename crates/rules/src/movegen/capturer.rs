@@ -109,6 +109,13 @@ impl<S: MoveSink, R: Rules> Capturer<'_, S, R> {
         if land == 0 {
             return false;
         }
+        // Without the majority rule a king must land where it can go on capturing
+        // when there is such a square (with it, going on takes more and wins anyway).
+        let land = if R::MAJORITY {
+            land
+        } else {
+            self.continuing(land, captured | over)
+        };
         // Landing squares nearest first, as a step-by-step walk would find them.
         let mut rest = land;
         while rest != 0 {
@@ -117,6 +124,31 @@ impl<S: MoveSink, R: Rules> Capturer<'_, S, R> {
             self.king::<T::Back>(Padded(bit), captured | over);
         }
         true
+    }
+
+    /// The squares of `land` from which a king that has taken `captured` can take
+    /// another piece; all of `land` when there are none.
+    fn continuing(&self, land: u64, captured: Padded) -> u64 {
+        let mut goes_on = 0;
+        let mut rest = land;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            let sq = bit.trailing_zeros() as usize;
+            let takes = Dir::ALL.into_iter().any(|d| {
+                let up = matches!(d, Dir::NE | Dir::NW);
+                let over = Padded(nearest(RAYS[d as usize][sq] & !self.empty.0, up));
+                (over & self.opp & !captured).any() && (over.step(d) & self.empty).any()
+            });
+            if takes {
+                goes_on |= bit;
+            }
+        }
+        if goes_on == 0 {
+            land
+        } else {
+            goes_on
+        }
     }
 
     /// Continue a king's capture from `sq`, in every direction but `B` (where the
