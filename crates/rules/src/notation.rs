@@ -497,7 +497,7 @@ mod tests {
     fn captures_and_paths() {
         // White king a1, black men on b2? no: d4 and f6 and d6 – two routes.
         let p = parse_fen("W:WKa1:Bc3,e5,c5,g7").unwrap();
-        let moves = legal_moves(&p);
+        let moves = crate::movegen::legal_moves(&p);
         for &m in moves.iter() {
             let s = move_to_string(&p, m, Notation::Algebraic);
             assert_eq!(parse_move(&p, &s).unwrap(), m, "{s}");
