@@ -290,7 +290,7 @@ impl MoveSink for MoveList {
 
     fn contains(&self, from: Padded, to: Padded, captured: Padded, crowned: bool) -> bool {
         let mv = move_of(from, to, captured, crowned);
-        self.iter().any(|m| *m == mv)
+        <[Move]>::contains(self, &mv)
     }
 
     #[inline(always)]
