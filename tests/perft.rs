@@ -1,15 +1,20 @@
-//! Perft against the published counts in `data/perft/brazilian.txt`.
-//! Counts up to 5 M leaves run by default; the deeper ones are `#[ignore]`d
-//! (`cargo test --release -- --ignored perft_deep`).
+//! Perft against the published counts in `data/perft/brazilian.txt` and
+//! `data/perft/russian.txt`. Counts up to 5 M leaves run by default; the deeper ones
+//! are `#[ignore]`d (`cargo test --release -- --ignored perft_deep`).
 
-use damas_rules::perft::{divide, divide_parallel, perft};
-use damas_rules::{parse_fen, Position};
+use damas_rules::perft::{divide, divide_parallel, divide_parallel_for, perft, perft_for};
+use damas_rules::{parse_fen, Position, Variant};
 
 const DATA: &str = include_str!("../data/perft/brazilian.txt");
+const RUSSIAN: &str = include_str!("../data/perft/russian.txt");
 
 fn cases() -> Vec<(Position, u32, u64)> {
+    cases_of(DATA)
+}
+
+fn cases_of(data: &str) -> Vec<(Position, u32, u64)> {
     let mut out = Vec::new();
-    for line in DATA
+    for line in data
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
@@ -32,6 +37,50 @@ fn perft_published_counts() {
     );
     for (pos, depth, expect) in cases {
         assert_eq!(perft(&pos, depth), expect, "perft({depth}) of {pos:?}");
+    }
+}
+
+#[test]
+fn perft_russian_counts() {
+    let cases: Vec<_> = cases_of(RUSSIAN)
+        .into_iter()
+        .filter(|c| c.2 <= 5_000_000)
+        .collect();
+    assert!(
+        cases.len() >= 9 + 10 * 6,
+        "start depths 1-9 and the position set"
+    );
+    for (pos, depth, expect) in cases {
+        assert_eq!(
+            perft_for(Variant::Russian, &pos, depth),
+            expect,
+            "perft({depth}) of {pos:?}"
+        );
+    }
+    // The same tree through the threaded split, and through the command line.
+    let rows = divide_parallel_for(Variant::Russian, &Position::start(), 7, 2).unwrap();
+    assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 190_146);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(["perft", "--variant", "russian", "--depth", "8"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("nodes 929899 "), "{text}");
+}
+
+#[test]
+#[ignore = "deep Russian perft (depth 10-12, about ten seconds in release mode)"]
+fn perft_deep_russian() {
+    for (pos, depth, expect) in cases_of(RUSSIAN)
+        .into_iter()
+        .filter(|c| c.2 > 5_000_000 && c.1 <= 12)
+    {
+        let got: u64 = divide_parallel_for(Variant::Russian, &pos, depth, 2)
+            .unwrap()
+            .iter()
+            .map(|r| r.1)
+            .sum();
+        assert_eq!(got, expect, "perft({depth}) of {pos:?}");
     }
 }
 

@@ -117,6 +117,13 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// The parser of a `--variant` flag: the variants' names, any case, listed in the help.
+pub fn variant_parser() -> impl clap::builder::TypedValueParser<Value = damas_rules::Variant> {
+    use clap::builder::TypedValueParser as _;
+    let names: Vec<&'static str> = damas_rules::Variant::ALL.iter().map(|v| v.name()).collect();
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<damas_rules::Variant>())
+}
+
 /// Parse `--fen` (or the start position when absent).
 pub fn position_arg(fen: Option<&str>) -> Result<Position, CliError> {
     match fen {

@@ -2,9 +2,10 @@
 
 use std::time::Instant;
 
-use crate::cli::{position_arg, CliError};
-use damas_rules::notation::{move_to_string, Notation};
-use damas_rules::perft::{divide, divide_parallel, perft};
+use crate::cli::{position_arg, variant_parser, CliError};
+use damas_rules::notation::{move_to_string_for, Notation};
+use damas_rules::perft::{divide_for, divide_parallel_for, perft_for};
+use damas_rules::Variant;
 
 /// Arguments of `damas perft`.
 #[derive(clap::Args, Debug)]
@@ -21,29 +22,36 @@ pub struct Args {
     /// Threads; root moves are split over a rayon pool.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// The rules: brazilian or russian.
+    #[arg(long, default_value_t = Variant::Brazilian, value_parser = variant_parser())]
+    pub variant: Variant,
 }
 
 /// Count and print `nodes <leaves> time <seconds> nps <leaves per second>`.
 pub fn run(args: &Args) -> Result<(), CliError> {
     let pos = position_arg(args.fen.as_deref())?;
+    let v = args.variant;
     let start = Instant::now();
     let (total, per_move) = if args.depth == 0 {
         // The position itself is the one leaf, however many threads.
-        (perft(&pos, 0), None)
+        (perft_for(v, &pos, 0), None)
     } else if args.divide || args.threads > 1 {
         let rows = if args.threads > 1 {
-            divide_parallel(&pos, args.depth, args.threads).map_err(CliError::input)?
+            divide_parallel_for(v, &pos, args.depth, args.threads).map_err(CliError::input)?
         } else {
-            divide(&pos, args.depth)
+            divide_for(v, &pos, args.depth)
         };
         (rows.iter().map(|r| r.1).sum(), Some(rows))
     } else {
-        (perft(&pos, args.depth), None)
+        (perft_for(v, &pos, args.depth), None)
     };
     let secs = start.elapsed().as_secs_f64();
     if args.divide && args.depth > 0 {
         for (m, n) in per_move.unwrap_or_default() {
-            println!("{} {n}", move_to_string(&pos, m, Notation::Algebraic));
+            println!(
+                "{} {n}",
+                move_to_string_for(v, &pos, m, Notation::Algebraic)
+            );
         }
     }
     let nps = if secs > 0.0 { total as f64 / secs } else { 0.0 };

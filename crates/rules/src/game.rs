@@ -2,14 +2,16 @@
 //! the rules (no legal move loses) and by the draw rules of docs/rules.md (as lidraughts
 //! applies them to Brazilian: the Russian rules).
 
-use crate::movegen::legal_moves;
+use crate::movegen::legal_moves_for;
 use crate::moves::Move;
 use crate::outcome::{EndReason, GameResult};
 use crate::position::{Color, Position};
+use crate::variant::Variant;
 
 /// A game: the start position and the moves played, with a redo stack.
 #[derive(Clone, Debug)]
 pub struct Game {
+    variant: Variant,
     start: Position,
     moves: Vec<Move>,
     positions: Vec<Position>,
@@ -17,14 +19,25 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game from `start`.
+    /// A new game of Brazilian draughts from `start`.
     pub fn new(start: Position) -> Game {
+        Game::new_for(Variant::Brazilian, start)
+    }
+
+    /// A new game of `variant` from `start`.
+    pub fn new_for(variant: Variant, start: Position) -> Game {
         Game {
+            variant,
             start,
             moves: Vec::new(),
             positions: vec![start],
             redo: Vec::new(),
         }
+    }
+
+    /// The rules the game is played by.
+    pub fn variant(&self) -> Variant {
+        self.variant
     }
 
     /// The start position.
@@ -58,7 +71,7 @@ impl Game {
     /// Play `mv` if it is legal here; clears the redo stack. Returns whether it was played.
     pub fn play(&mut self, mv: Move) -> bool {
         let pos = self.position();
-        if !legal_moves(&pos).contains(&mv) {
+        if !legal_moves_for(self.variant, &pos).contains(&mv) {
             return false;
         }
         self.moves.push(mv);
@@ -102,7 +115,7 @@ impl Game {
                 });
             }
         }
-        if legal_moves(&pos).is_empty() {
+        if legal_moves_for(self.variant, &pos).is_empty() {
             return Some(GameResult {
                 winner: Some(pos.side_to_move().opponent()),
                 reason: EndReason::NoMoves,

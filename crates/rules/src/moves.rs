@@ -8,19 +8,44 @@ use crate::bitboard::Bitboard;
 use crate::square::Square;
 
 /// A move, identified (as FMJD rules do) by its start, end and the set of captured
-/// squares. Two capture paths with the same identity are the same move; the path is
+/// squares, and, where a man can be crowned during a capture (Russian), by whether it
+/// was. Two capture paths with the same identity are the same move; the path is
 /// reconstructed for display by [`crate::notation`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     captured: Bitboard,
     from: Square,
     to: Square,
+    crowned: bool,
 }
 
 impl Move {
     /// A move from `from` to `to` capturing `captured` (empty for a quiet move).
     pub const fn new(from: Square, to: Square, captured: Bitboard) -> Move {
-        Move { captured, from, to }
+        Move {
+            captured,
+            from,
+            to,
+            crowned: false,
+        }
+    }
+
+    /// A man's capture from `from` to `to` taking `captured` during which the man
+    /// reached its far row and was crowned (Russian rules): it ends as a king wherever
+    /// it stops.
+    pub const fn new_crowned(from: Square, to: Square, captured: Bitboard) -> Move {
+        Move {
+            captured,
+            from,
+            to,
+            crowned: true,
+        }
+    }
+
+    /// Whether a man was crowned during this capture (only under rules that crown
+    /// mid-capture): its end square alone does not tell.
+    pub const fn crowned(self) -> bool {
+        self.crowned
     }
 
     /// Start square.
@@ -49,6 +74,7 @@ impl Move {
             captured: self.captured.rotate(),
             from: self.from.rotate(),
             to: self.to.rotate(),
+            crowned: self.crowned,
         }
     }
 }
@@ -59,6 +85,9 @@ impl fmt::Debug for Move {
             write!(f, "{}x{}", self.from, self.to)?;
             for s in self.captured {
                 write!(f, ":{s}")?;
+            }
+            if self.crowned {
+                write!(f, "+")?;
             }
             Ok(())
         } else {

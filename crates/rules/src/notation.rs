@@ -7,10 +7,11 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::bitboard::{Bitboard, NEIGHBOR, NO_SQUARE};
-use crate::movegen::legal_moves;
+use crate::movegen::legal_moves_for;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
+use crate::variant::{Rules, Variant};
 
 /// A move notation.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -102,75 +103,96 @@ fn list_or_none(v: &[String]) -> String {
 /// Every landing sequence (start, landings…, end) that plays `mv` in `pos`, at most
 /// `limit` of them. A quiet move has the single path `[from, to]`.
 pub fn capture_paths(pos: &Position, mv: Move, limit: usize) -> Vec<Vec<Square>> {
+    capture_paths_for(Variant::Brazilian, pos, mv, limit)
+}
+
+/// [`capture_paths`] under the rules of `variant`: where men are crowned during a
+/// capture, a man's path goes on as a king's once it lands on its far row (and only
+/// a [`Move::crowned`] move has such paths).
+pub fn capture_paths_for(
+    variant: Variant,
+    pos: &Position,
+    mv: Move,
+    limit: usize,
+) -> Vec<Vec<Square>> {
     if !mv.is_capture() {
         return vec![vec![mv.from(), mv.to()]];
     }
     let king = pos.kings().contains(mv.from());
-    let empty = (pos.empty() | Bitboard::square(mv.from())).0;
+    let crowns = crate::with_rules!(variant, R => R::CROWNS_MID_CAPTURE);
+    let walk = Walk {
+        empty: (pos.empty() | Bitboard::square(mv.from())).0,
+        far_row: if crowns {
+            pos.side_to_move().promotion_row().0
+        } else {
+            0
+        },
+        mv,
+        limit,
+    };
     let mut out = Vec::new();
     let mut path = vec![mv.from()];
-    paths_from(
-        king,
-        empty,
-        mv,
-        mv.from().index(),
-        0,
-        &mut path,
-        &mut out,
-        limit,
-    );
+    walk.paths_from(king, mv.from().index(), 0, &mut path, &mut out);
     out
 }
 
-#[allow(clippy::too_many_arguments)]
-fn paths_from(
-    king: bool,
+/// What a capture-path search keeps fixed.
+struct Walk {
+    /// Empty squares, the mover's start included.
     empty: u32,
+    /// The row where a man is crowned mid-capture (none where the rules do not).
+    far_row: u32,
+    /// The move whose paths are sought.
     mv: Move,
-    sq: usize,
-    taken: u32,
-    path: &mut Vec<Square>,
-    out: &mut Vec<Vec<Square>>,
+    /// The most paths wanted.
     limit: usize,
-) {
-    if out.len() >= limit {
-        return;
-    }
-    let target = mv.captured().0;
-    if taken == target {
-        if sq == mv.to().index() {
-            out.push(path.clone());
+}
+
+impl Walk {
+    fn paths_from(
+        &self,
+        king: bool,
+        sq: usize,
+        taken: u32,
+        path: &mut Vec<Square>,
+        out: &mut Vec<Vec<Square>>,
+    ) {
+        let (empty, mv, limit) = (self.empty, self.mv, self.limit);
+        if out.len() >= limit {
+            return;
         }
-        return;
-    }
-    for nb in &NEIGHBOR {
-        let mut over = nb[sq];
-        if king {
-            while over != NO_SQUARE && empty & (1 << over) != 0 {
-                over = nb[over as usize];
+        let target = mv.captured().0;
+        if taken == target {
+            if sq == mv.to().index() {
+                out.push(path.clone());
             }
+            return;
         }
-        if over == NO_SQUARE || (target & !taken) & (1 << over) == 0 {
-            continue;
-        }
-        let mut land = nb[over as usize];
-        while land != NO_SQUARE && empty & (1 << land) != 0 {
-            path.push(Square::from_index(land as u32));
-            paths_from(
-                king,
-                empty,
-                mv,
-                land as usize,
-                taken | 1 << over,
-                path,
-                out,
-                limit,
-            );
-            path.pop();
-            if !king {
-                break;
+        for nb in &NEIGHBOR {
+            let mut over = nb[sq];
+            if king {
+                while over != NO_SQUARE && empty & (1 << over) != 0 {
+                    over = nb[over as usize];
+                }
             }
-            land = nb[land as usize];
+            if over == NO_SQUARE || (target & !taken) & (1 << over) == 0 {
+                continue;
+            }
+            let mut land = nb[over as usize];
+            while land != NO_SQUARE && empty & (1 << land) != 0 {
+                // A man landing on its far row where men crown mid-capture goes on
+                // as a king, which only a crowned move does.
+                let crowned = !king && self.far_row & (1 << land) != 0;
+                if !crowned || mv.crowned() {
+                    path.push(Square::from_index(land as u32));
+                    self.paths_from(king || crowned, land as usize, taken | 1 << over, path, out);
+                    path.pop();
+                }
+                if !king {
+                    break;
+                }
+                land = nb[land as usize];
+            }
         }
     }
 }
@@ -186,6 +208,16 @@ fn square_text(s: Square, numeric: bool) -> String {
 /// The move as text in `notation`. Captures print the full path only when another
 /// legal move has the same start and end.
 pub fn move_to_string(pos: &Position, mv: Move, notation: Notation) -> String {
+    move_to_string_for(Variant::Brazilian, pos, mv, notation)
+}
+
+/// [`move_to_string`] under the rules of `variant`.
+pub fn move_to_string_for(
+    variant: Variant,
+    pos: &Position,
+    mv: Move,
+    notation: Notation,
+) -> String {
     let numeric = notation != Notation::Algebraic;
     if !mv.is_capture() {
         return format!(
@@ -203,11 +235,11 @@ pub fn move_to_string(pos: &Position, mv: Move, notation: Notation) -> String {
         }
         return s;
     }
-    let twin = legal_moves(pos)
+    let twin = legal_moves_for(variant, pos)
         .iter()
         .any(|&m| m != mv && m.from() == mv.from() && m.to() == mv.to());
     if twin {
-        full_path(pos, mv, numeric)
+        full_path(variant, pos, mv, numeric)
     } else {
         format!(
             "{}x{}",
@@ -217,8 +249,8 @@ pub fn move_to_string(pos: &Position, mv: Move, notation: Notation) -> String {
     }
 }
 
-fn full_path(pos: &Position, mv: Move, numeric: bool) -> String {
-    let path = capture_paths(pos, mv, 1)
+fn full_path(variant: Variant, pos: &Position, mv: Move, numeric: bool) -> String {
+    let path = capture_paths_for(variant, pos, mv, 1)
         .pop()
         .unwrap_or_else(|| vec![mv.from(), mv.to()]);
     path.iter()
@@ -229,6 +261,7 @@ fn full_path(pos: &Position, mv: Move, numeric: bool) -> String {
 
 /// A move that prints itself in a notation (for `format!`).
 pub struct Display<'a> {
+    variant: Variant,
     pos: &'a Position,
     mv: Move,
     notation: Notation,
@@ -236,20 +269,40 @@ pub struct Display<'a> {
 
 impl fmt::Display for Display<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&move_to_string(self.pos, self.mv, self.notation))
+        f.write_str(&move_to_string_for(
+            self.variant,
+            self.pos,
+            self.mv,
+            self.notation,
+        ))
     }
 }
 
 /// Wrap `mv` for printing in `notation`.
 pub fn display(pos: &Position, mv: Move, notation: Notation) -> Display<'_> {
-    Display { pos, mv, notation }
+    display_for(Variant::Brazilian, pos, mv, notation)
+}
+
+/// [`display`] under the rules of `variant`.
+pub fn display_for(variant: Variant, pos: &Position, mv: Move, notation: Notation) -> Display<'_> {
+    Display {
+        variant,
+        pos,
+        mv,
+        notation,
+    }
 }
 
 /// The legal moves of `pos` as text, in generation order.
 pub fn legal_move_strings(pos: &Position, notation: Notation) -> Vec<String> {
-    legal_moves(pos)
+    legal_move_strings_for(Variant::Brazilian, pos, notation)
+}
+
+/// [`legal_move_strings`] under the rules of `variant`.
+pub fn legal_move_strings_for(variant: Variant, pos: &Position, notation: Notation) -> Vec<String> {
+    legal_moves_for(variant, pos)
         .iter()
-        .map(|&m| move_to_string(pos, m, notation))
+        .map(|&m| move_to_string_for(variant, pos, m, notation))
         .collect()
 }
 
@@ -326,8 +379,13 @@ fn tokens(text: &str) -> Result<Vec<Square>, MoveError> {
     Ok(squares)
 }
 
-fn resolve(pos: &Position, text: &str, matches: impl Fn(Move) -> bool) -> Result<Move, MoveError> {
-    let legal = legal_moves(pos);
+fn resolve(
+    variant: Variant,
+    pos: &Position,
+    text: &str,
+    matches: impl Fn(Move) -> bool,
+) -> Result<Move, MoveError> {
+    let legal = legal_moves_for(variant, pos);
     let found: Vec<Move> = legal.iter().copied().filter(|&m| matches(m)).collect();
     match found.len() {
         1 => Ok(found[0]),
@@ -335,12 +393,15 @@ fn resolve(pos: &Position, text: &str, matches: impl Fn(Move) -> bool) -> Result
             text: text.trim().to_string(),
             legal: legal
                 .iter()
-                .map(|&m| move_to_string(pos, m, Notation::Algebraic))
+                .map(|&m| move_to_string_for(variant, pos, m, Notation::Algebraic))
                 .collect(),
         }),
         _ => Err(MoveError::Ambiguous {
             text: text.trim().to_string(),
-            candidates: found.iter().map(|&m| full_path(pos, m, false)).collect(),
+            candidates: found
+                .iter()
+                .map(|&m| full_path(variant, pos, m, false))
+                .collect(),
         }),
     }
 }
@@ -348,9 +409,14 @@ fn resolve(pos: &Position, text: &str, matches: impl Fn(Move) -> bool) -> Result
 /// Parse a move in any notation against `pos`: `c3-d4`, `c3xe5`, `c3:e5`, a full path
 /// (`a1xd4xg7`, `22x13x6`), a Hub move (`22x13x18`), from–to only when unambiguous.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
+    parse_move_for(Variant::Brazilian, pos, text)
+}
+
+/// [`parse_move`] under the rules of `variant`.
+pub fn parse_move_for(variant: Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
     let sq = tokens(text)?;
     let (from, to) = (sq[0], sq[sq.len() - 1]);
-    resolve(pos, text, |m| {
+    resolve(variant, pos, text, |m| {
         if m.from() != from {
             return false;
         }
@@ -360,12 +426,17 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
         let hub = m.to() == sq[1]
             && m.captured() == sq[2..].iter().copied().collect::<Bitboard>()
             && m.captured().count() as usize == sq.len() - 2;
-        hub || (m.to() == to && capture_paths(pos, m, 4096).contains(&sq))
+        hub || (m.to() == to && capture_paths_for(variant, pos, m, 4096).contains(&sq))
     })
 }
 
 /// Parse a Hub move strictly: `from-to`, or `fromxto` followed by every captured square.
 pub fn parse_hub_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
+    parse_hub_move_for(Variant::Brazilian, pos, text)
+}
+
+/// [`parse_hub_move`] under the rules of `variant`.
+pub fn parse_hub_move_for(variant: Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
     let sq = tokens(text)?;
     let caps: Bitboard = sq[2..].iter().copied().collect();
     if caps.count() as usize != sq.len() - 2 {
@@ -375,7 +446,7 @@ pub fn parse_hub_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
             reason: "a captured square is listed twice".into(),
         });
     }
-    resolve(pos, text, |m| {
+    resolve(variant, pos, text, |m| {
         m.from() == sq[0] && m.to() == sq[1] && m.captured() == caps
     })
 }
@@ -426,7 +497,7 @@ mod tests {
     fn captures_and_paths() {
         // White king a1, black men on b2? no: d4 and f6 and d6 – two routes.
         let p = parse_fen("W:WKa1:Bc3,e5,c5,g7").unwrap();
-        let moves = legal_moves(&p);
+        let moves = crate::movegen::legal_moves(&p);
         for &m in moves.iter() {
             let s = move_to_string(&p, m, Notation::Algebraic);
             assert_eq!(parse_move(&p, &s).unwrap(), m, "{s}");

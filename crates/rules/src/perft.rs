@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use crate::movegen::{
-    count_moves_as, for_each_move_as, generate, legal_moves, Black, Board, Side, White,
+    count_moves_as, for_each_move_as, generate_for, legal_moves_for, Black, Board, Side, White,
 };
 use crate::moves::{Move, MoveList};
 use crate::perft_bulk::two_plies;
@@ -60,10 +60,15 @@ fn padded_perft<R: Rules, S: Side>(p: &Board, depth: u32) -> u64 {
 
 /// Perft split by root move (`depth` ≥ 1), in generation order.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    divide_for(Variant::Brazilian, pos, depth)
+}
+
+/// [`divide`] under the rules of `variant`.
+pub fn divide_for(variant: Variant, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     let mut list = MoveList::new();
-    generate(pos, &mut list);
+    generate_for(variant, pos, &mut list);
     list.iter()
-        .map(|&m| (m, perft(&pos.play(m), depth.saturating_sub(1))))
+        .map(|&m| (m, perft_for(variant, &pos.play(m), depth.saturating_sub(1))))
         .collect()
 }
 
@@ -73,11 +78,21 @@ pub fn divide_parallel(
     depth: u32,
     threads: usize,
 ) -> Result<Vec<(Move, u64)>, rayon::ThreadPoolBuildError> {
+    divide_parallel_for(Variant::Brazilian, pos, depth, threads)
+}
+
+/// [`divide_parallel`] under the rules of `variant`.
+pub fn divide_parallel_for(
+    variant: Variant,
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+) -> Result<Vec<(Move, u64)>, rayon::ThreadPoolBuildError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()?;
     let mut list = MoveList::new();
-    generate(pos, &mut list);
+    generate_for(variant, pos, &mut list);
     let roots: Vec<Move> = list.to_vec();
     Ok(pool.install(|| {
         // Each root move's subtree is split into the positions three plies down
@@ -90,9 +105,9 @@ pub fn divide_parallel(
                 // As in `divide`, depth 0 counts each root move once.
                 let below = depth.saturating_sub(1);
                 let split = below.min(2);
-                let n = frontier(&child, split)
+                let n = frontier(variant, &child, split)
                     .par_iter()
-                    .map(|p| perft(p, below - split))
+                    .map(|p| perft_for(variant, p, below - split))
                     .sum();
                 (m, n)
             })
@@ -102,12 +117,17 @@ pub fn divide_parallel(
 
 /// The positions `plies` plies below `pos`, one per path (so that their perft counts
 /// add up to `pos`'s).
-fn frontier(pos: &Position, plies: u32) -> Vec<Position> {
+fn frontier(variant: Variant, pos: &Position, plies: u32) -> Vec<Position> {
     let mut level = vec![*pos];
     for _ in 0..plies {
         level = level
             .iter()
-            .flat_map(|p| legal_moves(p).to_vec().into_iter().map(|m| p.play(m)))
+            .flat_map(|p| {
+                legal_moves_for(variant, p)
+                    .to_vec()
+                    .into_iter()
+                    .map(|m| p.play(m))
+            })
             .collect();
     }
     level
@@ -126,5 +146,19 @@ mod tests {
                 perft(&start, depth)
             );
         }
+    }
+
+    #[test]
+    fn russian_counts_from_the_start_are_the_published_ones() {
+        let start = Position::start();
+        let counts: Vec<u64> = (1..=6)
+            .map(|d| perft_for(Variant::Russian, &start, d))
+            .collect();
+        assert_eq!(counts, [7, 49, 302, 1469, 7482, 37986]);
+        let divided: u64 = divide_for(Variant::Russian, &start, 6)
+            .iter()
+            .map(|(_, n)| n)
+            .sum();
+        assert_eq!(divided, 37986);
     }
 }

@@ -63,6 +63,7 @@ pub(crate) fn two_plies<R: Rules, S: Side>(p: &Board) -> Option<u64> {
                 from: t.step(back),
                 to: t,
                 captured: Padded::EMPTY,
+                crowned: false,
             };
             leaves += count_moves_as::<R, S::Other>(&p.play_as::<S>(&m)) as u64;
         }

@@ -249,7 +249,8 @@ impl Position {
     }
 
     /// The position after `mv` (which must be legal here): the piece moves, captured
-    /// pieces vanish, a man ending on its promotion row becomes a king, the turn passes.
+    /// pieces vanish, a man ending on its promotion row (or crowned on the way,
+    /// [`Move::crowned`]) becomes a king, the turn passes.
     #[inline(always)]
     pub fn play(&self, mv: Move) -> Position {
         let from = Bitboard::square(mv.from()).0;
@@ -272,7 +273,8 @@ impl Position {
         if moved_king {
             p.kings.0 ^= travel;
         } else {
-            p.kings.0 |= to & self.side.promotion_row().0;
+            let crowned = if mv.crowned() { !0 } else { 0 };
+            p.kings.0 |= to & (self.side.promotion_row().0 | crowned);
         }
         p.side = self.side.opponent();
         p

@@ -19,23 +19,28 @@ pub enum Variant {
     /// crowned only where its move ends.
     #[default]
     Brazilian,
+    /// Russian draughts (shashki): any capture sequence may be chosen, and a man
+    /// reaching the far row during a capture is crowned at once and goes on as a king.
+    Russian,
 }
 
 impl Variant {
     /// Every supported variant.
-    pub const ALL: [Variant; 1] = [Variant::Brazilian];
+    pub const ALL: [Variant; 2] = [Variant::Brazilian, Variant::Russian];
 
-    /// The lower-case name read and printed (`brazilian`).
+    /// The lower-case name read and printed (`brazilian`, `russian`).
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Brazilian => "brazilian",
+            Variant::Russian => "russian",
         }
     }
 
-    /// The PDN `GameType` number (Brazilian 26).
+    /// The PDN `GameType` number (Brazilian 26, Russian 25).
     pub const fn game_type(self) -> GameType {
         match self {
             Variant::Brazilian => GameType(26),
+            Variant::Russian => GameType(25),
         }
     }
 
@@ -80,10 +85,10 @@ impl fmt::Display for GameType {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum VariantError {
     /// No variant has this name.
-    #[error("unknown variant {0:?} (known: brazilian)")]
+    #[error("unknown variant {0:?} (known: brazilian, russian)")]
     Name(String),
     /// A PDN `GameType` number of a game we do not play.
-    #[error("unsupported GameType {0} (only 26, Brazilian, is played)")]
+    #[error("unsupported GameType {0} (26, Brazilian, and 25, Russian, are played)")]
     GameType(GameType),
 }
 
@@ -110,6 +115,16 @@ impl Rules for Brazilian {
     const CROWNS_MID_CAPTURE: bool = false;
 }
 
+/// The rules of Russian draughts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Russian;
+
+impl Rules for Russian {
+    const VARIANT: Variant = Variant::Russian;
+    const MAJORITY: bool = false;
+    const CROWNS_MID_CAPTURE: bool = true;
+}
+
 /// Call `f` with the [`Rules`] type of `variant`: the one place a run-time variant
 /// becomes a type, so entry points dispatch once and everything below is
 /// monomorphised.
@@ -119,6 +134,10 @@ macro_rules! with_rules {
         match $variant {
             $crate::variant::Variant::Brazilian => {
                 type $r = $crate::variant::Brazilian;
+                $body
+            }
+            $crate::variant::Variant::Russian => {
+                type $r = $crate::variant::Russian;
                 $body
             }
         }
@@ -139,6 +158,9 @@ mod tests {
         assert_eq!(Variant::default(), Variant::Brazilian);
         assert_eq!(Variant::Brazilian.game_type(), GameType(26));
         assert_eq!(Brazilian::VARIANT, Variant::Brazilian);
+        assert_eq!(Variant::Russian.game_type(), GameType(25));
+        assert_eq!("Russian".parse::<Variant>(), Ok(Variant::Russian));
+        assert_eq!(Russian::VARIANT, Variant::Russian);
     }
 
     #[test]

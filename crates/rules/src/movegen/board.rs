@@ -122,7 +122,8 @@ impl Board {
         if (self.kings & mv.from).any() {
             kings ^= travel;
         } else {
-            kings |= mv.to & promotion;
+            let crowned = Padded(if mv.crowned { !0 } else { 0 });
+            kings |= mv.to & (promotion | crowned);
         }
         Board {
             own: self.opp & !mv.captured,
@@ -166,8 +167,8 @@ impl Side for Black {
     type Other = White;
 }
 
-/// A move of a [`Board`] (played with [`Board::play`]): one-square start and end sets
-/// and the captured set.
+/// A move of a [`Board`] (played with [`Board::play`]): one-square start and end sets,
+/// the captured set, and whether a man was crowned on the way ([`Move::crowned`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct BoardMove {
     /// Start square.
@@ -176,6 +177,27 @@ pub struct BoardMove {
     pub(crate) to: Padded,
     /// Captured squares.
     pub(crate) captured: Padded,
+    /// Whether the man was crowned during the capture.
+    pub(crate) crowned: bool,
+}
+
+impl BoardMove {
+    /// The same move in the public form.
+    #[inline(always)]
+    pub fn to_move(&self) -> Move {
+        move_of(self.from, self.to, self.captured, self.crowned)
+    }
+}
+
+/// The public [`Move`] of a board move's parts.
+#[inline(always)]
+fn move_of(from: Padded, to: Padded, captured: Padded, crowned: bool) -> Move {
+    let (from, to, captured) = (from.square(), to.square(), captured.to_bitboard());
+    if crowned {
+        Move::new_crowned(from, to, captured)
+    } else {
+        Move::new(from, to, captured)
+    }
 }
 
 /// A stack list of [`BoardMove`]s with the capacity of a [`crate::moves::MoveList`].
@@ -213,16 +235,16 @@ impl Default for BoardMoves {
 pub(crate) trait MoveSink {
     /// Remove every move.
     fn clear(&mut self);
-    /// Append a move.
-    fn push(&mut self, from: Padded, to: Padded, captured: Padded);
+    /// Append a move (`crowned`: a man crowned during its capture).
+    fn push(&mut self, from: Padded, to: Padded, captured: Padded, crowned: bool);
     /// Whether this capture is already listed (two paths, one move).
-    fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool;
+    fn contains(&self, from: Padded, to: Padded, captured: Padded, crowned: bool) -> bool;
     /// Append a quiet step to every square of `to`, in square order, each from the
     /// square one step in `back` (a man's moves in one direction).
     #[inline(always)]
     fn push_steps(&mut self, to: Padded, back: Dir) {
         for t in to.singles() {
-            self.push(t.step(back), t, Padded::EMPTY);
+            self.push(t.step(back), t, Padded::EMPTY, false);
         }
     }
 }
@@ -234,14 +256,24 @@ impl MoveSink for BoardMoves {
     }
 
     #[inline(always)]
-    fn push(&mut self, from: Padded, to: Padded, captured: Padded) {
+    fn push(&mut self, from: Padded, to: Padded, captured: Padded, crowned: bool) {
         assert!(self.len < MAX_MOVES, "see crate::moves::MAX_MOVES");
-        self.moves[self.len] = MaybeUninit::new(BoardMove { from, to, captured });
+        self.moves[self.len] = MaybeUninit::new(BoardMove {
+            from,
+            to,
+            captured,
+            crowned,
+        });
         self.len += 1;
     }
 
-    fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool {
-        self.as_slice().contains(&BoardMove { from, to, captured })
+    fn contains(&self, from: Padded, to: Padded, captured: Padded, crowned: bool) -> bool {
+        self.as_slice().contains(&BoardMove {
+            from,
+            to,
+            captured,
+            crowned,
+        })
     }
 }
 
@@ -252,16 +284,13 @@ impl MoveSink for MoveList {
     }
 
     #[inline(always)]
-    fn push(&mut self, from: Padded, to: Padded, captured: Padded) {
-        MoveList::push(
-            self,
-            Move::new(from.square(), to.square(), captured.to_bitboard()),
-        );
+    fn push(&mut self, from: Padded, to: Padded, captured: Padded, crowned: bool) {
+        MoveList::push(self, move_of(from, to, captured, crowned));
     }
 
-    fn contains(&self, from: Padded, to: Padded, captured: Padded) -> bool {
-        self.iter()
-            .any(|m| *m == Move::new(from.square(), to.square(), captured.to_bitboard()))
+    fn contains(&self, from: Padded, to: Padded, captured: Padded, crowned: bool) -> bool {
+        let mv = move_of(from, to, captured, crowned);
+        <[Move]>::contains(self, &mv)
     }
 
     #[inline(always)]

@@ -1,13 +1,14 @@
 //! The full capture generator: every complete capture sequence of every piece,
 //! merged when two routes take the same pieces to the same square (the Turkish
-//! strike), and under the majority rule ([`Rules::MAJORITY`]) only the longest.
+//! strike), and under the majority rule ([`Rules::MAJORITY`]) only the longest. Under
+//! [`Rules::CROWNS_MID_CAPTURE`] a man landing on its far row goes on as a king.
 
 use std::marker::PhantomData;
 
-use super::{Board, MoveSink, Padded, RAYS};
+use super::{Black, Board, MoveSink, Padded, Side, White, RAYS};
 use crate::bitboard::Dir;
 use crate::moves::MoveList;
-use crate::position::Position;
+use crate::position::{Color, Position};
 use crate::variant::{Brazilian, Rules};
 
 /// State of the capture search for one moving piece, under the rules `R`.
@@ -19,6 +20,11 @@ struct Capturer<'a, S, R> {
     empty: Padded,
     /// Longest capture found so far (over all pieces).
     best: u32,
+    /// The mover's far row, where a man is crowned during a capture (only read
+    /// under [`Rules::CROWNS_MID_CAPTURE`]).
+    promotion: Padded,
+    /// Whether the man being followed was crowned on the way.
+    crowned: bool,
     list: &'a mut S,
     rules: PhantomData<R>,
 }
@@ -28,6 +34,7 @@ impl<S: MoveSink, R: Rules> Capturer<'_, S, R> {
     /// capture selection.
     #[inline]
     fn record(&mut self, to: Padded, captured: Padded) {
+        let crowned = R::CROWNS_MID_CAPTURE && self.crowned;
         if R::MAJORITY {
             let n = captured.count();
             if n < self.best {
@@ -38,8 +45,8 @@ impl<S: MoveSink, R: Rules> Capturer<'_, S, R> {
                 self.list.clear();
             }
         }
-        if !self.list.contains(self.from, to, captured) {
-            self.list.push(self.from, to, captured);
+        if !self.list.contains(self.from, to, captured, crowned) {
+            self.list.push(self.from, to, captured, crowned);
         }
     }
 
@@ -48,7 +55,13 @@ impl<S: MoveSink, R: Rules> Capturer<'_, S, R> {
     fn man_dir(&mut self, d: Dir, sq: Padded, captured: Padded) -> bool {
         let over = sq.step(d) & self.opp & !captured;
         let land = over.step(d) & self.empty;
-        if land.any() {
+        if R::CROWNS_MID_CAPTURE && (land & self.promotion).any() {
+            // Crowned on the far row: the rest of the capture is a king's, in any
+            // direction (back over the piece just taken finds it already taken).
+            self.crowned = true;
+            self.king::<Start>(land, captured | over);
+            self.crowned = false;
+        } else if land.any() {
             self.man(land, captured | over);
         }
         land.any()
@@ -96,6 +109,13 @@ impl<S: MoveSink, R: Rules> Capturer<'_, S, R> {
         if land == 0 {
             return false;
         }
+        // Without the majority rule a king must land where it can go on capturing
+        // when there is such a square (with it, going on takes more and wins anyway).
+        let land = if R::MAJORITY {
+            land
+        } else {
+            self.continuing(land, captured | over)
+        };
         // Landing squares nearest first, as a step-by-step walk would find them.
         let mut rest = land;
         while rest != 0 {
@@ -104,6 +124,31 @@ impl<S: MoveSink, R: Rules> Capturer<'_, S, R> {
             self.king::<T::Back>(Padded(bit), captured | over);
         }
         true
+    }
+
+    /// The squares of `land` from which a king that has taken `captured` can take
+    /// another piece; all of `land` when there are none.
+    fn continuing(&self, land: u64, captured: Padded) -> u64 {
+        let mut goes_on = 0;
+        let mut rest = land;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            let sq = bit.trailing_zeros() as usize;
+            let takes = Dir::ALL.into_iter().any(|d| {
+                let up = matches!(d, Dir::NE | Dir::NW);
+                let over = Padded(nearest(RAYS[d as usize][sq] & !self.empty.0, up));
+                (over & self.opp & !captured).any() && (over.step(d) & self.empty).any()
+            });
+            if takes {
+                goes_on |= bit;
+            }
+        }
+        if goes_on == 0 {
+            land
+        } else {
+            goes_on
+        }
     }
 
     /// Continue a king's capture from `sq`, in every direction but `B` (where the
@@ -175,24 +220,17 @@ impl Back for Start {
 /// length, one entry per (from, to, captured set). Leaves `list` empty when there is
 /// no capture.
 pub fn generate_captures(pos: &Position, list: &mut MoveList) {
-    padded_generate_captures::<Brazilian, _>(&Board::from(pos), list);
+    generate_captures_with::<Brazilian>(pos, list);
 }
 
-/// Refuses, when the generator is instantiated, rules it does not implement yet.
-struct Implemented<R>(PhantomData<R>);
-
-impl<R: Rules> Implemented<R> {
-    /// Crowning during a capture needs the man to go on as a king and the move to
-    /// say it was crowned (see `docs/variants.md`).
-    const CHECK: () = assert!(
-        !R::CROWNS_MID_CAPTURE,
-        "the capture generator does not crown men during a capture yet"
-    );
+/// [`generate_captures`] under the rules `R` (all complete sequences where `R` has
+/// no majority rule).
+pub fn generate_captures_with<R: Rules>(pos: &Position, list: &mut MoveList) {
+    padded_generate_captures::<R, _>(&Board::from(pos), list);
 }
 
 /// [`generate_captures`] under the rules `R`, in the padded layout.
 pub(crate) fn padded_generate_captures<R: Rules, S: MoveSink>(p: &Board, list: &mut S) {
-    let () = Implemented::<R>::CHECK;
     list.clear();
     let opp = p.opp;
     let empty = p.empty();
@@ -202,6 +240,11 @@ pub(crate) fn padded_generate_captures<R: Rules, S: MoveSink>(p: &Board, list: &
     let first_jump = |e: Dir| (empty.step(e.opposite()) & opp).step(e.opposite());
     let jumpers = men
         & (first_jump(Dir::NE) | first_jump(Dir::NW) | first_jump(Dir::SE) | first_jump(Dir::SW));
+    let promotion = match p.side {
+        _ if !R::CROWNS_MID_CAPTURE => Padded::EMPTY,
+        Color::White => White::PROMOTION,
+        Color::Black => Black::PROMOTION,
+    };
     let mut best = 0;
     for from in (jumpers | own_kings).singles() {
         let mut c = Capturer {
@@ -209,6 +252,8 @@ pub(crate) fn padded_generate_captures<R: Rules, S: MoveSink>(p: &Board, list: &
             opp,
             empty: empty | from,
             best,
+            promotion,
+            crowned: false,
             list,
             rules: PhantomData::<R>,
         };

@@ -32,8 +32,8 @@ pub use board::{Board, BoardMove, BoardMoves};
 pub use padded::Padded;
 pub(crate) use padded::RAYS;
 
-pub use capturer::generate_captures;
 pub(crate) use capturer::padded_generate_captures;
+pub use capturer::{generate_captures, generate_captures_with};
 use chains::count_man_chains;
 
 /// Squares from which a king in `kings` reaches, sliding over `empty`, the first
@@ -337,7 +337,7 @@ struct PushTo<'a, L>(&'a mut L);
 impl<L: MoveSink> MoveVisitor for PushTo<'_, L> {
     #[inline(always)]
     fn visit(&mut self, m: &BoardMove) {
-        self.0.push(m.from, m.to, m.captured);
+        self.0.push(m.from, m.to, m.captured, m.crowned);
     }
 }
 
@@ -365,6 +365,7 @@ fn single_jumps<V: MoveVisitor>(p: &Board, visitor: &mut V) {
                     from,
                     to: over.step(d),
                     captured: over,
+                    crowned: false,
                 });
             }
         }
@@ -396,6 +397,7 @@ fn quiet_moves_as<S: Side, V: MoveVisitor>(p: &Board, visitor: &mut V) {
                 from: to.step(back),
                 to,
                 captured: Padded::EMPTY,
+                crowned: false,
             });
         }
     }
@@ -414,6 +416,7 @@ fn quiet_king_moves<V: MoveVisitor>(p: &Board, visitor: &mut V) {
                     from,
                     to,
                     captured: Padded::EMPTY,
+                    crowned: false,
                 });
                 to = to.step(dir) & empty;
             }

@@ -1,11 +1,12 @@
-//! PDN game records (Portable Draughts Notation) for Brazilian checkers: reading
+//! PDN game records (Portable Draughts Notation) for Brazilian and Russian draughts,
+//! the `GameType` tag choosing the rules (26 Brazilian, the default; 25 Russian): reading
 //! ([`read_games`]) and writing ([`write_game`], [`write_games`]), and conversion to and
 //! from a [`Game`].
 //!
 //! Reading accepts tags, move numbers (`1.`, `1...`), algebraic or numeric moves with
 //! `-`, `x` or `:`, and skips comments `{…}`, `;` line comments, `$n` annotations and
 //! (nested) variations `(…)`. Writing uses algebraic moves and
-//! `GameType "26,W,8,8,A0,0"`.
+//! `GameType "26,W,8,8,A0,0"` (`"25,…"` for Russian).
 
 use std::fmt;
 
@@ -16,6 +17,7 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::notation::MoveError;
 use crate::position::{Color, Position};
+use crate::variant::Variant;
 
 mod check;
 mod date;
@@ -32,6 +34,19 @@ pub const NO_GAME: &str = "the file holds no game";
 
 /// The `GameType` tag value of Brazilian checkers with algebraic notation.
 pub const GAME_TYPE: &str = "26,W,8,8,A0,0";
+
+/// The `GameType` tag value of `variant` with algebraic notation ([`GAME_TYPE`] for
+/// Brazilian).
+pub fn game_type_tag(variant: Variant) -> String {
+    format!("{},W,8,8,A0,0", variant.game_type())
+}
+
+/// The variant a `GameType` tag value names (its first field), if one we play.
+pub fn variant_of_game_type(value: &str) -> Option<Variant> {
+    let number = value.split(',').next().unwrap_or("").trim();
+    let n = number.parse().ok()?;
+    Variant::from_game_type(crate::variant::GameType(n)).ok()
+}
 
 /// One game: its tags in file order, the start position, the moves, and the result
 /// token that ended the movetext (`2-0`, `1-1`, `0-2`, `*`), if any.
@@ -88,7 +103,7 @@ pub enum PdnErrorKind {
     #[error("unexpected {0:?}")]
     Unexpected(char),
     /// The `GameType` tag names another game.
-    #[error("unsupported GameType {0:?} (only 26, Brazilian, is read)")]
+    #[error("unsupported GameType {0:?} (26, Brazilian, and 25, Russian, are read)")]
     GameType(String),
     /// The `FEN` tag is not a valid position.
     #[error("bad FEN tag: {0}")]
@@ -134,6 +149,16 @@ impl PdnGame {
     /// A game with the standard tags (`Event`, `Date` (unknown), `White`, `Black`,
     /// `Result`, `GameType`, and `FEN` when `start` is not the initial position).
     pub fn new(start: Position, moves: Vec<Move>, result: Option<String>) -> PdnGame {
+        PdnGame::new_for(Variant::Brazilian, start, moves, result)
+    }
+
+    /// [`PdnGame::new`] for a game of `variant` (its `GameType` tag).
+    pub fn new_for(
+        variant: Variant,
+        start: Position,
+        moves: Vec<Move>,
+        result: Option<String>,
+    ) -> PdnGame {
         let mut tags: Vec<(String, String)> = vec![
             ("Event".into(), "?".into()),
             ("Date".into(), UNKNOWN_DATE.into()),
@@ -143,7 +168,7 @@ impl PdnGame {
                 "Result".into(),
                 result.clone().unwrap_or_else(|| "*".into()),
             ),
-            ("GameType".into(), GAME_TYPE.into()),
+            ("GameType".into(), game_type_tag(variant)),
         ];
         if start != Position::start() {
             tags.push(("FEN".into(), to_fen(&start)));
@@ -159,7 +184,14 @@ impl PdnGame {
     /// A game record of `game`, with its result when the game is over.
     pub fn from_game(game: &Game) -> PdnGame {
         let result = game.result().map(|r| r.pdn().to_string());
-        PdnGame::new(game.start(), game.moves().to_vec(), result)
+        PdnGame::new_for(game.variant(), game.start(), game.moves().to_vec(), result)
+    }
+
+    /// The rules the game is played by: its `GameType` tag's, Brazilian without one.
+    pub fn variant(&self) -> Variant {
+        self.tag("GameType")
+            .and_then(variant_of_game_type)
+            .unwrap_or_default()
     }
 
     /// The value of tag `name` (case-sensitive, first occurrence).
@@ -187,7 +219,7 @@ impl PdnGame {
     /// Replay the moves into a [`Game`]; fails on the first illegal move (possible
     /// only for a hand-built `PdnGame`; [`read_games`] checks every move).
     pub fn to_game(&self) -> Result<Game, PdnError> {
-        let mut game = Game::new(self.start);
+        let mut game = Game::new_for(self.variant(), self.start);
         for (ply, &m) in self.moves.iter().enumerate() {
             if !game.play(m) {
                 let pos = game.position();

@@ -2,10 +2,10 @@
 //! parser that replays every move against the position.
 
 use crate::fen::parse_fen;
-use crate::movegen::legal_moves;
-use crate::notation::parse_move;
+use crate::movegen::legal_moves_for;
+use crate::notation::parse_move_for;
 use crate::position::Position;
-use crate::variant::{GameType, Variant};
+use crate::variant::Variant;
 
 use super::{MoveNumber, PdnError, PdnErrorKind, PdnGame};
 
@@ -232,17 +232,19 @@ impl Pending {
         self.tags.is_empty() && self.moves.is_empty() && self.positions.is_none()
     }
 
-    fn start(&self) -> Result<Position, PdnErrorKind> {
-        if let Some((_, gt)) = self.tags.iter().find(|(k, _)| k == "GameType") {
-            // The first field is the game's number; only the variants we play are read.
-            let number = gt.split(',').next().unwrap_or("").trim();
-            let played = number
-                .parse()
-                .is_ok_and(|n| Variant::from_game_type(GameType(n)).is_ok());
-            if !played {
-                return Err(PdnErrorKind::GameType(gt.clone()));
+    /// The rules of the game: its `GameType`'s (the first field, the game's number;
+    /// only the variants we play are read), Brazilian without the tag.
+    fn variant(&self) -> Result<Variant, PdnErrorKind> {
+        match self.tags.iter().find(|(k, _)| k == "GameType") {
+            Some((_, gt)) => {
+                super::variant_of_game_type(gt).ok_or_else(|| PdnErrorKind::GameType(gt.clone()))
             }
+            None => Ok(Variant::Brazilian),
         }
+    }
+
+    fn start(&self) -> Result<Position, PdnErrorKind> {
+        self.variant()?;
         match self.tags.iter().find(|(k, _)| k == "FEN") {
             Some((_, fen)) => parse_fen(fen).map_err(PdnErrorKind::Fen),
             None => Ok(Position::start()),
@@ -316,7 +318,8 @@ pub fn read_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
                     }
                 };
                 let num = MoveNumber::of_ply(start.side_to_move(), pending.moves.len());
-                if legal_moves(&pos).is_empty() {
+                let variant = pending.variant().map_err(|k| error(&games, at, None, k))?;
+                if legal_moves_for(variant, &pos).is_empty() {
                     return Err(error(
                         &games,
                         mv_at,
@@ -324,7 +327,7 @@ pub fn read_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
                         PdnErrorKind::AfterEnd(mv_text.to_string()),
                     ));
                 }
-                let mv = parse_move(&pos, mv_text)
+                let mv = parse_move_for(variant, &pos, mv_text)
                     .map_err(|e| error(&games, mv_at, Some(num), PdnErrorKind::Move(e)))?;
                 pending.moves.push(mv);
                 pending.positions = Some((start, pos.play(mv)));

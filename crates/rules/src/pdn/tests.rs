@@ -160,7 +160,7 @@ fn malformed_files_report_where_and_why() {
         ("[GameType \"20\"]\n1. 32-28", 1, None, 2, 4, |k| {
             matches!(k, PdnErrorKind::GameType(_))
         }),
-        ("[GameType \"25\"]\n1. 32-28", 1, None, 2, 4, |k| {
+        ("[GameType \"20\"]\n1. 32-28", 1, None, 2, 4, |k| {
             matches!(k, PdnErrorKind::GameType(_))
         }),
         ("[FEN \"W:Wz9:B1\"]\n1. 22-18", 1, None, 2, 4, |k| {
@@ -308,4 +308,28 @@ fn errors_after_multibyte_characters_do_not_panic() {
     let text = "[Event \u{78a}\"]ent \"t\"]\n[[Result1-0\"]\n[FEN \"W:W10-32:B-32\"]\n1. c3-d4\n";
     let err = read_games(text).expect_err("malformed tags");
     assert!(err.to_string().contains("line"), "{err}");
+}
+
+/// A Russian game: its `GameType` picks the rules for reading (a crowned man's king
+/// capture, no Brazilian move), and it is written back with the same `GameType`.
+#[test]
+fn russian_games_read_and_write_by_their_game_type() {
+    use crate::variant::Variant;
+    let text = "[GameType \"25\"]\n[FEN \"W:Wf6:Bc7,e7\"]\n1. f6xa5 *";
+    let games = read_games(text).unwrap();
+    assert_eq!(games[0].variant(), Variant::Russian);
+    assert!(games[0].moves[0].crowned());
+    let game = games[0].to_game().unwrap();
+    assert_eq!(game.variant(), Variant::Russian);
+    let written = write_game(&PdnGame::from_game(&game));
+    assert!(
+        written.contains("[GameType \"25,W,8,8,A0,0\"]"),
+        "{written}"
+    );
+    assert!(written.contains("f6xa5"), "{written}");
+    assert_eq!(read_games(&written).unwrap()[0].moves, games[0].moves);
+    // The same move under the Brazilian rules is illegal.
+    let brazilian = text.replace("\"25\"", "\"26\"");
+    assert!(read_games(&brazilian).is_err());
+    assert!(read_games(&text.replace("[GameType \"25\"]\n", "")).is_err());
 }

@@ -2,15 +2,15 @@
 //! game), then algebraic movetext wrapped at 80 columns, then the result.
 
 use crate::fen::to_fen;
-use crate::notation::{move_to_string, Notation};
+use crate::notation::{move_to_string_for, Notation};
 use crate::position::Position;
 
-use super::{MoveNumber, PdnGame, GAME_TYPE};
+use super::{game_type_tag, MoveNumber, PdnGame};
 
 const WIDTH: usize = 79;
 
-/// The tags as written: the game's own tags in order, with `GameType` set to
-/// Brazilian, `FEN` matching the start position (added when it is not the initial
+/// The tags as written: the game's own tags in order, with `GameType` naming the
+/// game's variant in full, `FEN` matching the start position (added when it is not the initial
 /// one) and `Result` matching the result token.
 fn effective_tags(g: &PdnGame) -> Vec<(String, String)> {
     let mut tags = g.tags.clone();
@@ -25,7 +25,7 @@ fn effective_tags(g: &PdnGame) -> Vec<(String, String)> {
         g.result.clone().unwrap_or_else(|| "*".into()),
         true,
     );
-    set("GameType", GAME_TYPE.into(), true);
+    set("GameType", game_type_tag(g.variant()), true);
     set("FEN", to_fen(&g.start), g.start != Position::start());
     tags
 }
@@ -54,6 +54,7 @@ pub fn write_game(g: &PdnGame) -> String {
     let mut words = Vec::new();
     let first = g.start.side_to_move();
     let mut pos = g.start;
+    let variant = g.variant();
     for (ply, &m) in g.moves.iter().enumerate() {
         let n = MoveNumber::of_ply(first, ply);
         if !n.black {
@@ -61,7 +62,7 @@ pub fn write_game(g: &PdnGame) -> String {
         } else if ply == 0 {
             words.push(format!("{}...", n.number));
         }
-        words.push(move_to_string(&pos, m, Notation::Algebraic));
+        words.push(move_to_string_for(variant, &pos, m, Notation::Algebraic));
         pos = pos.play(m);
     }
     words.push(g.result.clone().unwrap_or_else(|| "*".into()));
