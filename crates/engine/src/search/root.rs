@@ -268,10 +268,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 break;
             }
             // A win scored from a win/draw/loss-only database is an estimate: search on.
-            let known = result
-                .score
-                .plies()
-                .is_some_and(|p| p < super::pvs::UNKNOWN_DISTANCE);
+            let known = result.score.plies().is_some();
             if limits.depth.is_none() && (known || moves.len() == 1) {
                 break;
             }
