@@ -23,6 +23,9 @@ use super::pvs::Engine;
 use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
 use crate::time::predict_next;
 
+/// Nodes the conversion search may spend at the root of a won database position.
+const CONVERSION_NODES: u64 = 50_000;
+
 /// Best root move of an iteration (or of its completed part).
 struct Best {
     mv: Move,
@@ -309,6 +312,14 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             return None;
         }
         let answer = oracle.probe(pos)?;
+        // A win whose distance is to the next conversion, or unknown: play a move
+        // that forces the conversion within the counting rules, when one is found.
+        if answer.value == OracleValue::Win && (answer.to_conversion || answer.plies.is_none()) {
+            if let Some(c) = super::conversion::find(&*oracle, pos, &self.path, CONVERSION_NODES) {
+                let plies = answer.plies.map_or(Score::UNKNOWN_DISTANCE, |_| c.plies);
+                return Some(self.oracle_move(c.mv, Score::win_in(plies), on_info));
+            }
+        }
         let best = answer.best.filter(|m| list.contains(m))?;
         let kings_only = drawrules::trail(pos, self.path.iter().rev()).reversible_plies;
         let best =
@@ -323,16 +334,26 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             OracleValue::Loss => Score::loss_in(plies),
             OracleValue::Draw => Score::DRAW,
         };
+        Some(self.oracle_move(best, score, on_info))
+    }
+
+    /// The result of playing `best`, chosen from the oracle, at once.
+    fn oracle_move(
+        &mut self,
+        best: Move,
+        score: Score,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
         self.stats.nodes += 1;
         self.stats.egdb_cutoffs += 1;
         let info = self.info(0, score, &[best]);
         on_info(&info);
-        Some(SearchResult {
+        SearchResult {
             best: Some(best),
             score,
             depth: 0,
             pv: vec![best],
             stats: info.stats,
-        })
+        }
     }
 }
