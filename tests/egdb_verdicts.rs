@@ -79,13 +79,19 @@ fn a_distance_file_gives_the_count() {
 }
 
 #[test]
-fn three_kings_against_one_are_won_before_the_counting_rule() {
-    let pos = parse_fen(THREE_KINGS).unwrap();
-    for distances in [true, false] {
-        let p = play_out(&open(distances), pos, &Limits::nodes(20_000), 4, 200);
+fn won_endings_with_distance_files_are_won_before_the_counting_rules() {
+    // Three kings against one, two kings and a man against a king, three against two.
+    for fen in [
+        THREE_KINGS,
+        "W:WKa3,Kb2,Kc1:BKh4",
+        "W:WKh2,Kf2,a3:BKd8",
+        "W:WKb2,Kd2,Kf2:Bb8,Kd8",
+    ] {
+        let pos = parse_fen(fen).unwrap();
+        let p = play_out(&open(true), pos, &Limits::nodes(20_000), 4, 200);
         assert!(
             p.won_by(Color::White),
-            "distances {distances}: {:?} after {} plies",
+            "{fen}: {:?} after {} plies",
             p.result,
             p.plies
         );
