@@ -161,9 +161,8 @@ pub(crate) fn find(
             if d + 1 > left {
                 continue;
             }
-            match s.solve(pos, &pos.play(m), left - 1)? {
-                true => return Some(Conversion { mv: m, plies: left }),
-                false => {}
+            if s.solve(pos, &pos.play(m), left - 1)? {
+                return Some(Conversion { mv: m, plies: left });
             }
         }
     }
