@@ -77,7 +77,7 @@ mod tests {
         // A king against a man far from promotion: the king wins.
         let v = verdict(&db, &parse_fen("W:WKd4:Bb8").unwrap()).unwrap();
         assert_eq!(v.winner, Some(Color::White));
-        assert_eq!(v.to_string(), "White wins");
+        assert!(v.to_string().starts_with("White wins"));
         // Beyond the database: nothing.
         assert_eq!(verdict(&db, &parse_fen("W:Wc3,e3,g3:Bb6").unwrap()), None);
     }
@@ -90,7 +90,7 @@ mod tests {
             progress: false,
             dtc: true,
         };
-        damas_egdb::build(dir.path(), 2, &opts, |_| {}).unwrap();
+        damas_egdb::slices::build::build_slices(dir.path(), 2, &opts, |_| {}).unwrap();
         let db = Egdb::open(dir.path()).unwrap();
         let v = verdict(&db, &parse_fen("W:WKd4:Bb8").unwrap()).unwrap();
         assert!(v.to_conversion);
