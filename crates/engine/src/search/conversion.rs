@@ -9,12 +9,14 @@
 //! follows the stored distances, choosing among them one the rules allow.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use damas_rules::drawrules;
 use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 use damas_rules::position::{Color, Position};
 
+use super::egdb_progress;
 use super::{Oracle, OracleValue};
 
 /// Plies of the deepest conversion searched for (the longest stored distance to
@@ -31,15 +33,25 @@ pub(crate) struct Conversion {
     pub plies: u32,
 }
 
+/// Proven bounds of a node: converts within `won_within` plies; fails within
+/// `failed_upto` plies or fewer.
+#[derive(Clone, Copy)]
+struct Known {
+    won_within: u32,
+    failed_upto: Option<u32>,
+}
+
 struct Solver<'a> {
     oracle: &'a dyn Oracle,
     winner: Color,
     /// The game's positions before the node, oldest first.
     path: Vec<Position>,
-    /// Positions known not to convert within so many plies (on this root's path).
-    fails: HashMap<Position, u32>,
+    /// What is known of a position at a path length: the counts grow with the
+    /// plies before the first conversion, so a result holds at the same length.
+    memo: HashMap<(Position, usize), Known>,
     nodes: u64,
     budget: u64,
+    deadline: Option<Instant>,
 }
 
 /// Whether `winner` made progress from `parent` to `pos`: the defender lost a piece
@@ -70,7 +82,9 @@ impl Solver<'_> {
     /// the newest position of the path) within `left` plies. `None`: out of nodes.
     fn solve(&mut self, parent: &Position, pos: &Position, left: u32) -> Option<bool> {
         self.nodes += 1;
-        if self.nodes > self.budget {
+        if self.nodes > self.budget
+            || (self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
             return None;
         }
         let moves = legal_moves(pos);
@@ -96,14 +110,34 @@ impl Solver<'_> {
         if left == 0 || dtc.is_some_and(|d| d > left) {
             return Some(false);
         }
-        if self.fails.get(pos).is_some_and(|&l| l >= left) {
-            return Some(false);
+        let key = (*pos, self.path.len());
+        if let Some(k) = self.memo.get(&key) {
+            if k.won_within <= left {
+                return Some(true);
+            }
+            if k.failed_upto.is_some_and(|l| l >= left) {
+                return Some(false);
+            }
         }
         let winner_moves = pos.side_to_move() == self.winner;
+        let mut children: Vec<(u32, Position)> = moves
+            .iter()
+            .map(|&m| {
+                let child = pos.play(m);
+                let order = if winner_moves {
+                    egdb_progress::estimate(&child, self.winner)
+                } else {
+                    0
+                };
+                (order, child)
+            })
+            .collect();
+        // The winner's most promising moves first (the estimate of progress).
+        children.sort_by_key(|&(order, _)| order);
         self.path.push(*pos);
         let mut result = Some(!winner_moves);
-        for &m in moves.iter() {
-            match self.solve(pos, &pos.play(m), left - 1) {
+        for (_, child) in &children {
+            match self.solve(pos, child, left - 1) {
                 None => {
                     result = None;
                     break;
@@ -116,9 +150,14 @@ impl Solver<'_> {
             }
         }
         self.path.pop();
-        if result == Some(false) {
-            let e = self.fails.entry(*pos).or_insert(0);
-            *e = (*e).max(left);
+        let k = self.memo.entry(key).or_insert(Known {
+            won_within: u32::MAX,
+            failed_upto: None,
+        });
+        match result {
+            Some(true) => k.won_within = k.won_within.min(left),
+            Some(false) => k.failed_upto = Some(k.failed_upto.map_or(left, |l| l.max(left))),
+            None => {}
         }
         result
     }
@@ -127,20 +166,22 @@ impl Solver<'_> {
 /// The move at the root `pos` (after the game's `history`, oldest first) that forces
 /// a conversion soonest under the draw rules, searching at most `budget` nodes;
 /// `None` when the position is not a database win for the side to move or no
-/// conversion was proven within the budget.
+/// conversion was proven within the budget (nodes, and the deadline if any).
 pub(crate) fn find(
     oracle: &dyn Oracle,
     pos: &Position,
     history: &[Position],
     budget: u64,
+    deadline: Option<Instant>,
 ) -> Option<Conversion> {
     let mut s = Solver {
         oracle,
         winner: pos.side_to_move(),
         path: history.to_vec(),
-        fails: HashMap::new(),
+        memo: HashMap::new(),
         nodes: 0,
         budget,
+        deadline,
     };
     let (win, dtc) = s.won(pos, true)?;
     if !win {

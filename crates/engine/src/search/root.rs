@@ -23,8 +23,9 @@ use super::pvs::Engine;
 use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
 use crate::time::predict_next;
 
-/// Nodes the conversion search may spend at the root of a won database position.
-const CONVERSION_NODES: u64 = 50_000;
+/// Nodes the conversion search may spend at most at the root of a won database
+/// position.
+const CONVERSION_NODES: u64 = 200_000;
 
 /// Best root move of an iteration (or of its completed part).
 struct Best {
@@ -185,7 +186,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             return result;
         }
         if t.egdb {
-            if let Some(r) = self.oracle_root(pos, &list, on_info) {
+            if let Some(r) = self.oracle_root(pos, &list, limits, on_info) {
                 return r;
             }
         }
@@ -305,6 +306,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         &mut self,
         pos: &Position,
         list: &MoveList,
+        limits: &Limits,
         on_info: &mut dyn FnMut(&Info),
     ) -> Option<SearchResult> {
         let oracle = self.opts.oracle.clone()?;
@@ -315,7 +317,12 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         // A win whose distance is to the next conversion, or unknown: play a move
         // that forces the conversion within the counting rules, when one is found.
         if answer.value == OracleValue::Win && (answer.to_conversion || answer.plies.is_none()) {
-            if let Some(c) = super::conversion::find(&*oracle, pos, &self.path, CONVERSION_NODES) {
+            // At most half the move's nodes or time: the search may still need the rest.
+            let nodes = limits
+                .nodes
+                .map_or(CONVERSION_NODES, |n| (n / 2).min(CONVERSION_NODES));
+            let deadline = limits.time.map(|t| self.budget.start + t / 2);
+            if let Some(c) = super::conversion::find(&*oracle, pos, &self.path, nodes, deadline) {
                 let plies = answer.plies.map_or(Score::UNKNOWN_DISTANCE, |_| c.plies);
                 return Some(self.oracle_move(c.mv, Score::win_in(plies), on_info));
             }
