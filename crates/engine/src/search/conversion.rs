@@ -83,7 +83,8 @@ impl Solver<'_> {
     fn solve(&mut self, parent: &Position, pos: &Position, left: u32) -> Option<bool> {
         self.nodes += 1;
         if self.nodes > self.budget
-            || (self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+            || (self.nodes.is_multiple_of(1024)
+                && self.deadline.is_some_and(|d| Instant::now() >= d))
         {
             return None;
         }
