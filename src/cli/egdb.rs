@@ -57,6 +57,9 @@ pub enum EgdbCommand {
     /// `win <plies> best <move>`, `loss <plies> best <move>`, `loss 0` (no move),
     /// `draw best <move>` or `error <reason>`; exit status 1 if any line is an error.
     Probe(ProbeArgs),
+    /// Play won database positions out, engine against engine with the databases,
+    /// under the draw rules: how many are won over the board.
+    Playout(super::egdb_playout::PlayoutArgs),
 }
 
 /// The database directory.
@@ -152,6 +155,7 @@ pub fn run(cli: Cli) -> ExitCode {
         EgdbCommand::Verify(a) => run_verify(&a),
         EgdbCommand::Stats(a) => run_stats(&a),
         EgdbCommand::Probe(a) => run_probe(&a),
+        EgdbCommand::Playout(a) => super::egdb_playout::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -12,6 +12,7 @@ use damas_rules::position::Position;
 pub mod analyze;
 mod book;
 pub mod egdb;
+mod egdb_playout;
 mod hub;
 mod matches;
 mod moves;

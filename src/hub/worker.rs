@@ -166,16 +166,25 @@ impl Control {
 }
 
 /// The score in men as Hub clients read it: proven results as ±(100 − plies/100), the
-/// convention of Scan that pydraughts decodes into "win in N moves".
+/// convention of Scan that pydraughts decodes into "win in N moves"; a proven result
+/// of unknown distance (a database win without distances) as ±[`UNCOUNTED_WIN`].
 pub(super) fn hub_score(score: Score) -> String {
     match score.plies() {
         Some(p) => {
             let v = (10_000 - p.min(9_000) as i32) as f64 / 100.0;
             format!("{:.2}", if score.is_win() { v } else { -v })
         }
+        None if score.is_uncounted() => {
+            let v = UNCOUNTED_WIN;
+            format!("{:.2}", if score.is_win() { v } else { -v })
+        }
         None => format!("{:.2}", score.as_men()),
     }
 }
+
+/// The Hub score of a proven win whose distance is unknown: below every counted win
+/// (those are above 96.00) and above every evaluation (docs/egdb.md).
+pub(super) const UNCOUNTED_WIN: f64 = 90.0;
 
 fn pv_string(pos: &Position, pv: &[damas_rules::moves::Move], numbering: MoveNumbering) -> String {
     let mut p = *pos;
@@ -321,5 +330,9 @@ mod tests {
         assert_eq!(hub_score(Score::centi(-150)), "-1.50");
         assert_eq!(hub_score(Score::win_in(5)), "99.95");
         assert_eq!(hub_score(Score::loss_in(4)), "-99.96");
+        // A database win of unknown distance: the proven band's uncounted value.
+        let far = Score::win_in(Score::UNKNOWN_DISTANCE + 50);
+        assert_eq!(hub_score(far), "90.00");
+        assert_eq!(hub_score(-far), "-90.00");
     }
 }

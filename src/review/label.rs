@@ -22,6 +22,7 @@ pub fn score_label(mover: Color, score: Score) -> String {
                 unit(p, "ply", "plies")
             )
         }
+        None if white.is_uncounted() => format!("{leader} wins (database)"),
         None if white.value() == 0 => "level (0.00)".to_string(),
         None => format!("+{:.2} for {leader}", white.as_men().abs()),
     }

@@ -12,8 +12,11 @@ use damas_rules::position::{Color, Position};
 pub struct Verdict {
     /// The side that wins with best play; `None` for a draw.
     pub winner: Option<Color>,
-    /// Plies to the end with best play, when known.
+    /// Plies to the end with best play, when known (to the next capture or
+    /// promotion when `to_conversion`).
     pub plies: Option<u32>,
+    /// `plies` counts to the next conversion (a `.dtc` distance file), not to the end.
+    pub to_conversion: bool,
 }
 
 impl fmt::Display for Verdict {
@@ -23,6 +26,9 @@ impl fmt::Display for Verdict {
             Some(c) => {
                 let name = if c == Color::White { "White" } else { "Black" };
                 match self.plies {
+                    Some(p) if self.to_conversion => {
+                        write!(f, "{name} wins ({p} plies to a capture or promotion)")
+                    }
                     Some(p) => write!(f, "{name} wins in {p} plies"),
                     None => write!(f, "{name} wins"),
                 }
@@ -48,6 +54,7 @@ pub fn verdict(oracle: &dyn Oracle, pos: &Position) -> Option<Verdict> {
     Some(Verdict {
         winner,
         plies: v.plies,
+        to_conversion: v.to_conversion,
     })
 }
 
@@ -73,5 +80,24 @@ mod tests {
         assert!(v.to_string().starts_with("White wins"));
         // Beyond the database: nothing.
         assert_eq!(verdict(&db, &parse_fen("W:Wc3,e3,g3:Bb6").unwrap()), None);
+    }
+
+    #[test]
+    fn distances_to_conversion_are_told_as_such() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = damas_egdb::BuildOptions {
+            threads: 1,
+            progress: false,
+            dtc: true,
+        };
+        damas_egdb::slices::build::build_slices(dir.path(), 2, &opts, |_| {}).unwrap();
+        let db = Egdb::open(dir.path()).unwrap();
+        let v = verdict(&db, &parse_fen("W:WKd4:Bb8").unwrap()).unwrap();
+        assert!(v.to_conversion);
+        let p = v.plies.expect("a distance");
+        assert_eq!(
+            v.to_string(),
+            format!("White wins ({p} plies to a capture or promotion)")
+        );
     }
 }

@@ -123,6 +123,16 @@ mod tests {
             Thinking::score_text(Color::White, Score::win_in(1)),
             "White wins in 1 move (1 ply)"
         );
+        // A database win without a stored distance has no count.
+        let far = Score::win_in(Score::UNKNOWN_DISTANCE + 66);
+        assert_eq!(
+            Thinking::score_text(Color::White, far),
+            "White wins (database)"
+        );
+        assert_eq!(
+            Thinking::score_text(Color::White, -far),
+            "Black wins (database)"
+        );
         assert_eq!(short_count(123_456), "123.5k");
     }
 

@@ -1,11 +1,15 @@
 //! Search scores: hundredths of a man from the side to move's point of view, or a
-//! proven result with its distance in plies.
+//! proven result with its distance in plies, or a proven result whose distance is
+//! unknown (an endgame database that stores win/draw/loss only).
 
 use std::fmt;
 use std::ops::Neg;
 
 /// A score for the side to move. Evaluations are in hundredths of a man; proven
 /// results are `±(WIN - plies)`, so a faster win and a slower loss score higher.
+/// Proven results [`Score::UNKNOWN_DISTANCE`] plies or more away form the band of
+/// wins and losses whose distance is not known: they order below every counted win
+/// (by an estimate of progress), and are never reported with a count.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Score(pub i32);
 
@@ -18,6 +22,10 @@ impl Score {
     pub const WIN: i32 = 30_000;
     /// Scores at or beyond `WIN - MAX_MATE_PLY` in magnitude are proven results.
     pub const MAX_MATE_PLY: i32 = 1_000;
+    /// Proven results this many plies away or more carry no distance: a database
+    /// win or loss without a stored distance (searched wins and stored distances
+    /// stay below it).
+    pub const UNKNOWN_DISTANCE: u32 = 400;
 
     /// An evaluation in hundredths of a man.
     pub const fn centi(c: i32) -> Score {
@@ -49,9 +57,14 @@ impl Score {
         self.is_proven() && self.0 < 0
     }
 
-    /// Plies to the end for a proven result.
+    /// A proven win or loss without a known distance (see [`Score::UNKNOWN_DISTANCE`]).
+    pub const fn is_uncounted(self) -> bool {
+        self.is_proven() && Self::WIN - self.0.abs() >= Self::UNKNOWN_DISTANCE as i32
+    }
+
+    /// Plies to the end for a proven result whose distance is known.
     pub const fn plies(self) -> Option<u32> {
-        if self.is_proven() {
+        if self.is_proven() && !self.is_uncounted() {
             Some((Self::WIN - self.0.abs()) as u32)
         } else {
             None
@@ -77,11 +90,14 @@ impl Neg for Score {
 }
 
 impl fmt::Display for Score {
-    /// `win 7`, `loss 4`, or the evaluation in hundredths of a man (`-150`).
+    /// `win 7`, `loss 4`, `win` or `loss` (distance unknown), or the evaluation in
+    /// hundredths of a man (`-150`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.plies() {
             Some(p) if self.0 > 0 => write!(f, "win {p}"),
             Some(p) => write!(f, "loss {p}"),
+            None if self.is_win() => f.write_str("win"),
+            None if self.is_loss() => f.write_str("loss"),
             None => write!(f, "{}", self.0),
         }
     }
@@ -101,5 +117,22 @@ mod tests {
         assert_eq!(Score::centi(-150).to_string(), "-150");
         assert_eq!(Score::win_in(9).plies(), Some(9));
         assert_eq!(Score::centi(100).plies(), None);
+    }
+
+    #[test]
+    fn wins_of_unknown_distance_carry_no_count() {
+        let far = Score::win_in(Score::UNKNOWN_DISTANCE + 65);
+        assert!(far.is_win() && far.is_uncounted());
+        assert_eq!(far.plies(), None);
+        assert_eq!(far.to_string(), "win");
+        assert_eq!((-far).to_string(), "loss");
+        assert!((-far).is_loss() && (-far).is_uncounted());
+        // Below every counted win, above every evaluation.
+        assert!(far < Score::win_in(Score::UNKNOWN_DISTANCE - 1));
+        assert!(far > Score::centi(5_000));
+        let near = Score::win_in(Score::UNKNOWN_DISTANCE - 1);
+        assert!(!near.is_uncounted());
+        assert_eq!(near.plies(), Some(Score::UNKNOWN_DISTANCE - 1));
+        assert!(!Score::centi(300).is_uncounted());
     }
 }

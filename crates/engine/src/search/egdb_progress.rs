@@ -10,8 +10,9 @@ use damas_rules::drawrules::LONG_DIAGONAL;
 use damas_rules::position::{Color, Position};
 
 /// Distance given to an oracle win or loss whose length is unknown (the estimate
-/// is added to it, so that every such score stays below a known distance).
-pub(crate) const UNKNOWN_DISTANCE: u32 = 400;
+/// is added to it, so that every such score stays below a known distance, in the
+/// score's band of uncounted results).
+pub(crate) const UNKNOWN_DISTANCE: u32 = crate::score::Score::UNKNOWN_DISTANCE;
 /// The estimate never exceeds this (with the ply, the score stays proven).
 pub(crate) const MAX_ESTIMATE: u32 = 400;
 

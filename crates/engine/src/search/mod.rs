@@ -314,6 +314,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
 }
 
 mod busy;
+mod conversion;
 mod egdb_progress;
 mod egdb_root;
 mod game_path;

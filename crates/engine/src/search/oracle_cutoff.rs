@@ -63,7 +63,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 };
                 UNKNOWN_DISTANCE + egdb_progress::estimate(pos, winner)
             };
-            (ply + a.unwrap_or_else(unknown)).min(Score::MAX_MATE_PLY as u32 - 1)
+            match a {
+                // A stored distance stays a counted one, below the uncounted band.
+                Some(a) => (ply + a).min(UNKNOWN_DISTANCE - 1),
+                None => (ply + unknown()).min(Score::MAX_MATE_PLY as u32 - 1),
+            }
         };
         match answer.value {
             OracleValue::Win => {

@@ -21,6 +21,10 @@ use damas_rules::position::Position;
 use super::pvs::Engine;
 use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
 
+/// Nodes the conversion search may spend at most at the root of a won database
+/// position.
+const CONVERSION_NODES: u64 = 200_000;
+
 /// Best root move of an iteration (or of its completed part).
 struct Best {
     mv: Move,
@@ -180,7 +184,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             return result;
         }
         if t.egdb {
-            if let Some(r) = self.oracle_root(pos, &list, on_info) {
+            if let Some(r) = self.oracle_root(pos, &list, limits, on_info) {
                 return r;
             }
         }
@@ -266,10 +270,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             // A single legal move is searched on too: its score is that of the line
             // after it, which a caller asking for a score wants (players wanting only
             // the move play it without a search, see `think`).
-            let known = result
-                .score
-                .plies()
-                .is_some_and(|p| p < super::pvs::UNKNOWN_DISTANCE);
+            let known = result.score.plies().is_some();
             if limits.depth.is_none() && known {
                 break;
             }
@@ -295,6 +296,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         &mut self,
         pos: &Position,
         list: &MoveList,
+        limits: &Limits,
         on_info: &mut dyn FnMut(&Info),
     ) -> Option<SearchResult> {
         let oracle = self.opts.oracle.clone()?;
@@ -302,6 +304,19 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             return None;
         }
         let answer = oracle.probe(pos)?;
+        // A win whose distance is to the next conversion, or unknown: play a move
+        // that forces the conversion within the counting rules, when one is found.
+        if answer.value == OracleValue::Win && (answer.to_conversion || answer.plies.is_none()) {
+            // At most half the move's nodes or time: the search may still need the rest.
+            let nodes = limits
+                .nodes
+                .map_or(CONVERSION_NODES, |n| (n / 2).min(CONVERSION_NODES));
+            let deadline = limits.time.map(|t| self.budget.start + t / 2);
+            if let Some(c) = super::conversion::find(&*oracle, pos, &self.path, nodes, deadline) {
+                let plies = answer.plies.map_or(Score::UNKNOWN_DISTANCE, |_| c.plies);
+                return Some(self.oracle_move(c.mv, Score::win_in(plies), on_info));
+            }
+        }
         let best = answer.best.filter(|m| list.contains(m))?;
         let kings_only = drawrules::trail(pos, self.path.iter().rev()).reversible_plies;
         let best =
@@ -316,16 +331,26 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             OracleValue::Loss => Score::loss_in(plies),
             OracleValue::Draw => Score::DRAW,
         };
+        Some(self.oracle_move(best, score, on_info))
+    }
+
+    /// The result of playing `best`, chosen from the oracle, at once.
+    fn oracle_move(
+        &mut self,
+        best: Move,
+        score: Score,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
         self.stats.nodes += 1;
         self.stats.egdb_cutoffs += 1;
         let info = self.info(0, score, &[best]);
         on_info(&info);
-        Some(SearchResult {
+        SearchResult {
             best: Some(best),
             score,
             depth: 0,
             pv: vec![best],
             stats: info.stats,
-        })
+        }
     }
 }

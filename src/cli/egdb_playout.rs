@@ -1,0 +1,97 @@
+//! `damas-egdb playout`: won database positions played out engine against engine
+//! ([`crate::egdb_playout`]), one line per position and a summary.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args as ClapArgs;
+use damas_egdb::error::EgdbError;
+use damas_egdb::location::{self, Env};
+use damas_egdb::probe::Egdb;
+use damas_egdb::Wdl;
+use damas_engine::search::{Limits, Oracle};
+use damas_rules::fen::parse_fen;
+use damas_rules::position::Color;
+
+use crate::egdb_playout::play_out;
+
+/// Arguments of `playout`.
+#[derive(ClapArgs, Debug)]
+pub struct PlayoutArgs {
+    /// Database directory (default: as `probe` finds it).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// A file of won positions, one FEN a line (blank lines and `#` comments skipped).
+    #[arg(long)]
+    pub fens: PathBuf,
+    /// Seconds a move for both sides.
+    #[arg(long, default_value_t = 0.1, value_parser = parse_seconds)]
+    pub time: f64,
+    /// Plies after which a game counts as not won.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: usize,
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err(format!("`{text}` is not a number of seconds in (0, 3600]")),
+    }
+}
+
+/// Play every position of the file; exit status 1 unless every one is won by the
+/// side the database names.
+pub fn run(a: &PlayoutArgs) -> Result<ExitCode, EgdbError> {
+    let dir = location::read_dir(a.dir.as_deref(), &Env::from_process());
+    let db = Arc::new(Egdb::open(&dir)?);
+    let oracle: Arc<dyn Oracle> = db.clone();
+    let file = std::fs::File::open(&a.fens).map_err(|e| EgdbError::io(&a.fens, e))?;
+    let limits = Limits::time(Duration::from_secs_f64(a.time));
+    let (mut played, mut won, mut counted) = (0, 0, 0);
+    for (n, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| EgdbError::io(&a.fens, e))?;
+        let fen = line.trim();
+        if fen.is_empty() || fen.starts_with('#') {
+            continue;
+        }
+        played += 1;
+        let where_ = format!("{}:{}", a.fens.display(), n + 1);
+        let Ok(pos) = parse_fen(fen) else {
+            println!("{where_}: {fen}: not a FEN");
+            continue;
+        };
+        let winner = match db.probe_wdl(&pos) {
+            Some(Wdl::Win) => pos.side_to_move(),
+            Some(Wdl::Loss) => pos.side_to_move().opponent(),
+            _ => {
+                println!("{where_}: {fen}: not a database win");
+                continue;
+            }
+        };
+        let p = play_out(&oracle, pos, &limits, 16, a.max_plies);
+        let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+        let how = match p.result {
+            Some(r) => match r.winner {
+                Some(c) => format!("{} wins ({})", name(c), r.reason.describe()),
+                None => format!("draw ({})", r.reason.describe()),
+            },
+            None => format!("no result after {} plies", a.max_plies),
+        };
+        won += usize::from(p.won_by(winner));
+        counted += usize::from(p.drawn_by_count());
+        println!(
+            "{fen}: {} to win; {how} after {} plies",
+            name(winner),
+            p.plies
+        );
+    }
+    println!("won {won} of {played}; drawn by a counting rule {counted}");
+    Ok(if won == played {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,76 @@
+//! Won database positions played out engine against engine under the game's draw
+//! rules (`damas_rules::game::Game`): the measure that a database win is also won
+//! over the board, before a counting rule or a repetition draws it.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher};
+use damas_rules::game::Game;
+use damas_rules::outcome::{EndReason, GameResult};
+use damas_rules::position::{Color, Position};
+
+/// How one played-out position ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Playout {
+    /// The game's result; `None` when `max_plies` ran out first.
+    pub result: Option<GameResult>,
+    /// Plies played.
+    pub plies: usize,
+}
+
+impl Playout {
+    /// Whether `side` won.
+    pub fn won_by(&self, side: Color) -> bool {
+        self.result.is_some_and(|r| r.winner == Some(side))
+    }
+
+    /// Whether a rule that counts moves drew the game.
+    pub fn drawn_by_count(&self) -> bool {
+        self.result.is_some_and(|r| {
+            r.winner.is_none() && !matches!(r.reason, EndReason::Repetition | EndReason::Time)
+        })
+    }
+}
+
+/// Play `start` out: both sides are the engine with `db`, searching within `limits`
+/// a move (each side with its own table of `hash_mb` megabytes), until the game
+/// ends or `max_plies` plies are played.
+pub fn play_out(
+    db: &Arc<dyn Oracle>,
+    start: Position,
+    limits: &Limits,
+    hash_mb: usize,
+    max_plies: usize,
+) -> Playout {
+    let engine = || {
+        Searcher::new(
+            SearchOptions::default()
+                .with_hash_mb(hash_mb)
+                .with_database(Some(db.clone())),
+        )
+    };
+    let mut sides = [engine(), engine()];
+    let mut game = Game::new(start);
+    let stop = AtomicBool::new(false);
+    while game.moves().len() < max_plies {
+        if let Some(result) = game.result() {
+            return Playout {
+                result: Some(result),
+                plies: game.moves().len(),
+            };
+        }
+        let pos = game.position();
+        let side = &mut sides[usize::from(pos.side_to_move() == Color::Black)];
+        let r = side.search(&pos, game.history(), limits, &stop, &mut |_| {});
+        match r.best {
+            Some(mv) if game.play(mv) => {}
+            // A search always has a legal move while the game is on.
+            _ => break,
+        }
+    }
+    Playout {
+        result: game.result(),
+        plies: game.moves().len(),
+    }
+}

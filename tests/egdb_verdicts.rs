@@ -1,0 +1,100 @@
+//! What the engine says and does in a won database ending: a win without a stored
+//! distance is reported without a count, a distance file's count is shown, and the
+//! win is converted over the board before a counting rule draws it.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
+
+use damas::egdb_playout::play_out;
+use damas_egdb::slices::build::build_slices;
+use damas_egdb::{BuildOptions, Egdb};
+use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher};
+use damas_rules::fen::parse_fen;
+use damas_rules::position::Color;
+
+/// The position: three kings against one, off the long diagonal.
+const THREE_KINGS: &str = "W:WKc1,Ke1,Kg1:BKb8";
+
+/// Slices of 1–4 pieces with distance files, and a directory of the same slices
+/// without them (win/draw/loss only), built once.
+fn dirs() -> &'static (tempfile::TempDir, tempfile::TempDir) {
+    static DIRS: OnceLock<(tempfile::TempDir, tempfile::TempDir)> = OnceLock::new();
+    DIRS.get_or_init(|| {
+        let dtc = tempfile::tempdir().unwrap();
+        let opts = BuildOptions {
+            dtc: true,
+            ..BuildOptions::default()
+        };
+        build_slices(dtc.path(), 4, &opts, |_| {}).unwrap();
+        let wdl = tempfile::tempdir().unwrap();
+        for entry in std::fs::read_dir(dtc.path()).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "wdl") {
+                std::fs::copy(&path, wdl.path().join(path.file_name().unwrap())).unwrap();
+            }
+        }
+        (dtc, wdl)
+    })
+}
+
+fn open(distances: bool) -> Arc<dyn Oracle> {
+    let (dtc, wdl) = dirs();
+    let dir = if distances { dtc.path() } else { wdl.path() };
+    Arc::new(Egdb::open(dir).unwrap())
+}
+
+fn root_score(db: Arc<dyn Oracle>, fen: &str) -> damas_engine::score::Score {
+    let mut s = Searcher::new(
+        SearchOptions::default()
+            .with_hash_mb(4)
+            .with_database(Some(db)),
+    );
+    let pos = parse_fen(fen).unwrap();
+    let r = s.search(
+        &pos,
+        &[],
+        &Limits::depth(6),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert!(r.best.is_some());
+    r.score
+}
+
+#[test]
+fn a_database_win_without_distances_is_reported_without_a_count() {
+    let score = root_score(open(false), THREE_KINGS);
+    assert!(score.is_win(), "{score}");
+    assert_eq!(score.plies(), None, "an invented distance: {score:?}");
+    assert_eq!(score.to_string(), "win");
+}
+
+#[test]
+fn a_distance_file_gives_the_count() {
+    let score = root_score(open(true), THREE_KINGS);
+    let plies = score.plies().expect("a counted win");
+    // The database's 15 plies to the capture of the lone king, or more where the
+    // draw rules (repetition) cut its shortest lines, within the 30-ply count.
+    assert!((15..30).contains(&plies), "{score}");
+    assert_eq!(score.to_string(), format!("win {plies}"));
+}
+
+#[test]
+fn won_endings_with_distance_files_are_won_before_the_counting_rules() {
+    // Three kings against one, two kings and a man against a king, three against two.
+    for fen in [
+        THREE_KINGS,
+        "W:WKa3,Kb2,Kc1:BKh4",
+        "W:WKh2,Kf2,a3:BKd8",
+        "W:WKb2,Kd2,Kf2:Bb8,Kd8",
+    ] {
+        let pos = parse_fen(fen).unwrap();
+        let p = play_out(&open(true), pos, &Limits::nodes(20_000), 4, 200);
+        assert!(
+            p.won_by(Color::White),
+            "{fen}: {:?} after {} plies",
+            p.result,
+            p.plies
+        );
+    }
+}
