@@ -38,8 +38,11 @@ pub struct Args {
     #[arg(long, value_name = "MIN+INC", conflicts_with_all = ["time", "depth"])]
     pub clock: Option<ClockSetting>,
     /// Start position (algebraic or numeric FEN).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "ballot")]
     pub fen: Option<String>,
+    /// Start from an FMJD three-move ballot: its number 1 to 150 or `random`.
+    #[arg(long, value_name = "N|random")]
+    pub ballot: Option<crate::ui::ballot::BallotChoice>,
     /// Directory of the endgame databases.
     #[arg(long)]
     pub egdb: Option<PathBuf>,
@@ -77,6 +80,7 @@ impl Args {
             strength: Strength::FULL,
             clock: None,
             fen: None,
+            ballot: None,
             egdb: None,
             eval: EvalName::Trained,
             weights: None,
@@ -160,6 +164,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         // https://no-color.org: a set, non-empty NO_COLOR turns colours off.
         colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         book: settings.book,
+        ballot: args.ballot.map(|b| b.pick(&mut rand::thread_rng())),
     };
     match ui::run(config) {
         Ok(ui::Exit::Quit) => Ok(()),

@@ -92,6 +92,8 @@ pub enum Action {
     ContinueHere,
     /// Review the game (`v`), or close the review.
     Review,
+    /// A new game from a random FMJD ballot (`w`).
+    Ballot,
 }
 
 /// How keys are read at the moment.
@@ -213,6 +215,7 @@ fn command_key(c: char) -> Option<Action> {
         '.' | '>' => Action::ViewForward,
         'x' => Action::ContinueHere,
         'v' => Action::Review,
+        'w' => Action::Ballot,
         _ => return None,
     })
 }
@@ -236,7 +239,7 @@ pub const KEY_HELP: &[(&str, &str)] = &[
         "Esc, Ctrl-U",
         "cancel the selection, prompt or help; empty the prompt",
     ),
-    ("n", "new game"),
+    ("n / w", "new game / from a random FMJD ballot"),
     ("u / r", "undo / redo (u after n, l, i: the old game back)"),
     ("t", "hint: the engine's best move, shown not played"),
     ("m", "engine: move now (or resume after undo)"),

@@ -261,6 +261,9 @@ fn draw_left(
             )
         )));
     }
+    if let Some(name) = c.opening() {
+        lines.push(Line::raw(format!("Ballot: {name}")));
+    }
     if let Some(v) = c.verdict() {
         lines.push(Line::raw(format!("Database: {v}")));
     }

@@ -3,6 +3,7 @@
 //! ([`Controller::on_engine_info`], [`Controller::on_engine_done`]), and requests for
 //! the outside world go out as [`Effect`]s (start or stop a search, save a file, …).
 
+mod ballot;
 mod confirm;
 mod moves;
 mod queries;
@@ -95,6 +96,8 @@ pub struct Controller {
     review: Option<ReviewPanel>,
     /// Progress of the review being made: (positions done, in all).
     reviewing: Option<(usize, usize)>,
+    /// The name of the FMJD ballot the game started from.
+    opening: Option<String>,
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -149,6 +152,7 @@ impl Controller {
             view: None,
             review: None,
             reviewing: None,
+            opening: None,
         };
         c.info("Your move: arrows + Enter, a click, or type it (c3-d4). ? for help.");
         c.announce_end();
@@ -305,6 +309,7 @@ impl Controller {
             }
             Action::ContinueHere => self.ask_continue_here(),
             Action::Review => self.ask_review(),
+            Action::Ballot => self.ask_or_do(Pending::Ballot),
             Action::Yes | Action::No | Action::Redraw => {}
         }
     }

@@ -86,6 +86,8 @@ pub struct ReviewPanel {
 pub enum Pending {
     /// Start a new game, discarding the one in progress.
     NewGame,
+    /// Start a new game from a random FMJD ballot.
+    Ballot,
     /// Open the load prompt, then replace the game in progress.
     Load,
     /// Open the FEN prompt, then replace the game in progress.
