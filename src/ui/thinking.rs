@@ -49,6 +49,7 @@ impl Thinking {
                 score: result.score,
                 stats: result.stats,
                 pv: result.pv.clone(),
+                lines: Vec::new(),
             },
         )
     }

@@ -24,16 +24,16 @@ use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
 use crate::time::predict_next;
 
 /// Best root move of an iteration (or of its completed part).
-struct Best {
-    mv: Move,
-    score: Score,
-    pv: Vec<Move>,
+pub(super) struct Best {
+    pub mv: Move,
+    pub score: Score,
+    pub pv: Vec<Move>,
 }
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// One iteration of listing 6.3 over `moves` (sorted at the end when complete).
     /// Returns the best child found and whether every child was searched.
-    fn root_iteration(
+    pub(super) fn root_iteration(
         &mut self,
         pos: &Position,
         depth: u32,
@@ -105,7 +105,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
 
     /// Extend `line` (from `pos`) with best moves stored in the table, up to `len`
     /// moves, stopping at a repetition. Table counters are left untouched.
-    fn tt_line(&mut self, pos: &Position, mut line: Vec<Move>, len: usize) -> Vec<Move> {
+    pub(super) fn tt_line(&mut self, pos: &Position, mut line: Vec<Move>, len: usize) -> Vec<Move> {
         if !self.t.tt {
             return line;
         }
@@ -143,7 +143,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         line
     }
 
-    fn info(&mut self, depth: u32, score: Score, pv: &[Move]) -> Info {
+    pub(super) fn info(&mut self, depth: u32, score: Score, pv: &[Move]) -> Info {
         let mut stats = self.stats;
         (stats.tt_accesses, stats.tt_compares) = self.tt.counters();
         if self.t.tt {
@@ -155,6 +155,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             score,
             stats,
             pv: pv.to_vec(),
+            lines: Vec::new(),
         }
     }
 
@@ -187,6 +188,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             }
         }
         let mut moves: Vec<Move> = list.to_vec();
+        if self.opts.lines > 1 && moves.len() > 1 {
+            return self.run_lines(pos, limits, moves, result, on_info);
+        }
         let mut values = vec![-Score::INFINITE; moves.len()];
         result.best = Some(moves[0]);
         result.score = self.eval.eval(pos);
