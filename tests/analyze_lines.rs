@@ -9,7 +9,11 @@ fn analyze(args: &[&str]) -> String {
         .args(args)
         .output()
         .expect("damas runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -29,7 +33,10 @@ fn three_lines_are_printed_per_iteration() {
         .collect();
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     let best = text.lines().last().unwrap();
-    assert!(best.starts_with(&format!("bestmove {} ", firsts[0])), "{text}");
+    assert!(
+        best.starts_with(&format!("bestmove {} ", firsts[0])),
+        "{text}"
+    );
     let plain = analyze(&["--depth", "6", "--eval", "material"]);
     assert!(!plain.lines().any(|l| l.starts_with("line ")), "{plain}");
 }

@@ -94,6 +94,8 @@ pub enum Action {
     Review,
     /// A new game from a random FMJD ballot (`w`).
     Ballot,
+    /// Open or close the analysis board (`z`).
+    Analyze,
 }
 
 /// How keys are read at the moment.
@@ -216,6 +218,7 @@ fn command_key(c: char) -> Option<Action> {
         'x' => Action::ContinueHere,
         'v' => Action::Review,
         'w' => Action::Ballot,
+        'z' => Action::Analyze,
         _ => return None,
     })
 }
@@ -242,7 +245,14 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("n / w", "new game / from a random FMJD ballot"),
     ("u / r", "undo / redo (u after n, l, i: the old game back)"),
     ("t", "hint: the engine's best move, shown not played"),
-    ("m", "engine: move now (or resume after undo)"),
+    (
+        "z",
+        "analysis board: you move both sides, the engine shows its best lines",
+    ),
+    (
+        "m",
+        "engine: move now (or resume after undo); analysis: stop / resume",
+    ),
     ("p", "players: human/engine for White and Black"),
     (
         "+ / -",

@@ -5,6 +5,7 @@
 //! [`engine`] runs the search in a background thread; [`terminal`] sets up and always
 //! restores the terminal. [`run`] ties them together.
 
+pub mod analysis;
 pub mod ballot;
 pub mod board;
 pub mod clock;
@@ -58,6 +59,8 @@ pub struct Config {
     pub book: bool,
     /// Start from this FMJD ballot instead of `start`.
     pub ballot: Option<crate::matches::Opening>,
+    /// Open on the analysis board showing this many lines.
+    pub analyze: Option<usize>,
 }
 
 /// How a UI session ended.
@@ -76,6 +79,9 @@ pub fn run(config: Config) -> io::Result<Exit> {
     controller.set_clock(config.clock);
     if let Some(b) = &config.ballot {
         controller.start_ballot(b);
+    }
+    if let Some(lines) = config.analyze {
+        controller.toggle_analysis(lines);
     }
     if let Some(o) = config.oracle {
         controller.set_oracle(o);

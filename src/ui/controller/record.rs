@@ -101,7 +101,7 @@ impl Controller {
                 self.effects.push(Effect::Stop);
                 self.info("Engine: move now.");
             }
-            Some((_, Purpose::Hint)) => self.effects.push(Effect::Stop),
+            Some((_, Purpose::Hint | Purpose::Analysis)) => self.effects.push(Effect::Stop),
             None if self.paused => {
                 self.paused = false;
                 self.info("Engine resumed.");
