@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod ballot;
 pub mod board;
+pub mod chart;
 pub mod clock;
 pub mod controller;
 pub mod engine;

@@ -339,6 +339,15 @@ fn draw_moves(frame: &mut Frame, c: &Controller, moves: Rect) {
 /// scrolled into view), then each player's summary.
 fn draw_review(frame: &mut Frame, panel: &ReviewPanel, area: Rect) {
     use crate::review::report::summary_line;
+    // The evaluation chart below the list when there is room for both.
+    let area = if area.height >= 14 {
+        let [list, chart] =
+            Layout::vertical([Constraint::Min(6), Constraint::Length(7)]).areas(area);
+        super::chart::draw_eval_chart(frame, panel, chart);
+        list
+    } else {
+        area
+    };
     let inner_h = usize::from(area.height.saturating_sub(2));
     let summary: Vec<String> = [Color::White, Color::Black]
         .into_iter()
