@@ -245,13 +245,10 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("n / w", "new game / from a random FMJD ballot"),
     ("u / r", "undo / redo (u after n, l, i: the old game back)"),
     ("t", "hint: the engine's best move, shown not played"),
-    (
-        "z",
-        "analysis board: you move both sides, the engine shows its best lines",
-    ),
+    ("z", "analysis board: you move, the engine shows its lines"),
     (
         "m",
-        "engine: move now (or resume after undo); analysis: stop / resume",
+        "move now (or resume after undo); analysis: stop/resume",
     ),
     ("p", "players: human/engine for White and Black"),
     (

@@ -138,7 +138,7 @@ pub const SETTINGS: [Setting; 10] = [
         },
         searcher: true,
         hub: true,
-        doc: "How many best moves a search finds, each with its score and line (multi-PV).",
+        doc: "How many best moves a search finds, each with its score and line (multi-PV, on one thread).",
     },
 ];
 
