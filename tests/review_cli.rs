@@ -81,3 +81,29 @@ fn bad_files_and_game_numbers_fail_with_a_message() {
     let o = damas(&["review", "/nonexistent/x.pdn"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn svg_writes_the_evaluation_chart_with_the_marked_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("eval.svg");
+    let o = damas(&[
+        "review",
+        GAME,
+        "--nodes",
+        "20000",
+        "--svg",
+        path.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    assert!(svg.contains("class=\"eval\""), "{svg}");
+    // The one blunder of the game is the one marked dot.
+    assert_eq!(svg.matches("class=\"mark\"").count(), 1, "{svg}");
+    assert!(svg.contains(">??</text>"), "{svg}");
+    // Only the file itself is left in the directory (written under a temporary name).
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}

@@ -68,6 +68,10 @@ pub struct Args {
     /// (quiescence included).
     #[arg(long)]
     pub stats: bool,
+    /// Find the best N moves, each with its score and line (multi-PV, one thread);
+    /// each iteration prints one `line` row per move after its `info` row.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=damas_engine::settings::MAX_LINES as i64))]
+    pub lines: u32,
 }
 
 /// `c3-d4 f6-e5 …`: each move written against the position it is played in.
@@ -142,6 +146,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         ("tt-frontier", args.tt_frontier.map(|f| f.to_string())),
         ("eval", Some(args.eval.to_string())),
         ("tt-bits", args.tt_bits.map(|b| b.to_string())),
+        ("lines", Some(args.lines.to_string())),
     ])?;
     let options = settings
         .search_options()
@@ -161,6 +166,14 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             i.stats.tt_permille,
             line_to_string(&pos, &i.pv)
         );
+        for (k, l) in i.lines.iter().enumerate() {
+            println!(
+                "line {} score {} pv {}",
+                k + 1,
+                l.score,
+                line_to_string(&pos, &l.pv)
+            );
+        }
     };
     let r = searcher.search(&pos, &[], &limits, &stop, &mut print);
     match r.best {

@@ -38,8 +38,11 @@ pub struct Args {
     #[arg(long, value_name = "MIN+INC", conflicts_with_all = ["time", "depth"])]
     pub clock: Option<ClockSetting>,
     /// Start position (algebraic or numeric FEN).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "ballot")]
     pub fen: Option<String>,
+    /// Start from an FMJD three-move ballot: its number 1 to 150 or `random`.
+    #[arg(long, value_name = "N|random")]
+    pub ballot: Option<crate::ui::ballot::BallotChoice>,
     /// Directory of the endgame databases.
     #[arg(long)]
     pub egdb: Option<PathBuf>,
@@ -64,6 +67,13 @@ pub struct Args {
     /// the opening book.
     #[arg(long)]
     pub no_book: bool,
+    /// Open on the analysis board: nobody plays, you move both sides and the engine
+    /// shows its best lines without end (`z` in the game).
+    #[arg(long)]
+    pub analyze: bool,
+    /// Lines (best moves) the analysis board shows.
+    #[arg(long, value_name = "N", default_value_t = crate::ui::controller::DEFAULT_ANALYSIS_LINES as u64, value_parser = clap::value_parser!(u64).range(1..=damas_engine::settings::MAX_LINES as u64))]
+    pub lines: u64,
 }
 
 impl Args {
@@ -77,6 +87,7 @@ impl Args {
             strength: Strength::FULL,
             clock: None,
             fen: None,
+            ballot: None,
             egdb: None,
             eval: EvalName::Trained,
             weights: None,
@@ -84,6 +95,8 @@ impl Args {
             hash: damas_engine::search::DEFAULT_HASH_MB,
             threads: 1,
             no_book: false,
+            analyze: false,
+            lines: crate::ui::controller::DEFAULT_ANALYSIS_LINES as u64,
         }
     }
 }
@@ -156,6 +169,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         // https://no-color.org: a set, non-empty NO_COLOR turns colours off.
         colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         book: settings.book,
+        analyze: args.analyze.then_some(args.lines as usize),
+        ballot: args.ballot.map(|b| b.pick(&mut rand::thread_rng())),
     };
     match ui::run(config) {
         Ok(ui::Exit::Quit) => Ok(()),

@@ -38,6 +38,10 @@ pub struct Args {
     /// Endgame database directory (default: the standard place, when built).
     #[arg(long, value_name = "DIR")]
     pub egdb: Option<PathBuf>,
+    /// Also write the evaluation across the game, with the marked moves, as an SVG
+    /// chart to this file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 /// Read the game, review it with a progress bar on stderr, print the review.
@@ -115,5 +119,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         crate::plural::plies(game.moves().len())
     );
     print!("{}", report(&review, names));
+    if let Some(path) = &args.svg {
+        let svg = crate::review::curve::curve_svg(&crate::review::curve::eval_curve(&review));
+        damas_engine::fsutil::write_atomic(path, svg.as_bytes())
+            .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))?;
+        println!("Evaluation chart written to {}", path.display());
+    }
     Ok(())
 }

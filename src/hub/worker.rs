@@ -318,6 +318,7 @@ mod tests {
             score: Score::centi(12),
             pv: legal_moves(&pos).iter().take(1).copied().collect(),
             stats: Default::default(),
+            lines: Vec::new(),
         };
         info.stats.tt_permille = 417;
         let line = info_line(&pos, &info, MoveNumbering::Standard);

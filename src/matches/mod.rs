@@ -20,8 +20,8 @@ use damas_rules::position::Color;
 
 pub use elo::{estimate, los, EloEstimate};
 pub use openings::{
-    fmjd_ballots, load_openings, parse_openings, random_opening_list, random_openings, shuffled,
-    Opening, OpeningsError,
+    fmjd_ballot, fmjd_ballots, load_openings, parse_openings, random_opening_list, random_openings,
+    shuffled, Opening, OpeningsError, BALLOT_COUNT,
 };
 pub use player::{
     make_player, EngineSpec, HubPlayer, InternalPlayer, Player, PlayerError, SpecError,

@@ -111,6 +111,15 @@ pub fn fmjd_ballots() -> Result<Vec<Opening>, OpeningsError> {
     parse_fen_openings(FMJD_BALLOTS)
 }
 
+/// How many FMJD ballots there are.
+pub const BALLOT_COUNT: usize = 150;
+
+/// FMJD ballot `number`, 1 to [`BALLOT_COUNT`] in file order (`None` outside that).
+pub fn fmjd_ballot(number: usize) -> Option<Opening> {
+    let index = number.checked_sub(1)?;
+    fmjd_ballots().ok()?.into_iter().nth(index)
+}
+
 /// FEN lines: one FEN per line, optionally followed by `; name`; blank lines and
 /// lines starting with `#` are skipped. Unnamed openings are called `line N`.
 pub fn parse_fen_openings(text: &str) -> Result<Vec<Opening>, OpeningsError> {

@@ -5,6 +5,7 @@
 //! after a game. `damas review` prints it ([`report`]); the terminal UI shows it in a
 //! panel.
 
+pub mod curve;
 pub mod judge;
 pub mod label;
 pub mod report;

@@ -76,6 +76,7 @@ impl EngineThread {
                         Job::NewGame => searcher.clear(),
                         Job::Search(req, stop) => {
                             let id = req.id;
+                            searcher.set_lines(req.lines);
                             let tx = ev_tx.clone();
                             let mut on_info = |info: &Info| {
                                 let _ = tx.send(EngineEvent::Info {
@@ -187,6 +188,7 @@ mod tests {
             limits,
             soft: None,
             strength: Strength::FULL,
+            lines: 1,
         }
     }
 

@@ -92,6 +92,10 @@ pub enum Action {
     ContinueHere,
     /// Review the game (`v`), or close the review.
     Review,
+    /// A new game from a random FMJD ballot (`w`).
+    Ballot,
+    /// Open or close the analysis board (`z`).
+    Analyze,
 }
 
 /// How keys are read at the moment.
@@ -213,6 +217,8 @@ fn command_key(c: char) -> Option<Action> {
         '.' | '>' => Action::ViewForward,
         'x' => Action::ContinueHere,
         'v' => Action::Review,
+        'w' => Action::Ballot,
+        'z' => Action::Analyze,
         _ => return None,
     })
 }
@@ -236,10 +242,14 @@ pub const KEY_HELP: &[(&str, &str)] = &[
         "Esc, Ctrl-U",
         "cancel the selection, prompt or help; empty the prompt",
     ),
-    ("n", "new game"),
+    ("n / w", "new game / from a random FMJD ballot"),
     ("u / r", "undo / redo (u after n, l, i: the old game back)"),
     ("t", "hint: the engine's best move, shown not played"),
-    ("m", "engine: move now (or resume after undo)"),
+    ("z", "analysis board: you move, the engine shows its lines"),
+    (
+        "m",
+        "move now (or resume after undo); analysis: stop/resume",
+    ),
     ("p", "players: human/engine for White and Black"),
     (
         "+ / -",

@@ -5,7 +5,10 @@
 //! [`engine`] runs the search in a background thread; [`terminal`] sets up and always
 //! restores the terminal. [`run`] ties them together.
 
+pub mod analysis;
+pub mod ballot;
 pub mod board;
+pub mod chart;
 pub mod clock;
 pub mod controller;
 pub mod engine;
@@ -55,6 +58,10 @@ pub struct Config {
     pub colour: bool,
     /// The engine plays its opening moves from the embedded book.
     pub book: bool,
+    /// Start from this FMJD ballot instead of `start`.
+    pub ballot: Option<crate::matches::Opening>,
+    /// Open on the analysis board showing this many lines.
+    pub analyze: Option<usize>,
 }
 
 /// How a UI session ended.
@@ -71,6 +78,12 @@ pub fn run(config: Config) -> io::Result<Exit> {
     let mut controller = Controller::new(config.start, config.players, config.level);
     controller.set_strength(config.strength);
     controller.set_clock(config.clock);
+    if let Some(b) = &config.ballot {
+        controller.start_ballot(b);
+    }
+    if let Some(lines) = config.analyze {
+        controller.toggle_analysis(lines);
+    }
     if let Some(o) = config.oracle {
         controller.set_oracle(o);
     }

@@ -73,7 +73,9 @@ pub fn draw(frame: &mut Frame, c: &Controller, colour: bool) -> BoardGeometry {
     let geometry = draw_left(frame, c, left, cell, colour);
     draw_right(frame, c, right);
     draw_message(frame, c, message, colour);
-    let key_line = if keys.width as usize >= KEY_LINE.len() {
+    let key_line = if c.analysis().is_some() {
+        super::analysis::KEY_LINE
+    } else if keys.width as usize >= KEY_LINE.len() {
         KEY_LINE
     } else {
         KEY_LINE_SHORT
@@ -261,6 +263,9 @@ fn draw_left(
             )
         )));
     }
+    if let Some(name) = c.opening() {
+        lines.push(Line::raw(format!("Ballot: {name}")));
+    }
     if let Some(v) = c.verdict() {
         lines.push(Line::raw(format!("Database: {v}")));
     }
@@ -269,6 +274,17 @@ fn draw_left(
 }
 
 fn draw_right(frame: &mut Frame, c: &Controller, area: Rect) {
+    if let Some(a) = c.analysis() {
+        // Room for every line, leaving the move list at least 5 rows.
+        let height = (a.lines as u16 + 4)
+            .min(area.height.saturating_sub(5))
+            .max(4);
+        let [engine, moves] =
+            Layout::vertical([Constraint::Length(height), Constraint::Min(3)]).areas(area);
+        super::analysis::draw_analysis(frame, c, engine);
+        draw_moves(frame, c, moves);
+        return;
+    }
     let [engine, moves] = Layout::vertical([Constraint::Length(6), Constraint::Min(3)]).areas(area);
     frame.render_widget(
         Paragraph::new(engine_lines(c))
@@ -285,6 +301,11 @@ fn draw_right(frame: &mut Frame, c: &Controller, area: Rect) {
         draw_review(frame, panel, moves);
         return;
     }
+    draw_moves(frame, c, moves);
+}
+
+/// The move list, in columns when wide enough, the latest rows always visible.
+fn draw_moves(frame: &mut Frame, c: &Controller, moves: Rect) {
     let rows = c.move_rows();
     let inner_h = moves.height.saturating_sub(2) as usize;
     let inner_w = moves.width.saturating_sub(2) as usize;
@@ -318,6 +339,15 @@ fn draw_right(frame: &mut Frame, c: &Controller, area: Rect) {
 /// scrolled into view), then each player's summary.
 fn draw_review(frame: &mut Frame, panel: &ReviewPanel, area: Rect) {
     use crate::review::report::summary_line;
+    // The evaluation chart below the list when there is room for both.
+    let area = if area.height >= 14 {
+        let [list, chart] =
+            Layout::vertical([Constraint::Min(6), Constraint::Length(7)]).areas(area);
+        super::chart::draw_eval_chart(frame, panel, chart);
+        list
+    } else {
+        area
+    };
     let inner_h = usize::from(area.height.saturating_sub(2));
     let summary: Vec<String> = [Color::White, Color::Black]
         .into_iter()

@@ -129,6 +129,7 @@ fn highlights_and_thinking_are_shown() {
         score: damas_engine::score::Score::centi(50),
         stats: Default::default(),
         pv: vec![],
+        lines: vec![],
     };
     c.handle(Action::Hint);
     let Some(crate::ui::controller::Effect::Search(req)) = c.take_effects().pop() else {

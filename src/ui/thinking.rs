@@ -26,18 +26,36 @@ pub struct Thinking {
     /// `forced move`, `level 3 (casual) choice`): shown instead of a depth and score
     /// that no search earned.
     pub note: Option<String>,
+    /// With several lines asked for: each one's score (labelled for the side it
+    /// favours) and moves, best first.
+    pub lines: Vec<(String, String)>,
 }
 
 impl Thinking {
     /// Format a search report for the position searched.
     pub fn from_info(pos: &Position, info: &Info) -> Thinking {
-        let mut pv = Vec::new();
-        let mut p = *pos;
-        for &m in &info.pv {
-            pv.push(move_to_string(&p, m, Notation::Algebraic));
-            p = p.play(m);
-        }
+        let text = |line: &[damas_rules::moves::Move]| {
+            let mut out = Vec::new();
+            let mut p = *pos;
+            for &m in line {
+                out.push(move_to_string(&p, m, Notation::Algebraic));
+                p = p.play(m);
+            }
+            out
+        };
+        let pv = text(&info.pv);
+        let lines = info
+            .lines
+            .iter()
+            .map(|l| {
+                (
+                    Thinking::score_text(pos.side_to_move(), l.score),
+                    text(&l.pv).join(" "),
+                )
+            })
+            .collect();
         Thinking {
+            lines,
             depth: info.depth,
             score: Thinking::score_text(pos.side_to_move(), info.score),
             nodes: info.stats.nodes + info.stats.qs_nodes,
@@ -76,6 +94,7 @@ impl Thinking {
                 score: result.score,
                 stats: result.stats,
                 pv: result.pv.clone(),
+                lines: Vec::new(),
             },
         )
     }

@@ -254,6 +254,7 @@ impl<R: Rng> Chooser<'_, R> {
             score: result.score,
             stats,
             pv: result.pv.clone(),
+            lines: Vec::new(),
         });
         result
     }

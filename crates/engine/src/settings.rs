@@ -48,7 +48,7 @@ pub struct Setting {
 }
 
 /// Every engine setting, in the order the Hub announces them.
-pub const SETTINGS: [Setting; 10] = [
+pub const SETTINGS: [Setting; 11] = [
     Setting {
         key: "hash",
         aliases: &[],
@@ -141,7 +141,21 @@ pub const SETTINGS: [Setting; 10] = [
         hub: false,
         doc: "Whether frontier nodes probe and store in the replacing table.",
     },
+    Setting {
+        key: "lines",
+        aliases: &["multipv"],
+        values: Values::Int {
+            min: 1,
+            max: MAX_LINES as i64,
+        },
+        searcher: true,
+        hub: true,
+        doc: "How many best moves a search finds, each with its score and line (multi-PV, on one thread).",
+    },
 ];
+
+/// Most lines (multi-PV) a search is asked for.
+pub const MAX_LINES: usize = 20;
 
 /// The setting named `key` (or one of its aliases).
 pub fn setting(key: &str) -> Option<&'static Setting> {
@@ -203,6 +217,8 @@ pub struct EngineSettings {
     pub aspiration: i32,
     /// Whether frontier nodes probe the replacing table.
     pub tt_frontier: bool,
+    /// How many best moves a search finds (multi-PV; 1: the ordinary search).
+    pub lines: usize,
 }
 
 impl Default for EngineSettings {
@@ -220,6 +236,7 @@ impl Default for EngineSettings {
             move_overhead: MoveOverhead::default(),
             aspiration: o.aspiration_delta(),
             tt_frontier: o.tt_frontier(),
+            lines: o.lines(),
         }
     }
 }
@@ -283,6 +300,7 @@ impl EngineSettings {
             "move-overhead" => self.move_overhead = MoveOverhead::from_millis(int()? as u64),
             "aspiration" => self.aspiration = int()? as i32,
             "tt-frontier" => self.tt_frontier = flag()?,
+            "lines" => self.lines = int()? as usize,
             other => unreachable!("setting {other} has no rule"),
         }
         Ok(())
@@ -301,6 +319,7 @@ impl EngineSettings {
             "move-overhead" => self.move_overhead.millis().to_string(),
             "aspiration" => self.aspiration.to_string(),
             "tt-frontier" => self.tt_frontier.to_string(),
+            "lines" => self.lines.to_string(),
             _ => return None,
         })
     }
@@ -313,6 +332,7 @@ impl EngineSettings {
             .with_threads(self.threads)
             .with_aspiration(self.aspiration)
             .with_tt_frontier(self.tt_frontier)
+            .with_lines(self.lines)
             .with_eval(self.eval.evaluation());
         match self.table {
             TableKind::Thesis => options.with_thesis_table(self.tt_bits),

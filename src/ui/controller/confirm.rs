@@ -16,7 +16,7 @@ impl Controller {
         if self.game_in_progress() {
             let n = self.game.moves().len();
             let verb = match what {
-                Pending::NewGame => "Start a new game",
+                Pending::NewGame | Pending::Ballot => "Start a new game",
                 Pending::Load => "Load a game",
                 Pending::SetFen => "Set up a position",
                 Pending::Quit => "Quit",
@@ -44,6 +44,9 @@ impl Controller {
     fn carry_out(&mut self, what: Pending) {
         match what {
             Pending::NewGame => self.new_game(Position::start()),
+            Pending::Ballot => self.start_ballot(
+                &crate::ui::ballot::BallotChoice::Random.pick(&mut rand::thread_rng()),
+            ),
             Pending::Load => {
                 let path = self.load_path.clone();
                 self.open_prompt(PromptKind::Load, path);

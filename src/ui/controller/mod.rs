@@ -3,6 +3,8 @@
 //! ([`Controller::on_engine_info`], [`Controller::on_engine_done`]), and requests for
 //! the outside world go out as [`Effect`]s (start or stop a search, save a file, …).
 
+mod analysis;
+mod ballot;
 mod confirm;
 mod moves;
 mod queries;
@@ -11,6 +13,7 @@ mod search;
 mod types;
 mod view;
 
+pub use analysis::AnalysisBoard;
 pub use types::{
     Choice, Effect, GameList, MessageKind, Pending, Prompt, PromptKind, Purpose, ReviewPanel,
     SearchRequest,
@@ -41,6 +44,9 @@ use crate::ui::oracle::{verdict, Verdict};
 use crate::ui::setup::{Player, Players};
 use crate::ui::thinking::Thinking;
 use damas_engine::search::Oracle;
+
+/// Lines the analysis board shows unless told otherwise.
+pub const DEFAULT_ANALYSIS_LINES: usize = 3;
 
 /// The game controller state.
 pub struct Controller {
@@ -98,6 +104,10 @@ pub struct Controller {
     review: Option<ReviewPanel>,
     /// Progress of the review being made: (positions done, in all).
     reviewing: Option<(usize, usize)>,
+    /// The name of the FMJD ballot the game started from.
+    opening: Option<String>,
+    /// The analysis board, when open.
+    analysis: Option<AnalysisBoard>,
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -153,6 +163,8 @@ impl Controller {
             view: None,
             review: None,
             reviewing: None,
+            opening: None,
+            analysis: None,
         };
         c.info("Your move: arrows + Enter, a click, or type it (c3-d4). ? for help.");
         c.announce_end();
@@ -214,6 +226,9 @@ impl Controller {
         }
         if self.review.is_some() {
             self.review_key(action);
+            return;
+        }
+        if self.analysis.is_some() && self.analysis_key(action) {
             return;
         }
         // Looking back: the board is not the game's, so no moves are made on it.
@@ -310,6 +325,8 @@ impl Controller {
             }
             Action::ContinueHere => self.ask_continue_here(),
             Action::Review => self.ask_review(),
+            Action::Ballot => self.ask_or_do(Pending::Ballot),
+            Action::Analyze => self.toggle_analysis(DEFAULT_ANALYSIS_LINES),
             Action::Yes | Action::No | Action::Redraw => {}
         }
     }

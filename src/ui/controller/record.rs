@@ -21,6 +21,7 @@ impl Controller {
         self.reset_clocks();
         self.paused = false;
         self.thinking = None;
+        self.opening = None;
         self.info("New game.");
     }
 
@@ -108,7 +109,7 @@ impl Controller {
                 self.effects.push(Effect::Stop);
                 self.info("Engine: move now.");
             }
-            Some((_, Purpose::Hint)) => self.effects.push(Effect::Stop),
+            Some((_, Purpose::Hint | Purpose::Analysis)) => self.effects.push(Effect::Stop),
             None if self.paused => {
                 self.paused = false;
                 self.info("Engine resumed.");
@@ -137,6 +138,11 @@ impl Controller {
         };
         record.set_tag("White", name(self.players.white));
         record.set_tag("Black", name(self.players.black));
+        if let Some(ballot) = &self.opening {
+            record.set_tag("SetUp", "1");
+            record.set_tag("Opening", ballot);
+            record.set_tag("Event", format!("damas terminal game, ballot {ballot}"));
+        }
         write_game(&record)
     }
 

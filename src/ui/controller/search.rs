@@ -8,6 +8,10 @@ use damas_engine::time::{MoveBudget, MoveOverhead};
 impl Controller {
     /// Start the engine when it is its turn. Call after every event.
     pub fn tick(&mut self) {
+        if self.analysis.is_some() {
+            self.tick_analysis();
+            return;
+        }
         if let Some(side) = self.flag_fall() {
             self.cancel_search();
             // The clock stops at zero.
@@ -49,6 +53,8 @@ impl Controller {
                 );
                 (b.search_limits(), b.soft)
             }
+            // The analysis board thinks until stopped.
+            (Purpose::Analysis, _, _) => (damas_engine::search::Limits::default(), None),
             _ => (crate::ui::setup::level_limits(&self.level), None),
         };
         self.effects.push(Effect::Search(SearchRequest {
@@ -60,7 +66,11 @@ impl Controller {
             soft,
             strength: match purpose {
                 Purpose::Move => self.strength,
-                Purpose::Hint => Strength::FULL,
+                Purpose::Hint | Purpose::Analysis => Strength::FULL,
+            },
+            lines: match (purpose, &self.analysis) {
+                (Purpose::Analysis, Some(a)) => a.lines,
+                _ => 1,
             },
         }));
     }
@@ -105,11 +115,17 @@ impl Controller {
             return;
         }
         self.searching = None;
+        if purpose == Purpose::Analysis {
+            // Its last report (with every line) stays on screen.
+            self.thinking_live = false;
+            self.analysis_finished();
+            return;
+        }
         let pos = self.position();
         // The final report stays visible after the search.
         let strength = match purpose {
             Purpose::Move => self.strength,
-            Purpose::Hint => Strength::FULL,
+            Purpose::Hint | Purpose::Analysis => Strength::FULL,
         };
         self.thinking = Some(Thinking::from_thought(&pos, result, source, strength));
         self.thinking_live = false;
@@ -123,6 +139,7 @@ impl Controller {
                     Thinking::score_text(pos.side_to_move(), result.score)
                 ));
             }
+            Purpose::Analysis => {}
             Purpose::Move => {
                 if self.players.of(pos.side_to_move()) == Player::Engine {
                     self.commit(best);

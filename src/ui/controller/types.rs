@@ -18,6 +18,8 @@ pub enum Purpose {
     Move,
     /// The result is shown as a hint.
     Hint,
+    /// The analysis board's endless search (never played).
+    Analysis,
 }
 
 /// A search for the engine thread.
@@ -38,6 +40,8 @@ pub struct SearchRequest {
     pub soft: Option<Duration>,
     /// Playing strength.
     pub strength: Strength,
+    /// How many best moves to find (multi-PV; 1 for moves and hints).
+    pub lines: usize,
 }
 
 /// Something the controller needs done outside.
@@ -86,6 +90,8 @@ pub struct ReviewPanel {
 pub enum Pending {
     /// Start a new game, discarding the one in progress.
     NewGame,
+    /// Start a new game from a random FMJD ballot.
+    Ballot,
     /// Open the load prompt, then replace the game in progress.
     Load,
     /// Open the FEN prompt, then replace the game in progress.

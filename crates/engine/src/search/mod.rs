@@ -27,7 +27,7 @@ pub use options::{
     DrawPolicy, SearchOptions, TableKind, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA,
     THESIS_ASPIRATION_DELTA,
 };
-pub use report::{Info, SearchResult, Stats};
+pub use report::{Info, PvLine, SearchResult, Stats};
 pub use smp::{parse_threads, MAX_THREADS};
 pub use techniques::{TechniqueError, Techniques};
 
@@ -119,6 +119,12 @@ impl Searcher {
     /// The options in force.
     pub fn options(&self) -> &SearchOptions {
         &self.options
+    }
+
+    /// Find the best `lines` root moves from the next search on (1: the ordinary
+    /// search); the tables are kept.
+    pub fn set_lines(&mut self, lines: usize) {
+        self.options.lines = lines.max(1);
     }
 
     /// Forget everything learnt (new game).
@@ -213,7 +219,12 @@ impl Searcher {
             .get_or_insert_with(|| Arc::new(SharedTable::new(self.options.hash_mb)))
             .clone();
         table.new_search();
-        let helpers = self.options.threads.clamp(1, smp::MAX_THREADS) - 1;
+        // Several lines are searched by one thread.
+        let helpers = if self.options.lines > 1 {
+            0
+        } else {
+            self.options.threads.clamp(1, smp::MAX_THREADS) - 1
+        };
         while self.helpers.len() < helpers {
             self.helpers.push(ThreadState::new());
         }
@@ -321,6 +332,7 @@ mod game_path;
 mod leaf;
 mod limits;
 mod mtdf;
+mod multipv;
 mod options;
 mod oracle_cutoff;
 mod order;

@@ -85,6 +85,9 @@ pub struct SearchOptions {
     /// better (docs/performance.md, "Tried and not adopted"). The thesis' table is
     /// always probed there, as the thesis does.
     pub(crate) tt_frontier: bool,
+    /// How many best root moves each iteration finds, each with its score and line
+    /// (multi-PV, `search/multipv.rs`); 1, the default, is the ordinary search.
+    pub(crate) lines: usize,
 }
 
 impl fmt::Debug for SearchOptions {
@@ -103,6 +106,7 @@ impl fmt::Debug for SearchOptions {
             .field("tt_exact_draft", &self.tt_exact_draft)
             .field("tt_leaves", &self.tt_leaves)
             .field("tt_frontier", &self.tt_frontier)
+            .field("lines", &self.lines)
             .finish()
     }
 }
@@ -123,6 +127,7 @@ impl Default for SearchOptions {
             tt_exact_draft: false,
             tt_leaves: false,
             tt_frontier: true,
+            lines: 1,
         }
     }
 }
@@ -274,6 +279,17 @@ impl SearchOptions {
     pub fn with_tt_frontier(mut self, frontier: bool) -> SearchOptions {
         self.tt_frontier = frontier;
         self
+    }
+
+    /// Find the best `lines` root moves, each with score and line (at least 1).
+    pub fn with_lines(mut self, lines: usize) -> SearchOptions {
+        self.lines = lines.max(1);
+        self
+    }
+
+    /// How many best root moves a search finds (1: the ordinary search).
+    pub fn lines(&self) -> usize {
+        self.lines
     }
 
     /// Use a stored value only at exactly the depth required.

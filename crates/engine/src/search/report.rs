@@ -79,6 +79,18 @@ pub struct Info {
     pub stats: Stats,
     /// Principal variation from the root.
     pub pv: Vec<Move>,
+    /// With several lines asked for ([`SearchOptions::with_lines`](super::SearchOptions::with_lines)),
+    /// the best root moves' lines, best first; empty otherwise.
+    pub lines: Vec<PvLine>,
+}
+
+/// One of several best lines from the root: its score (of the side to move) and moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PvLine {
+    /// Score of the line's first move.
+    pub score: Score,
+    /// The line, its first move the root move.
+    pub pv: Vec<Move>,
 }
 
 /// Outcome of a search.

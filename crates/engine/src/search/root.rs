@@ -26,16 +26,16 @@ use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
 const CONVERSION_NODES: u64 = 200_000;
 
 /// Best root move of an iteration (or of its completed part).
-struct Best {
-    mv: Move,
-    score: Score,
-    pv: Vec<Move>,
+pub(super) struct Best {
+    pub mv: Move,
+    pub score: Score,
+    pub pv: Vec<Move>,
 }
 
 impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     /// One iteration of listing 6.3 over `moves` (sorted at the end when complete).
     /// Returns the best child found and whether every child was searched.
-    fn root_iteration(
+    pub(super) fn root_iteration(
         &mut self,
         pos: &Position,
         depth: u32,
@@ -107,7 +107,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
 
     /// Extend `line` (from `pos`) with best moves stored in the table, up to `len`
     /// moves, stopping at a repetition. Table counters are left untouched.
-    fn tt_line(&mut self, pos: &Position, mut line: Vec<Move>, len: usize) -> Vec<Move> {
+    pub(super) fn tt_line(&mut self, pos: &Position, mut line: Vec<Move>, len: usize) -> Vec<Move> {
         if !self.t.tt {
             return line;
         }
@@ -145,7 +145,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         line
     }
 
-    fn info(&mut self, depth: u32, score: Score, pv: &[Move]) -> Info {
+    pub(super) fn info(&mut self, depth: u32, score: Score, pv: &[Move]) -> Info {
         let mut stats = self.stats;
         (stats.tt_accesses, stats.tt_compares) = self.tt.counters();
         if self.t.tt {
@@ -157,6 +157,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             score,
             stats,
             pv: pv.to_vec(),
+            lines: Vec::new(),
         }
     }
 
@@ -189,6 +190,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             }
         }
         let mut moves: Vec<Move> = list.to_vec();
+        if self.opts.lines > 1 && moves.len() > 1 {
+            return self.run_lines(pos, limits, moves, result, on_info);
+        }
         let mut values = vec![-Score::INFINITE; moves.len()];
         result.best = Some(moves[0]);
         result.score = self.eval.eval(pos);

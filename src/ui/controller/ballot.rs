@@ -1,0 +1,50 @@
+//! Games from an FMJD ballot: the board starts at the ballot's position and the
+//! record names it.
+
+use super::*;
+use crate::matches::Opening;
+
+impl Controller {
+    /// A new game from `ballot` (same players and level), named in the record.
+    pub fn start_ballot(&mut self, ballot: &Opening) {
+        self.new_game(ballot.position());
+        self.opening = Some(ballot.name.clone());
+        self.info(format!("New game from ballot {}.", ballot.name));
+    }
+
+    /// The name of the ballot the game started from.
+    pub fn opening(&self) -> Option<&str> {
+        self.opening.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::ballot::BallotChoice;
+
+    #[test]
+    fn a_ballot_game_starts_there_and_its_record_names_it() {
+        let ballot = BallotChoice::Number(1).pick(&mut rand::thread_rng());
+        let mut c = Controller::new(
+            Position::start(),
+            Players {
+                white: Player::Human,
+                black: Player::Human,
+            },
+            TimeControl::Depth(1),
+        );
+        c.start_ballot(&ballot);
+        assert_eq!(c.position(), ballot.position());
+        assert_eq!(c.opening(), Some("1-I cd4 ba5 dc5"));
+        let pdn = c.pdn_text();
+        assert!(pdn.contains("[Opening \"1-I cd4 ba5 dc5\"]"), "{pdn}");
+        assert!(pdn.contains("[SetUp \"1\"]"), "{pdn}");
+        let game = &read_games(&pdn).unwrap()[0];
+        assert_eq!(game.start, ballot.position());
+        // A plain new game forgets the ballot.
+        c.new_game(Position::start());
+        assert_eq!(c.opening(), None);
+        assert!(!c.pdn_text().contains("Opening"));
+    }
+}
