@@ -199,6 +199,27 @@ fn pv_string(pos: &Position, pv: &[damas_rules::moves::Move], numbering: MoveNum
     words.join(" ")
 }
 
+/// The `info` lines of one report: one line, or with several lines asked for
+/// (`lines`), one per line, best first, each carrying `multipv=K`.
+fn info_lines(pos: &Position, info: &Info, numbering: MoveNumbering) -> Vec<String> {
+    if info.lines.is_empty() {
+        return vec![info_line(pos, info, numbering)];
+    }
+    info.lines
+        .iter()
+        .enumerate()
+        .map(|(k, line)| {
+            let one = Info {
+                score: line.score,
+                pv: line.pv.clone(),
+                lines: Vec::new(),
+                ..info.clone()
+            };
+            format!("{} multipv={}", info_line(pos, &one, numbering), k + 1)
+        })
+        .collect()
+}
+
 fn info_line(pos: &Position, info: &Info, numbering: MoveNumbering) -> String {
     let nodes = info.stats.nodes + info.stats.qs_nodes;
     format!(
@@ -264,7 +285,9 @@ pub(super) fn spawn(
             thread::spawn(move || ctl.watch_deadline())
         };
         let mut on_info = |info: &Info| {
-            out.line(&info_line(&pos, info, numbering));
+            for line in info_lines(&pos, info, numbering) {
+                out.line(&line);
+            }
             ctl.after_iteration(info);
         };
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -309,6 +332,7 @@ pub(super) fn spawn(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damas_engine::search::PvLine;
 
     #[test]
     fn info_lines_report_table_fullness() {
@@ -324,6 +348,49 @@ mod tests {
         let line = info_line(&pos, &info, MoveNumbering::Standard);
         assert!(line.contains(" hashfull=417 "), "{line}");
         assert!(line.starts_with("info depth=3 score=0.12 "), "{line}");
+    }
+
+    #[test]
+    fn several_lines_give_one_info_each_best_first() {
+        let pos = Position::start();
+        let moves = legal_moves(&pos);
+        let lines: Vec<PvLine> = [(30, moves[0]), (-5, moves[1])]
+            .iter()
+            .map(|&(c, m)| PvLine {
+                score: Score::centi(c),
+                pv: vec![m],
+            })
+            .collect();
+        let info = Info {
+            depth: 4,
+            score: lines[0].score,
+            pv: lines[0].pv.clone(),
+            stats: Default::default(),
+            lines,
+        };
+        let out = info_lines(&pos, &info, MoveNumbering::Standard);
+        assert_eq!(out.len(), 2, "{out:?}");
+        let first = MoveNumbering::Standard.format(&pos, moves[0]);
+        let second = MoveNumbering::Standard.format(&pos, moves[1]);
+        assert!(out[0].starts_with("info depth=4 score=0.30 "), "{out:?}");
+        assert!(
+            out[0].ends_with(&format!("pv=\"{first}\" multipv=1")),
+            "{out:?}"
+        );
+        assert!(out[1].starts_with("info depth=4 score=-0.05 "), "{out:?}");
+        assert!(
+            out[1].ends_with(&format!("pv=\"{second}\" multipv=2")),
+            "{out:?}"
+        );
+        // One line asked for: the one `info` line, unchanged.
+        let single = Info {
+            lines: Vec::new(),
+            ..info
+        };
+        assert_eq!(
+            info_lines(&pos, &single, MoveNumbering::Standard),
+            vec![info_line(&pos, &single, MoveNumbering::Standard)]
+        );
     }
 
     #[test]
