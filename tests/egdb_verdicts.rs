@@ -98,3 +98,54 @@ fn won_endings_with_distance_files_are_won_before_the_counting_rules() {
         );
     }
 }
+
+/// Search `fen` with `db` at a small node budget: the result and whether every
+/// progress report said the conversion is unproven.
+fn unproven(db: Arc<dyn Oracle>, fen: &str) -> (bool, bool) {
+    let mut s = Searcher::new(
+        SearchOptions::default()
+            .with_hash_mb(4)
+            .with_database(Some(db)),
+    );
+    let pos = parse_fen(fen).unwrap();
+    let mut reports = Vec::new();
+    let r = s.search(
+        &pos,
+        &[],
+        &Limits::nodes(4_000),
+        &AtomicBool::new(false),
+        &mut |i| reports.push(i.conversion_unproven),
+    );
+    assert!(r.score.is_win(), "{fen}: {}", r.score);
+    assert!(!reports.is_empty());
+    (
+        r.conversion_unproven,
+        reports.iter().all(|&u| u == r.conversion_unproven),
+    )
+}
+
+#[test]
+fn a_win_without_a_conversion_found_says_so() {
+    // Slices only: the three kings' conversion is too long for the root's search.
+    assert_eq!(unproven(open(false), THREE_KINGS), (true, true));
+    // One of the kings on the long diagonal: the conversion is found at once.
+    assert_eq!(unproven(open(false), "W:WKa1,Kc1,Ke1:BKh8"), (false, true));
+}
+
+#[test]
+fn analyze_prints_the_unproven_conversion_note() {
+    let analyze = |fen: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_damas"))
+            .args(["analyze", "--nodes", "4000", "--fen", fen, "--egdb"])
+            .arg(dirs().1.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let note = "note: database win; conversion within the counting rules not proven";
+    let text = analyze(THREE_KINGS);
+    assert!(text.lines().any(|l| l == note), "{text}");
+    let text = analyze("W:WKa1,Kc1,Ke1:BKh8");
+    assert!(!text.contains("note:"), "{text}");
+}

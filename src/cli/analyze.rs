@@ -185,6 +185,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         ),
         None => println!("bestmove none score {} nodes {}", r.score, r.stats.nodes),
     }
+    if r.conversion_unproven {
+        println!("note: {}", damas_engine::search::CONVERSION_UNPROVEN);
+    }
     if args.stats {
         let s = r.stats;
         let per_access = if s.tt_accesses > 0 {

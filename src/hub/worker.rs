@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 
 use damas_engine::level::Strength;
 use damas_engine::score::Score;
-use damas_engine::search::{Info, SearchResult, Searcher};
+use damas_engine::search::{Info, SearchResult, Searcher, CONVERSION_UNPROVEN};
 use damas_engine::think::{think, Deadlines, Think};
 use damas_rules::movegen::legal_moves;
 use damas_rules::position::Position;
@@ -222,8 +222,13 @@ fn info_lines(pos: &Position, info: &Info, numbering: MoveNumbering) -> Vec<Stri
 
 fn info_line(pos: &Position, info: &Info, numbering: MoveNumbering) -> String {
     let nodes = info.stats.nodes + info.stats.qs_nodes;
+    let note = if info.conversion_unproven {
+        format!(" note={}", super::protocol::quote(CONVERSION_UNPROVEN))
+    } else {
+        String::new()
+    };
     format!(
-        "info depth={} score={} nodes={} time={:.3} nps={} hashfull={} pv=\"{}\"",
+        "info depth={} score={} nodes={} time={:.3} nps={} hashfull={} pv=\"{}\"{note}",
         info.depth,
         hub_score(info.score),
         nodes,
@@ -318,6 +323,7 @@ pub(super) fn spawn(
                     depth: 0,
                     pv: best.into_iter().collect(),
                     stats: Default::default(),
+                    conversion_unproven: false,
                 }
             }
         };
@@ -343,11 +349,21 @@ mod tests {
             pv: legal_moves(&pos).iter().take(1).copied().collect(),
             stats: Default::default(),
             lines: Vec::new(),
+            conversion_unproven: false,
         };
         info.stats.tt_permille = 417;
         let line = info_line(&pos, &info, MoveNumbering::Standard);
         assert!(line.contains(" hashfull=417 "), "{line}");
         assert!(line.starts_with("info depth=3 score=0.12 "), "{line}");
+        assert!(!line.contains("note="), "{line}");
+        info.conversion_unproven = true;
+        let line = info_line(&pos, &info, MoveNumbering::Standard);
+        assert!(
+            line.ends_with(
+                "\" note=\"database win; conversion within the counting rules not proven\""
+            ),
+            "{line}"
+        );
     }
 
     #[test]

@@ -130,6 +130,7 @@ fn highlights_and_thinking_are_shown() {
         stats: Default::default(),
         pv: vec![],
         lines: vec![],
+        conversion_unproven: false,
     };
     c.handle(Action::Hint);
     let Some(crate::ui::controller::Effect::Search(req)) = c.take_effects().pop() else {
@@ -245,6 +246,7 @@ fn the_engine_panel_labels_the_score_and_keeps_the_last_search() {
             depth: 11,
             pv: vec![mv],
             stats: Default::default(),
+            conversion_unproven: false,
         },
     );
     let text = screen(&c, 80, 24).0.join("\n");

@@ -4,7 +4,7 @@
 
 use damas_engine::level::Strength;
 use damas_engine::score::Score;
-use damas_engine::search::{Info, SearchResult};
+use damas_engine::search::{Info, SearchResult, CONVERSION_UNPROVEN};
 use damas_engine::think::Source;
 use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::{Color, Position};
@@ -24,7 +24,7 @@ pub struct Thinking {
     pub pv: Vec<String>,
     /// What the move is when it was not searched at full strength (`book move`,
     /// `forced move`, `level 3 (casual) choice`): shown instead of a depth and score
-    /// that no search earned.
+    /// that no search earned; or a database win whose conversion is not proven.
     pub note: Option<String>,
     /// With several lines asked for: each one's score (labelled for the side it
     /// favours) and moves, best first.
@@ -61,7 +61,9 @@ impl Thinking {
             nodes: info.stats.nodes + info.stats.qs_nodes,
             nps: info.stats.nps(),
             pv,
-            note: None,
+            note: info
+                .conversion_unproven
+                .then(|| CONVERSION_UNPROVEN.to_string()),
         }
     }
 
@@ -80,7 +82,7 @@ impl Thinking {
             Source::Search if strength != Strength::FULL => {
                 Some(format!("level {strength} choice"))
             }
-            Source::Search => None,
+            Source::Search => t.note,
         };
         t
     }
@@ -95,6 +97,7 @@ impl Thinking {
                 stats: result.stats,
                 pv: result.pv.clone(),
                 lines: Vec::new(),
+                conversion_unproven: result.conversion_unproven,
             },
         )
     }
@@ -165,6 +168,7 @@ mod tests {
             depth: 0,
             pv: vec![m],
             stats: Default::default(),
+            conversion_unproven: false,
         };
         let t = |source, strength| Thinking::from_thought(&pos, &result, source, strength).note;
         assert_eq!(
@@ -180,5 +184,15 @@ mod tests {
             Some("level 2 (novice) choice")
         );
         assert_eq!(t(Source::Search, Strength::FULL), None);
+        let unproven = SearchResult {
+            conversion_unproven: true,
+            ..result.clone()
+        };
+        assert_eq!(
+            Thinking::from_thought(&pos, &unproven, Source::Search, Strength::FULL)
+                .note
+                .as_deref(),
+            Some("database win; conversion within the counting rules not proven")
+        );
     }
 }

@@ -232,6 +232,7 @@ impl<R: Rng> Chooser<'_, R> {
                 depth: 0,
                 pv: Vec::new(),
                 stats,
+                conversion_unproven: false,
             };
         };
         let weights: Vec<f64> = scored
@@ -248,6 +249,7 @@ impl<R: Rng> Chooser<'_, R> {
             depth: profile.depth + 1,
             pv,
             stats,
+            conversion_unproven: false,
         };
         on_info(&Info {
             depth: result.depth,
@@ -255,6 +257,7 @@ impl<R: Rng> Chooser<'_, R> {
             stats,
             pv: result.pv.clone(),
             lines: Vec::new(),
+            conversion_unproven: false,
         });
         result
     }

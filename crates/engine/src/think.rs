@@ -106,6 +106,7 @@ pub fn think<R: Rng>(
                 depth: 0,
                 pv: vec![m],
                 stats: Default::default(),
+                conversion_unproven: false,
             },
             source,
         };

@@ -185,6 +185,7 @@ mod tests {
             depth: 5,
             pv: Vec::new(),
             stats: Default::default(),
+            conversion_unproven: false,
         };
         c.on_engine_done(first[0].id, &result);
         c.tick();

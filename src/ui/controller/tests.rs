@@ -189,6 +189,7 @@ fn undo_and_redo_return_to_the_humans_turn_against_the_engine() {
         depth: 2,
         pv: vec![reply],
         stats: Stats::default(),
+        conversion_unproven: false,
     };
     c.on_engine_done(req.id, &result);
     assert_eq!(c.move_rows(), ["1. c3-d4 f6-e5"]);
@@ -225,6 +226,7 @@ fn undo_cancels_a_running_search_and_pauses_engine_games() {
             depth: 1,
             pv: vec![],
             stats: Stats::default(),
+            conversion_unproven: false,
         },
     );
     c.tick();
@@ -264,6 +266,7 @@ fn move_now_stops_the_search_and_plays_its_answer() {
             depth: 1,
             pv: vec![],
             stats: Stats::default(),
+            conversion_unproven: false,
         },
     );
     assert_eq!(c.game().moves(), [mv]);
@@ -350,6 +353,7 @@ fn hint_searches_and_shows_without_playing() {
             depth: 3,
             pv: vec![mv],
             stats: Stats::default(),
+            conversion_unproven: false,
         },
     );
     assert_eq!(c.hint(), Some(mv));

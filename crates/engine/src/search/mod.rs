@@ -27,7 +27,7 @@ pub use options::{
     DrawPolicy, SearchOptions, TableKind, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA,
     THESIS_ASPIRATION_DELTA,
 };
-pub use report::{Info, PvLine, SearchResult, Stats};
+pub use report::{Info, PvLine, SearchResult, Stats, CONVERSION_UNPROVEN};
 pub use smp::{parse_threads, MAX_THREADS};
 pub use techniques::{TechniqueError, Techniques};
 

@@ -68,6 +68,11 @@ impl Stats {
     }
 }
 
+/// What users are told when [`SearchResult::conversion_unproven`]: the move follows
+/// the database, but no line converting the win within the counting rules was found.
+pub const CONVERSION_UNPROVEN: &str =
+    "database win; conversion within the counting rules not proven";
+
 /// Progress report after each completed iteration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Info {
@@ -82,6 +87,9 @@ pub struct Info {
     /// With several lines asked for ([`SearchOptions::with_lines`](super::SearchOptions::with_lines)),
     /// the best root moves' lines, best first; empty otherwise.
     pub lines: Vec<PvLine>,
+    /// A won database position whose conversion within the counting rules (the
+    /// 15-move and 5-move rules) was not found: the win may still be drawn by them.
+    pub conversion_unproven: bool,
 }
 
 /// One of several best lines from the root: its score (of the side to move) and moves.
@@ -106,4 +114,7 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// Statistics.
     pub stats: Stats,
+    /// A won database position whose conversion within the counting rules (the
+    /// 15-move and 5-move rules) was not found: the win may still be drawn by them.
+    pub conversion_unproven: bool,
 }

@@ -25,6 +25,17 @@ use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
 /// position.
 const CONVERSION_NODES: u64 = 200_000;
 
+/// What the oracle does at the root.
+enum OracleRoot {
+    /// It chose the move.
+    Answered(SearchResult),
+    /// A won position it has no move for and no conversion was found: search,
+    /// saying the conversion is not proven.
+    Unproven,
+    /// Search as usual.
+    Search,
+}
+
 /// Best root move of an iteration (or of its completed part).
 pub(super) struct Best {
     pub mv: Move,
@@ -158,6 +169,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             stats,
             pv: pv.to_vec(),
             lines: Vec::new(),
+            conversion_unproven: false,
         }
     }
 
@@ -177,6 +189,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             depth: 0,
             pv: Vec::new(),
             stats: self.stats,
+            conversion_unproven: false,
         };
         if list.is_empty() {
             self.stats.nodes += 1;
@@ -185,10 +198,36 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             return result;
         }
         if t.egdb {
-            if let Some(r) = self.oracle_root(pos, &list, limits, on_info) {
-                return r;
+            match self.oracle_root(pos, &list, limits, on_info) {
+                OracleRoot::Answered(r) => return r,
+                OracleRoot::Unproven => {
+                    let mut told = |i: &Info| {
+                        on_info(&Info {
+                            conversion_unproven: true,
+                            ..i.clone()
+                        })
+                    };
+                    let mut r = self.run_moves(pos, limits, &list, result, &mut told);
+                    r.conversion_unproven = true;
+                    return r;
+                }
+                OracleRoot::Search => {}
             }
         }
+        self.run_moves(pos, limits, &list, result, on_info)
+    }
+
+    /// Search the legal moves `list` of `pos` (not answered by the oracle), from
+    /// `result` (the result of a search that found nothing yet).
+    fn run_moves(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        list: &MoveList,
+        mut result: SearchResult,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let t = self.t;
         let mut moves: Vec<Move> = list.to_vec();
         if self.opts.lines > 1 && moves.len() > 1 {
             return self.run_lines(pos, limits, moves, result, on_info);
@@ -302,14 +341,20 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         list: &MoveList,
         limits: &Limits,
         on_info: &mut dyn FnMut(&Info),
-    ) -> Option<SearchResult> {
-        let oracle = self.opts.oracle.clone()?;
+    ) -> OracleRoot {
+        let Some(oracle) = self.opts.oracle.clone() else {
+            return OracleRoot::Search;
+        };
         if !oracle.covers(pos) {
-            return None;
+            return OracleRoot::Search;
         }
-        let answer = oracle.probe(pos)?;
+        let Some(answer) = oracle.probe(pos) else {
+            return OracleRoot::Search;
+        };
         // A win whose distance is to the next conversion, or unknown: play a move
-        // that forces the conversion within the counting rules, when one is found.
+        // that forces the conversion within the counting rules, when one is found;
+        // otherwise play on as the database says and tell the caller so.
+        let mut unproven = false;
         if answer.value == OracleValue::Win && (answer.to_conversion || answer.plies.is_none()) {
             // At most half the move's nodes or time: the search may still need the rest.
             let nodes = limits
@@ -318,10 +363,18 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             let deadline = limits.time.map(|t| self.budget.start + t / 2);
             if let Some(c) = super::conversion::find(&*oracle, pos, &self.path, nodes, deadline) {
                 let plies = answer.plies.map_or(Score::UNKNOWN_DISTANCE, |_| c.plies);
-                return Some(self.oracle_move(c.mv, Score::win_in(plies), on_info));
+                let score = Score::win_in(plies);
+                return OracleRoot::Answered(self.oracle_move(c.mv, score, false, on_info));
             }
+            unproven = true;
         }
-        let best = answer.best.filter(|m| list.contains(m))?;
+        let Some(best) = answer.best.filter(|m| list.contains(m)) else {
+            return if unproven {
+                OracleRoot::Unproven
+            } else {
+                OracleRoot::Search
+            };
+        };
         let kings_only = drawrules::trail(pos, self.path.iter().rev()).reversible_plies;
         let best =
             super::egdb_root::man_move_before_the_count(&*oracle, pos, list, &answer, kings_only)
@@ -335,19 +388,24 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             OracleValue::Loss => Score::loss_in(plies),
             OracleValue::Draw => Score::DRAW,
         };
-        Some(self.oracle_move(best, score, on_info))
+        OracleRoot::Answered(self.oracle_move(best, score, unproven, on_info))
     }
 
-    /// The result of playing `best`, chosen from the oracle, at once.
+    /// The result of playing `best`, chosen from the oracle, at once;
+    /// `conversion_unproven` when it is a win no conversion was found for.
     fn oracle_move(
         &mut self,
         best: Move,
         score: Score,
+        conversion_unproven: bool,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         self.stats.nodes += 1;
         self.stats.egdb_cutoffs += 1;
-        let info = self.info(0, score, &[best]);
+        let info = Info {
+            conversion_unproven,
+            ..self.info(0, score, &[best])
+        };
         on_info(&info);
         SearchResult {
             best: Some(best),
@@ -355,6 +413,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             depth: 0,
             pv: vec![best],
             stats: info.stats,
+            conversion_unproven,
         }
     }
 }

@@ -170,6 +170,7 @@ fn the_last_search_stays_visible_after_it_ends() {
         depth: 9,
         pv: vec![mv],
         stats: Stats::default(),
+        conversion_unproven: false,
     };
     c.on_engine_done(req.id, &result);
     let t = c.thinking().expect("kept");
