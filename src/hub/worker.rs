@@ -383,6 +383,7 @@ mod tests {
             pv: lines[0].pv.clone(),
             stats: Default::default(),
             lines,
+            conversion_unproven: false,
         };
         let out = info_lines(&pos, &info, MoveNumbering::Standard);
         assert_eq!(out.len(), 2, "{out:?}");

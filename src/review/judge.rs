@@ -4,10 +4,11 @@
 //! Thresholds: a loss of at least 0.30 men is an inaccuracy, 0.70 a mistake, 1.50 a
 //! blunder. Evaluations are capped at ±[`CAP`] (5 men) before subtracting: beyond that
 //! the game is decided either way, and a slower win is no error. Proven results are
-//! judged by what they prove: turning a proven win into less than the cap, or walking
-//! into a proven loss from a position not already beyond the cap, is a blunder;
-//! keeping a win (even a slower one) and moving in a position already lost are never
-//! marked. A move that was forced (the only legal one) is never marked.
+//! judged by what they prove: turning a proven win into less than the cap is a
+//! blunder; walking into a proven loss loses down to the cap (a blunder from a game
+//! still open, less from one already nearly lost); keeping a win (even a slower one)
+//! and moving in a position already lost are never marked. A move that was forced
+//! (the only legal one) is never marked.
 
 use std::fmt;
 
@@ -98,12 +99,6 @@ pub fn judge(best: Score, played: Score, forced: bool, same: bool) -> Judgement 
             }
         };
     }
-    if played.is_loss() && capped(best) > -CAP {
-        return Judgement {
-            loss,
-            mark: Some(Mark::Blunder),
-        };
-    }
     let mark = if loss >= BLUNDER {
         Some(Mark::Blunder)
     } else if loss >= MISTAKE {
@@ -152,6 +147,8 @@ mod tests {
         assert_eq!(mark(Score::loss_in(20), Score::loss_in(2)), None);
         // Not when the game was already as good as decided.
         assert_eq!(mark(c(-700), Score::loss_in(8)), None);
+        // From a position nearly lost, walking into the loss costs what is left.
+        assert_eq!(mark(c(-392), Score::loss_in(14)), Some(Mark::Mistake));
         assert_eq!(mark(Score::win_in(9), c(800)), None);
         assert_eq!(Mark::Blunder.symbol(), "??");
     }
