@@ -122,7 +122,8 @@ impl Review {
 }
 
 /// Review `game`: search each of its positions within `limits` (one search per
-/// position, the table kept from one to the next) and judge each move. `progress` is
+/// position, the table kept from one to the next; a second one after the engine's move
+/// where the move played was found lost) and judge each move. `progress` is
 /// told (positions searched, positions in all) after each search; when `stop` is set
 /// the review ends early with the moves judged so far.
 pub fn review_game(
@@ -155,6 +156,18 @@ pub fn review_game(
         let forced = legal_moves(&pos).len() == 1;
         let same = best == Some(played);
         let played_score = -after;
+        let mut best_score = before;
+        if let Some(b) =
+            best.filter(|_| played_score.is_loss() && !before.is_proven() && !forced && !same)
+        {
+            // The move played was found lost by a search of its own position; the
+            // engine's move gets the same second look before the one is called a
+            // blunder against the other (it may be lost as well).
+            let r = searcher.search(&pos.play(b), &positions[..=i], limits, stop, &mut |_| {});
+            if !stop.load(Ordering::Relaxed) && (-r.score).is_loss() {
+                best_score = -r.score;
+            }
+        }
         moves.push(MoveReview {
             ply: i,
             number: MoveNumber::of_ply(first, i),
@@ -164,10 +177,10 @@ pub fn review_game(
             best_text: best
                 .filter(|&b| b != played)
                 .map(|b| move_to_string(&pos, b, Notation::Algebraic)),
-            best_score: before,
+            best_score,
             played_score,
             forced,
-            judgement: judge(before, played_score, forced, same),
+            judgement: judge(best_score, played_score, forced, same),
         });
     }
     Review {
