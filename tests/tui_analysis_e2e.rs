@@ -260,14 +260,14 @@ fn a_ballot_game_starts_from_the_ballot_and_its_pdn_carries_it() {
 
 #[test]
 fn the_review_shows_the_evaluation_chart() {
-    // Two humans; White's e3-f4 drops a man (g5xe3 is forced).
+    // Two humans; White's d4-c5 drops a man for nothing (d6xb4 is forced).
     let Some(tmux) = start(
         "chart",
-        "--white human --black human --fen 'W:Wa1,c1,e1,g1,e3:Bb8,d8,f8,h8,g5'",
+        "--white human --black human --fen 'W:Wa1,c1,e1,g1,d4:Bb8,d8,f8,h8,d6'",
     ) else {
         return;
     };
-    for m in ["e3-f4", "g5xe3", "a1-b2"] {
+    for m in ["d4-c5", "d6xb4", "a1-b2"] {
         tmux.play_move(m);
     }
     tmux.wait_for("three moves", Duration::from_secs(10), |s| {
@@ -277,6 +277,6 @@ fn the_review_shows_the_evaluation_chart() {
     let screen = tmux.wait_for("the chart", Duration::from_secs(60), |s| {
         s.contains("Review (arrows") && s.contains("Evaluation (White up")
     });
-    assert!(screen.contains("e3-f4??"), "{screen}");
+    assert!(screen.contains("d4-c5??"), "{screen}");
     tmux.keys(&["C-c"]);
 }
