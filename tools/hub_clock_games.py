@@ -10,7 +10,7 @@ Usage:
     python3 tools/hub_clock_games.py --games 100 --time 2 --moves 0
     python3 tools/hub_clock_games.py --games 100 --time 1 --inc 0.05 --threads 2 --ponder
     python3 tools/hub_clock_games.py --games 4 --move-time 0.1 --ballots
-    python3 tools/hub_clock_games.py --engine2 /tmp/old/damas --option move-overhead=50
+    python3 tools/hub_clock_games.py --engine2 ../old/target/release/damas --option move-overhead=50
 
 The script keeps the clocks itself, as a GUI does: each side's time runs from
 writing `go think` (or `ponder-hit`) until the `done` line is read (pipe latency
