@@ -337,3 +337,29 @@ fn looking_back_reviewing_and_continuing_from_an_earlier_position() {
     tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=130"));
     tmux.assert_restored();
 }
+
+#[test]
+fn without_databases_the_game_says_how_to_build_them() {
+    let Some(tmux) = start("nodb") else { return };
+    // No databases at any standard place: an empty home, data directory and folder.
+    let empty = std::env::temp_dir().join(format!("damas-e2e-nodb-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let dir = empty.display();
+    let bin = env!("CARGO_BIN_EXE_damas");
+    tmux.keys(&[
+        &format!(
+            "cd {dir} && env -u DAMAS_EGDB HOME={dir} XDG_DATA_HOME={dir} {bin} play --depth 2; echo EXIT=$?"
+        ),
+        "Enter",
+    ]);
+    let screen = tmux.wait_for("the game screen", Duration::from_secs(20), |s| {
+        s.contains("Moves (White to move)")
+    });
+    assert!(
+        screen.contains("No endgame databases found"),
+        "the hint is on the game screen: {screen}"
+    );
+    tmux.literal("q");
+    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
+    let _ = std::fs::remove_dir_all(&empty);
+}
