@@ -162,14 +162,7 @@ mod tests {
     fn moves_not_searched_at_full_strength_are_labelled() {
         let pos = Position::start();
         let m = damas_rules::movegen::legal_moves(&pos)[0];
-        let result = SearchResult {
-            best: Some(m),
-            score: Score::DRAW,
-            depth: 0,
-            pv: vec![m],
-            stats: Default::default(),
-            conversion_unproven: false,
-        };
+        let result = SearchResult::unsearched(m);
         let t = |source, strength| Thinking::from_thought(&pos, &result, source, strength).note;
         assert_eq!(
             t(Source::Book, Strength::FULL).as_deref(),

@@ -13,7 +13,6 @@ use damas_rules::position::Position;
 
 use crate::book::{self, Book};
 use crate::level::{Chooser, Strength};
-use crate::score::Score;
 use crate::search::{Info, SearchResult, Searcher};
 use crate::time::{MoveBudget, Pace};
 
@@ -100,14 +99,7 @@ pub fn think<R: Rng>(
 ) -> Thought {
     if let Some((m, source)) = without_search(job.pos, job.book, job.forced_without_search, rng) {
         return Thought {
-            result: SearchResult {
-                best: Some(m),
-                score: Score::DRAW,
-                depth: 0,
-                pv: vec![m],
-                stats: Default::default(),
-                conversion_unproven: false,
-            },
+            result: SearchResult::unsearched(m),
             source,
         };
     }

@@ -118,3 +118,18 @@ pub struct SearchResult {
     /// 15-move and 5-move rules) was not found: the win may still be drawn by them.
     pub conversion_unproven: bool,
 }
+
+impl SearchResult {
+    /// The bare result of a move played without a search (a forced or book move): no
+    /// score earned, depth 0, the move its own line.
+    pub fn unsearched(m: Move) -> SearchResult {
+        SearchResult {
+            best: Some(m),
+            score: Score::DRAW,
+            depth: 0,
+            pv: vec![m],
+            stats: Stats::default(),
+            conversion_unproven: false,
+        }
+    }
+}
