@@ -8,79 +8,12 @@
 //! Needs `tmux`; without it each test prints SKIPPED and passes. Run alone with
 //! `cargo test --release --test tui_analysis_e2e -- --nocapture`.
 
-use std::process::{Command, Output};
+use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux runs")
-    }
-
-    fn capture(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "e2e"]).stdout).into_owned()
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "e2e"];
-        args.extend_from_slice(keys);
-        self.run(&args);
-    }
-
-    fn literal(&self, text: &str) {
-        self.run(&["send-keys", "-t", "e2e", "-l", text]);
-    }
-
-    /// Type a move and play it.
-    fn play_move(&self, mv: &str) {
-        self.literal(mv);
-        self.keys(&["Enter"]);
-    }
-
-    /// Wait until the pane satisfies `pred`, polling every `step`; the capture.
-    fn poll(
-        &self,
-        what: &str,
-        timeout: Duration,
-        step: Duration,
-        pred: impl Fn(&str) -> bool,
-    ) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.capture();
-            if pred(&screen) {
-                return screen;
-            }
-            if start.elapsed() > timeout {
-                panic!("timed out waiting for {what}; screen:\n{screen}");
-            }
-            sleep(step);
-        }
-    }
-
-    fn wait_for(&self, what: &str, timeout: Duration, pred: impl Fn(&str) -> bool) -> String {
-        self.poll(what, timeout, Duration::from_millis(100), pred)
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .arg("kill-server")
-            .output();
-    }
-}
+mod tmux;
+use tmux::Tmux;
 
 /// A private tmux server with an 80×24 pane running `damas play ARGS`.
 fn start(name: &str, args: &str) -> Option<Tmux> {
