@@ -201,6 +201,57 @@ impl PairIndex {
     }
 }
 
+/// A slice and its mirror solved in memory: each position's state byte and, when
+/// asked for, the wave that solved it.
+struct SolvedPair {
+    ix: PairIndex,
+    state: Vec<AtomicU8>,
+    levels: Vec<AtomicU8>,
+    waves: u32,
+}
+
+impl SolvedPair {
+    /// The distances to conversion of slice `j` of the pair, in index order: the
+    /// body of its distance file (0 for draws and capture positions).
+    fn distances(&self, j: usize) -> Vec<u8> {
+        let base = self.ix.bases[j] as usize;
+        let size = self.ix.slices[j].size() as usize;
+        self.levels[base..base + size]
+            .par_iter()
+            .zip(self.state[base..base + size].par_iter())
+            .map(|(l, s)| {
+                let s = s.load(Relaxed);
+                // Draws and capture positions: no distance.
+                if s & RESOLVED == 0 || s & CAPTURE != 0 {
+                    0
+                } else {
+                    l.load(Relaxed)
+                }
+            })
+            .collect()
+    }
+}
+
+/// Solve the pair of `slice` (the slice and its mirror) in memory, its exits —
+/// captures and promotions — valued from `db`, and return each slice of the pair
+/// with its distances to conversion: what [`build_slices`] writes as their
+/// distance files. Runs on the current rayon pool.
+pub fn solve_distances(db: &SliceDb, slice: Slice) -> Result<Vec<(Slice, Vec<u8>)>, EgdbError> {
+    let pair: Vec<Slice> = if slice.mirror() == slice {
+        vec![slice]
+    } else {
+        vec![slice, slice.mirror()]
+    };
+    let solved = solve_pair(db.dir(), &pair, db, &Bar::hidden(), true)?;
+    Ok(solved
+        .ix
+        .slices
+        .iter()
+        .enumerate()
+        .map(|(j, s)| (s.slice(), solved.distances(j)))
+        .collect())
+}
+
 /// Solve a slice and its mirror and write their files.
 fn build_pair(
     dir: &Path,
@@ -210,6 +261,92 @@ fn build_pair(
     with_dtc: bool,
 ) -> Result<Vec<SliceSummary>, EgdbError> {
     let start = Instant::now();
+    let solved = solve_pair(dir, pair, db, pb, with_dtc)?;
+    let SolvedPair {
+        ix, state, waves, ..
+    } = &solved;
+    let waves = *waves;
+
+    // 3. Encode and write.
+    let seconds = start.elapsed().as_secs_f64();
+    let mut out = Vec::new();
+    for (j, slice_ix) in ix.slices.iter().enumerate() {
+        let base = ix.bases[j] as usize;
+        let size = slice_ix.size() as usize;
+        let states = &state[base..base + size];
+        let blocks: Vec<(Vec<u8>, SliceCounts)> = states
+            .par_chunks(BLOCK_POSITIONS as usize)
+            .map(|chunk| {
+                let mut c = SliceCounts::default();
+                let values: Vec<u8> = chunk
+                    .iter()
+                    .map(|s| {
+                        let s = s.load(Relaxed);
+                        let v = if s & RESOLVED == 0 { V_DRAW } else { s & 3 };
+                        match v {
+                            V_WIN => c.wins += 1,
+                            V_LOSS => c.losses += 1,
+                            _ => c.draws += 1,
+                        }
+                        if s & RESOLVED != 0 && s & CAPTURE != 0 {
+                            c.captures += 1;
+                            ANY
+                        } else {
+                            match v {
+                                V_WIN => WIN,
+                                V_LOSS => LOSS,
+                                _ => DRAW,
+                            }
+                        }
+                    })
+                    .collect();
+                let mut codes = Vec::new();
+                encode_block(&values, &mut codes);
+                (codes, c)
+            })
+            .collect();
+        let mut counts = blocks
+            .iter()
+            .fold(SliceCounts::default(), |a, (_, c)| a.merge(*c));
+        let codes: Vec<Vec<u8>> = blocks.into_iter().map(|(b, _)| b).collect();
+        let bytes = write_slice_file(dir, slice_ix.slice(), &codes)?;
+        let mut dtc_bytes = 0;
+        if with_dtc {
+            let body = solved.distances(j);
+            counts.longest_win = body
+                .par_iter()
+                .zip(states.par_iter())
+                .filter(|(_, s)| {
+                    let s = s.load(Relaxed);
+                    s & RESOLVED != 0 && s & 3 == V_WIN
+                })
+                .map(|(&d, _)| d)
+                .max()
+                .unwrap_or(0);
+            dtc_bytes = write_dtc_file(dir, slice_ix.slice(), &body)?;
+        }
+        out.push(SliceSummary {
+            slice: slice_ix.slice(),
+            reused: false,
+            counts: Some(counts),
+            bytes,
+            dtc_bytes,
+            seconds,
+            waves,
+        });
+    }
+    Ok(out)
+}
+
+/// The builder's init and retrograde waves for `pair` (a slice and its mirror),
+/// exits valued from `db`; errors name `dir`.
+fn solve_pair(
+    dir: &Path,
+    pair: &[Slice],
+    db: &SliceDb,
+    pb: &Bar,
+    with_dtc: bool,
+) -> Result<SolvedPair, EgdbError> {
     let fail = |what: String| EgdbError::Build {
         dir: dir.to_path_buf(),
         pieces: pair[0].pieces(),
@@ -293,88 +430,12 @@ fn build_pair(
             break;
         }
     }
-
-    // 3. Encode and write.
-    let seconds = start.elapsed().as_secs_f64();
-    let mut out = Vec::new();
-    for (j, slice_ix) in ix.slices.iter().enumerate() {
-        let base = ix.bases[j] as usize;
-        let size = slice_ix.size() as usize;
-        let states = &state[base..base + size];
-        let blocks: Vec<(Vec<u8>, SliceCounts)> = states
-            .par_chunks(BLOCK_POSITIONS as usize)
-            .map(|chunk| {
-                let mut c = SliceCounts::default();
-                let values: Vec<u8> = chunk
-                    .iter()
-                    .map(|s| {
-                        let s = s.load(Relaxed);
-                        let v = if s & RESOLVED == 0 { V_DRAW } else { s & 3 };
-                        match v {
-                            V_WIN => c.wins += 1,
-                            V_LOSS => c.losses += 1,
-                            _ => c.draws += 1,
-                        }
-                        if s & RESOLVED != 0 && s & CAPTURE != 0 {
-                            c.captures += 1;
-                            ANY
-                        } else {
-                            match v {
-                                V_WIN => WIN,
-                                V_LOSS => LOSS,
-                                _ => DRAW,
-                            }
-                        }
-                    })
-                    .collect();
-                let mut codes = Vec::new();
-                encode_block(&values, &mut codes);
-                (codes, c)
-            })
-            .collect();
-        let mut counts = blocks
-            .iter()
-            .fold(SliceCounts::default(), |a, (_, c)| a.merge(*c));
-        let codes: Vec<Vec<u8>> = blocks.into_iter().map(|(b, _)| b).collect();
-        let bytes = write_slice_file(dir, slice_ix.slice(), &codes)?;
-        let mut dtc_bytes = 0;
-        if with_dtc {
-            let body: Vec<u8> = levels[base..base + size]
-                .par_iter()
-                .zip(states.par_iter())
-                .map(|(l, s)| {
-                    let s = s.load(Relaxed);
-                    // Draws and capture positions: no distance.
-                    if s & RESOLVED == 0 || s & CAPTURE != 0 {
-                        0
-                    } else {
-                        l.load(Relaxed)
-                    }
-                })
-                .collect();
-            counts.longest_win = body
-                .par_iter()
-                .zip(states.par_iter())
-                .filter(|(_, s)| {
-                    let s = s.load(Relaxed);
-                    s & RESOLVED != 0 && s & 3 == V_WIN
-                })
-                .map(|(&d, _)| d)
-                .max()
-                .unwrap_or(0);
-            dtc_bytes = write_dtc_file(dir, slice_ix.slice(), &body)?;
-        }
-        out.push(SliceSummary {
-            slice: slice_ix.slice(),
-            reused: false,
-            counts: Some(counts),
-            bytes,
-            dtc_bytes,
-            seconds,
-            waves,
-        });
-    }
-    Ok(out)
+    Ok(SolvedPair {
+        ix,
+        state,
+        levels,
+        waves,
+    })
 }
 
 /// Un-move every win and loss solved in wave `level`; returns how many positions
