@@ -143,51 +143,42 @@ fn distances_solved_on_demand_equal_the_distance_files() {
     assert_eq!(limited.probe_value(&pos).unwrap().distance, None);
 }
 
+/// Three kings against one, two kings and a man against a king, three against two.
+const WON_ENDINGS: [&str; 4] = [
+    THREE_KINGS,
+    "W:WKa3,Kb2,Kc1:BKh4",
+    "W:WKh2,Kf2,a3:BKd8",
+    "W:WKb2,Kd2,Kf2:Bb8,Kd8",
+];
+
+/// Play `fen` out with `db` at a fixed node budget and check White wins it.
+fn assert_won(db: &Arc<dyn Oracle>, fen: &str) {
+    let pos = parse_fen(fen).unwrap();
+    let p = play_out(db, pos, &Limits::nodes(20_000), 4, 200);
+    assert!(
+        p.won_by(Color::White) && !p.drawn_by_count(),
+        "{fen}: {:?} after {} plies",
+        p.result,
+        p.plies
+    );
+}
+
 #[test]
 fn won_endings_with_distance_files_are_won_before_the_counting_rules() {
-    // Three kings against one, two kings and a man against a king, three against two.
-    for fen in [
-        THREE_KINGS,
-        "W:WKa3,Kb2,Kc1:BKh4",
-        "W:WKh2,Kf2,a3:BKd8",
-        "W:WKb2,Kd2,Kf2:Bb8,Kd8",
-    ] {
-        let pos = parse_fen(fen).unwrap();
-        let p = play_out(&open(true), pos, &Limits::nodes(20_000), 4, 200);
-        assert!(
-            p.won_by(Color::White),
-            "{fen}: {:?} after {} plies",
-            p.result,
-            p.plies
-        );
+    for fen in WON_ENDINGS {
+        assert_won(&open(true), fen);
     }
 }
 
 #[test]
 fn won_endings_without_distance_files_are_won_by_distances_solved_on_demand() {
-    let values = || {
+    for fen in WON_ENDINGS {
         let db = Arc::new(Egdb::open(dirs().1.path()).unwrap());
         let oracle: Arc<dyn Oracle> = db.clone();
-        (db, oracle)
-    };
-    for fen in [
-        THREE_KINGS,
-        "W:WKa3,Kb2,Kc1:BKh4",
-        "W:WKh2,Kf2,a3:BKd8",
-        "W:WKb2,Kd2,Kf2:Bb8,Kd8",
-    ] {
-        let pos = parse_fen(fen).unwrap();
-        let (db, oracle) = values();
-        let p = play_out(&oracle, pos, &Limits::nodes(20_000), 4, 200);
-        assert!(
-            p.won_by(Color::White) && !p.drawn_by_count(),
-            "{fen}: {:?} after {} plies",
-            p.result,
-            p.plies
-        );
+        assert_won(&oracle, fen);
         assert!(db.on_demand_distances().bytes() > 0, "{fen}");
     }
-    // Without them, the same budget draws the three kings by a counting rule.
+    // Without them, the same budget does not win the three kings.
     let pos = parse_fen(THREE_KINGS).unwrap();
     let p = play_out(&open_values_only(), pos, &Limits::nodes(20_000), 4, 200);
     assert!(!p.won_by(Color::White), "{:?}", p.result);

@@ -252,92 +252,6 @@ pub fn solve_distances(db: &SliceDb, slice: Slice) -> Result<Vec<(Slice, Vec<u8>
         .collect())
 }
 
-/// Solve a slice and its mirror and write their files.
-fn build_pair(
-    dir: &Path,
-    pair: &[Slice],
-    db: &SliceDb,
-    pb: &Bar,
-    with_dtc: bool,
-) -> Result<Vec<SliceSummary>, EgdbError> {
-    let start = Instant::now();
-    let solved = solve_pair(dir, pair, db, pb, with_dtc)?;
-    let SolvedPair {
-        ix, state, waves, ..
-    } = &solved;
-    let waves = *waves;
-
-    // 3. Encode and write.
-    let seconds = start.elapsed().as_secs_f64();
-    let mut out = Vec::new();
-    for (j, slice_ix) in ix.slices.iter().enumerate() {
-        let base = ix.bases[j] as usize;
-        let size = slice_ix.size() as usize;
-        let states = &state[base..base + size];
-        let blocks: Vec<(Vec<u8>, SliceCounts)> = states
-            .par_chunks(BLOCK_POSITIONS as usize)
-            .map(|chunk| {
-                let mut c = SliceCounts::default();
-                let values: Vec<u8> = chunk
-                    .iter()
-                    .map(|s| {
-                        let s = s.load(Relaxed);
-                        let v = if s & RESOLVED == 0 { V_DRAW } else { s & 3 };
-                        match v {
-                            V_WIN => c.wins += 1,
-                            V_LOSS => c.losses += 1,
-                            _ => c.draws += 1,
-                        }
-                        if s & RESOLVED != 0 && s & CAPTURE != 0 {
-                            c.captures += 1;
-                            ANY
-                        } else {
-                            match v {
-                                V_WIN => WIN,
-                                V_LOSS => LOSS,
-                                _ => DRAW,
-                            }
-                        }
-                    })
-                    .collect();
-                let mut codes = Vec::new();
-                encode_block(&values, &mut codes);
-                (codes, c)
-            })
-            .collect();
-        let mut counts = blocks
-            .iter()
-            .fold(SliceCounts::default(), |a, (_, c)| a.merge(*c));
-        let codes: Vec<Vec<u8>> = blocks.into_iter().map(|(b, _)| b).collect();
-        let bytes = write_slice_file(dir, slice_ix.slice(), &codes)?;
-        let mut dtc_bytes = 0;
-        if with_dtc {
-            let body = solved.distances(j);
-            counts.longest_win = body
-                .par_iter()
-                .zip(states.par_iter())
-                .filter(|(_, s)| {
-                    let s = s.load(Relaxed);
-                    s & RESOLVED != 0 && s & 3 == V_WIN
-                })
-                .map(|(&d, _)| d)
-                .max()
-                .unwrap_or(0);
-            dtc_bytes = write_dtc_file(dir, slice_ix.slice(), &body)?;
-        }
-        out.push(SliceSummary {
-            slice: slice_ix.slice(),
-            reused: false,
-            counts: Some(counts),
-            bytes,
-            dtc_bytes,
-            seconds,
-            waves,
-        });
-    }
-    Ok(out)
-}
-
 /// The builder's init and retrograde waves for `pair` (a slice and its mirror),
 /// exits valued from `db`; errors name `dir`.
 fn solve_pair(
@@ -436,6 +350,92 @@ fn solve_pair(
         levels,
         waves,
     })
+}
+
+/// Solve a slice and its mirror and write their files.
+fn build_pair(
+    dir: &Path,
+    pair: &[Slice],
+    db: &SliceDb,
+    pb: &Bar,
+    with_dtc: bool,
+) -> Result<Vec<SliceSummary>, EgdbError> {
+    let start = Instant::now();
+    let solved = solve_pair(dir, pair, db, pb, with_dtc)?;
+    let SolvedPair {
+        ix, state, waves, ..
+    } = &solved;
+    let waves = *waves;
+
+    // 3. Encode and write.
+    let seconds = start.elapsed().as_secs_f64();
+    let mut out = Vec::new();
+    for (j, slice_ix) in ix.slices.iter().enumerate() {
+        let base = ix.bases[j] as usize;
+        let size = slice_ix.size() as usize;
+        let states = &state[base..base + size];
+        let blocks: Vec<(Vec<u8>, SliceCounts)> = states
+            .par_chunks(BLOCK_POSITIONS as usize)
+            .map(|chunk| {
+                let mut c = SliceCounts::default();
+                let values: Vec<u8> = chunk
+                    .iter()
+                    .map(|s| {
+                        let s = s.load(Relaxed);
+                        let v = if s & RESOLVED == 0 { V_DRAW } else { s & 3 };
+                        match v {
+                            V_WIN => c.wins += 1,
+                            V_LOSS => c.losses += 1,
+                            _ => c.draws += 1,
+                        }
+                        if s & RESOLVED != 0 && s & CAPTURE != 0 {
+                            c.captures += 1;
+                            ANY
+                        } else {
+                            match v {
+                                V_WIN => WIN,
+                                V_LOSS => LOSS,
+                                _ => DRAW,
+                            }
+                        }
+                    })
+                    .collect();
+                let mut codes = Vec::new();
+                encode_block(&values, &mut codes);
+                (codes, c)
+            })
+            .collect();
+        let mut counts = blocks
+            .iter()
+            .fold(SliceCounts::default(), |a, (_, c)| a.merge(*c));
+        let codes: Vec<Vec<u8>> = blocks.into_iter().map(|(b, _)| b).collect();
+        let bytes = write_slice_file(dir, slice_ix.slice(), &codes)?;
+        let mut dtc_bytes = 0;
+        if with_dtc {
+            let body = solved.distances(j);
+            counts.longest_win = body
+                .par_iter()
+                .zip(states.par_iter())
+                .filter(|(_, s)| {
+                    let s = s.load(Relaxed);
+                    s & RESOLVED != 0 && s & 3 == V_WIN
+                })
+                .map(|(&d, _)| d)
+                .max()
+                .unwrap_or(0);
+            dtc_bytes = write_dtc_file(dir, slice_ix.slice(), &body)?;
+        }
+        out.push(SliceSummary {
+            slice: slice_ix.slice(),
+            reused: false,
+            counts: Some(counts),
+            bytes,
+            dtc_bytes,
+            seconds,
+            waves,
+        });
+    }
+    Ok(out)
 }
 
 /// Un-move every win and loss solved in wave `level`; returns how many positions
