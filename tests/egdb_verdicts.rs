@@ -1,12 +1,14 @@
 //! What the engine says and does in a won database ending: a win without a stored
-//! distance is reported without a count, a distance file's count is shown, and the
-//! win is converted over the board before a counting rule draws it.
+//! distance is reported without a count, a distance file's count is shown, the
+//! distances solved on demand equal the files', and the win is converted over the
+//! board before a counting rule draws it, with distance files or without.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 use damas::egdb_playout::play_out;
 use damas_egdb::slices::build::build_slices;
+use damas_egdb::slices::slice::{Slice, SliceIndex};
 use damas_egdb::{BuildOptions, Egdb};
 use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher};
 use damas_rules::fen::parse_fen;
@@ -43,6 +45,13 @@ fn open(distances: bool) -> Arc<dyn Oracle> {
     Arc::new(Egdb::open(dir).unwrap())
 }
 
+/// The win/draw/loss-only slices, solving no distances on demand.
+fn open_values_only() -> Arc<dyn Oracle> {
+    let mut db = Egdb::open(dirs().1.path()).unwrap();
+    db.set_on_demand_pieces(0);
+    Arc::new(db)
+}
+
 fn root_score(db: Arc<dyn Oracle>, fen: &str) -> damas_engine::score::Score {
     let mut s = Searcher::new(
         SearchOptions::default()
@@ -63,40 +72,116 @@ fn root_score(db: Arc<dyn Oracle>, fen: &str) -> damas_engine::score::Score {
 
 #[test]
 fn a_database_win_without_distances_is_reported_without_a_count() {
-    let score = root_score(open(false), THREE_KINGS);
+    let score = root_score(open_values_only(), THREE_KINGS);
     assert!(score.is_win(), "{score}");
     assert_eq!(score.plies(), None, "an invented distance: {score:?}");
     assert_eq!(score.to_string(), "win");
 }
 
 #[test]
-fn a_distance_file_gives_the_count() {
+fn a_distance_file_gives_the_count_and_so_do_distances_solved_on_demand() {
     let score = root_score(open(true), THREE_KINGS);
     let plies = score.plies().expect("a counted win");
     // The database's 15 plies to the capture of the lone king, or more where the
     // draw rules (repetition) cut its shortest lines, within the 30-ply count.
     assert!((15..30).contains(&plies), "{score}");
     assert_eq!(score.to_string(), format!("win {plies}"));
+    assert_eq!(root_score(open(false), THREE_KINGS), score);
+}
+
+#[test]
+fn distances_solved_on_demand_equal_the_distance_files() {
+    let (dtc, wdl) = dirs();
+    let files = Egdb::open(dtc.path()).unwrap();
+    let values = Egdb::open(wdl.path()).unwrap();
+    // Three kings against one; two kings and a man against a king (promotions
+    // among the exits); a man and a king each (captures both ways).
+    for (fen, slices) in [
+        (
+            THREE_KINGS,
+            [Slice::new(0, 3, 0, 1), Slice::new(0, 1, 0, 3)],
+        ),
+        (
+            "W:WKh2,Kf2,a3:BKd8",
+            [Slice::new(1, 2, 0, 1), Slice::new(0, 1, 1, 2)],
+        ),
+        (
+            "W:WKa1,c3:Bf6,Kh8",
+            [Slice::new(1, 1, 1, 1), Slice::new(1, 1, 1, 1)],
+        ),
+    ] {
+        let pos = parse_fen(fen).unwrap();
+        assert!(!values.on_demand_distances().has(slices[0]), "{fen}");
+        assert_eq!(values.probe_value(&pos).unwrap().distance, None, "{fen}");
+        assert!(values.solve_distances(&pos).unwrap(), "{fen}");
+        let mut counted = 0;
+        for s in slices {
+            assert!(values.on_demand_distances().has(s), "{s}");
+            let ix = SliceIndex::new(s);
+            for i in 0..ix.size() {
+                let p = ix.unrank(i).unwrap().position();
+                let want = files.probe_value(&p).unwrap();
+                let got = values.probe_value(&p).unwrap();
+                assert_eq!(got, want, "{s} #{i}");
+                counted += usize::from(got.distance.is_some_and(|d| d > 0));
+            }
+        }
+        assert!(counted > 1_000, "{fen}: {counted}");
+    }
+    // Draws solve nothing, nor slices of more pieces than the limit.
+    let kings = SliceIndex::new(Slice::new(0, 1, 0, 1));
+    let draw = (0..kings.size())
+        .map(|i| kings.unrank(i).unwrap().position())
+        .find(|p| values.probe_wdl(p) == Some(damas_egdb::Wdl::Draw))
+        .unwrap();
+    assert!(!values.solve_distances(&draw).unwrap());
+    assert!(!values.on_demand_distances().has(Slice::new(0, 1, 0, 1)));
+    let mut limited = Egdb::open(wdl.path()).unwrap();
+    limited.set_on_demand_pieces(3);
+    let pos = parse_fen(THREE_KINGS).unwrap();
+    assert!(!limited.solve_distances(&pos).unwrap());
+    assert_eq!(limited.probe_value(&pos).unwrap().distance, None);
+}
+
+/// Three kings against one, two kings and a man against a king, three against two.
+const WON_ENDINGS: [&str; 4] = [
+    THREE_KINGS,
+    "W:WKa3,Kb2,Kc1:BKh4",
+    "W:WKh2,Kf2,a3:BKd8",
+    "W:WKb2,Kd2,Kf2:Bb8,Kd8",
+];
+
+/// Play `fen` out with `db` at a fixed node budget and check White wins it.
+fn assert_won(db: &Arc<dyn Oracle>, fen: &str) {
+    let pos = parse_fen(fen).unwrap();
+    let p = play_out(db, pos, &Limits::nodes(20_000), 4, 200);
+    assert!(
+        p.won_by(Color::White) && !p.drawn_by_count(),
+        "{fen}: {:?} after {} plies",
+        p.result,
+        p.plies
+    );
 }
 
 #[test]
 fn won_endings_with_distance_files_are_won_before_the_counting_rules() {
-    // Three kings against one, two kings and a man against a king, three against two.
-    for fen in [
-        THREE_KINGS,
-        "W:WKa3,Kb2,Kc1:BKh4",
-        "W:WKh2,Kf2,a3:BKd8",
-        "W:WKb2,Kd2,Kf2:Bb8,Kd8",
-    ] {
-        let pos = parse_fen(fen).unwrap();
-        let p = play_out(&open(true), pos, &Limits::nodes(20_000), 4, 200);
-        assert!(
-            p.won_by(Color::White),
-            "{fen}: {:?} after {} plies",
-            p.result,
-            p.plies
-        );
+    for fen in WON_ENDINGS {
+        assert_won(&open(true), fen);
     }
+}
+
+#[test]
+fn won_endings_without_distance_files_are_won_by_distances_solved_on_demand() {
+    for fen in WON_ENDINGS {
+        let db = Arc::new(Egdb::open(dirs().1.path()).unwrap());
+        let oracle: Arc<dyn Oracle> = db.clone();
+        assert_won(&oracle, fen);
+        assert!(db.on_demand_distances().bytes() > 0, "{fen}");
+    }
+    // Without them, the same budget does not win the three kings.
+    let pos = parse_fen(THREE_KINGS).unwrap();
+    let p = play_out(&open_values_only(), pos, &Limits::nodes(20_000), 4, 200);
+    assert!(!p.won_by(Color::White), "{:?}", p.result);
 }
 
 /// Search `fen` with `db` at a small node budget: the result and whether every
@@ -126,8 +211,14 @@ fn unproven(db: Arc<dyn Oracle>, fen: &str) -> (bool, bool) {
 
 #[test]
 fn a_win_without_a_conversion_found_says_so() {
-    // Slices only: the three kings' conversion is too long for the root's search.
-    assert_eq!(unproven(open(false), THREE_KINGS), (true, true));
+    // Slices only, no distances solved: the three kings' conversion is too long
+    // for the root's search; with their distances solved on demand, as with the
+    // distance files.
+    assert_eq!(unproven(open_values_only(), THREE_KINGS), (true, true));
+    assert_eq!(
+        unproven(open(false), THREE_KINGS),
+        unproven(open(true), THREE_KINGS)
+    );
     // One of the kings on the long diagonal: the conversion is found at once.
     assert_eq!(unproven(open(false), "W:WKa1,Kc1,Ke1:BKh8"), (false, true));
 }

@@ -66,8 +66,15 @@ pub fn run(a: &PlayoutArgs) -> Result<ExitCode, EgdbError> {
         let winner = match db.probe_wdl(&pos) {
             Some(Wdl::Win) => pos.side_to_move(),
             Some(Wdl::Loss) => pos.side_to_move().opponent(),
-            _ => {
-                println!("{where_}: {fen}: not a database win");
+            Some(Wdl::Draw) => {
+                println!("{where_}: {fen}: not a database win (a draw)");
+                continue;
+            }
+            None => {
+                println!(
+                    "{where_}: {fen}: not a database win (the database has no {} pieces)",
+                    pos.piece_count()
+                );
                 continue;
             }
         };

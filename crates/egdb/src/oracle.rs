@@ -42,6 +42,12 @@ impl Oracle for Egdb {
         })
     }
 
+    fn prepare_root(&self, pos: &Position) {
+        // A failed solve is remembered and leaves the position to the conversion
+        // search, as without distances.
+        let _ = self.solve_distances(pos);
+    }
+
     fn max_pieces(&self) -> u32 {
         Egdb::max_pieces(self) as u32
     }

@@ -13,7 +13,8 @@ use crate::parts::entry::{decode_best, decode_wdl};
 use crate::parts::index::{rank, rank_position, MAX_PIECES};
 use crate::parts::{map_parts, Part};
 use crate::slices::db::SliceDb;
-use crate::slices::dtc::SliceDistances;
+use crate::slices::dtc::{dtc_slot, DtcSlot, SliceDistances};
+use crate::slices::on_demand::OnDemandDistances;
 use crate::slices::slice::MAX_SLICE_PIECES;
 use crate::value::Wdl;
 use damas_rules::movegen::legal_moves;
@@ -56,6 +57,8 @@ pub struct Egdb {
     slices: Option<SliceDb>,
     /// The slices' distance files, when the directory has any.
     dtc: Option<SliceDistances>,
+    /// Distances of slices without a distance file, solved at a root's request.
+    on_demand: OnDemandDistances,
     /// [`Egdb::max_pieces`], fixed once the files are mapped (the search asks at
     /// every node).
     max_pieces: usize,
@@ -97,6 +100,7 @@ impl Egdb {
             parts,
             slices,
             dtc,
+            on_demand: OnDemandDistances::default(),
             max_pieces: 0,
         };
         db.max_pieces = db.count_max_pieces();
@@ -256,16 +260,51 @@ impl Egdb {
     }
 
     /// Plies to conversion of a won or lost slice position, from its distance
-    /// file ([`crate::slices::dtc`]); `None` for draws or without the file.
+    /// file ([`crate::slices::dtc`]) or its slice solved on demand
+    /// ([`Egdb::solve_distances`]); `None` for draws or without either.
     fn slice_distance(&self, pos: &Position, wdl: Wdl) -> Option<u16> {
         if wdl == Wdl::Draw {
             return None;
         }
-        let d = self.dtc.as_ref()?;
-        if !d.has_pieces(pos.piece_count() as usize) {
-            return None;
+        let plies = match &self.dtc {
+            Some(d) if d.has_pieces(pos.piece_count() as usize) => d.plies(pos),
+            _ => self.on_demand.plies(pos),
+        };
+        plies.map(u16::from)
+    }
+
+    /// Solve in memory the distances to conversion of the slice of `pos`, a won or
+    /// lost position the slices answer, when its piece count has no distance
+    /// files ([`OnDemandDistances`]: within its limits, once per slice); probes
+    /// then give distances and moves for that slice as its files would.
+    /// `Ok(true)` when the slice's distances are known now (a position whose side
+    /// to move must capture needs none: the capture is the conversion).
+    pub fn solve_distances(&self, pos: &Position) -> Result<bool, EgdbError> {
+        let n = pos.piece_count() as usize;
+        let Some(s) = self.slices_for(n) else {
+            return Ok(false);
+        };
+        if self.has_slice_distances(n) {
+            return Ok(true);
         }
-        d.plies(pos).map(u16::from)
+        if !matches!(s.wdl(pos), Some(Wdl::Win | Wdl::Loss)) {
+            return Ok(false);
+        }
+        match dtc_slot(pos) {
+            Some(DtcSlot::Now) | None => Ok(false),
+            Some(DtcSlot::Stored { slice, .. }) => self.on_demand.solve(s, slice),
+        }
+    }
+
+    /// The distances solved on demand so far.
+    pub fn on_demand_distances(&self) -> &OnDemandDistances {
+        &self.on_demand
+    }
+
+    /// Solve distances on demand only for slices of at most `pieces` pieces
+    /// (0: never; the default is [`OnDemandDistances::PIECE_LIMIT`]).
+    pub fn set_on_demand_pieces(&mut self, pieces: usize) {
+        self.on_demand.set_piece_limit(pieces);
     }
 
     /// The move that follows the slices' distances from a won or lost position

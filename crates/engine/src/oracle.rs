@@ -43,6 +43,10 @@ pub trait Oracle: Send + Sync {
     fn covers(&self, pos: &Position) -> bool {
         pos.piece_count() <= self.max_pieces()
     }
+    /// Called at the root of a search before the root is probed, never inside the
+    /// tree: a chance to do costly work for this one position (the databases solve
+    /// the distances of its slice when no file holds them).
+    fn prepare_root(&self, _pos: &Position) {}
     /// As [`Oracle::probe`] but the best move may be left out (inside the tree only
     /// the value is needed, and finding the move can cost a move generation).
     fn probe_value(&self, pos: &Position) -> Option<OracleAnswer> {

@@ -201,15 +201,66 @@ impl PairIndex {
     }
 }
 
-/// Solve a slice and its mirror and write their files.
-fn build_pair(
+/// A slice and its mirror solved in memory: each position's state byte and, when
+/// asked for, the wave that solved it.
+struct SolvedPair {
+    ix: PairIndex,
+    state: Vec<AtomicU8>,
+    levels: Vec<AtomicU8>,
+    waves: u32,
+}
+
+impl SolvedPair {
+    /// The distances to conversion of slice `j` of the pair, in index order: the
+    /// body of its distance file (0 for draws and capture positions).
+    fn distances(&self, j: usize) -> Vec<u8> {
+        let base = self.ix.bases[j] as usize;
+        let size = self.ix.slices[j].size() as usize;
+        self.levels[base..base + size]
+            .par_iter()
+            .zip(self.state[base..base + size].par_iter())
+            .map(|(l, s)| {
+                let s = s.load(Relaxed);
+                // Draws and capture positions: no distance.
+                if s & RESOLVED == 0 || s & CAPTURE != 0 {
+                    0
+                } else {
+                    l.load(Relaxed)
+                }
+            })
+            .collect()
+    }
+}
+
+/// Solve the pair of `slice` (the slice and its mirror) in memory, its exits —
+/// captures and promotions — valued from `db`, and return each slice of the pair
+/// with its distances to conversion: what [`build_slices`] writes as their
+/// distance files. Runs on the current rayon pool.
+pub fn solve_distances(db: &SliceDb, slice: Slice) -> Result<Vec<(Slice, Vec<u8>)>, EgdbError> {
+    let pair: Vec<Slice> = if slice.mirror() == slice {
+        vec![slice]
+    } else {
+        vec![slice, slice.mirror()]
+    };
+    let solved = solve_pair(db.dir(), &pair, db, &Bar::hidden(), true)?;
+    Ok(solved
+        .ix
+        .slices
+        .iter()
+        .enumerate()
+        .map(|(j, s)| (s.slice(), solved.distances(j)))
+        .collect())
+}
+
+/// The builder's init and retrograde waves for `pair` (a slice and its mirror),
+/// exits valued from `db`; errors name `dir`.
+fn solve_pair(
     dir: &Path,
     pair: &[Slice],
     db: &SliceDb,
     pb: &Bar,
     with_dtc: bool,
-) -> Result<Vec<SliceSummary>, EgdbError> {
-    let start = Instant::now();
+) -> Result<SolvedPair, EgdbError> {
     let fail = |what: String| EgdbError::Build {
         dir: dir.to_path_buf(),
         pieces: pair[0].pieces(),
@@ -293,6 +344,28 @@ fn build_pair(
             break;
         }
     }
+    Ok(SolvedPair {
+        ix,
+        state,
+        levels,
+        waves,
+    })
+}
+
+/// Solve a slice and its mirror and write their files.
+fn build_pair(
+    dir: &Path,
+    pair: &[Slice],
+    db: &SliceDb,
+    pb: &Bar,
+    with_dtc: bool,
+) -> Result<Vec<SliceSummary>, EgdbError> {
+    let start = Instant::now();
+    let solved = solve_pair(dir, pair, db, pb, with_dtc)?;
+    let SolvedPair {
+        ix, state, waves, ..
+    } = &solved;
+    let waves = *waves;
 
     // 3. Encode and write.
     let seconds = start.elapsed().as_secs_f64();
@@ -339,19 +412,7 @@ fn build_pair(
         let bytes = write_slice_file(dir, slice_ix.slice(), &codes)?;
         let mut dtc_bytes = 0;
         if with_dtc {
-            let body: Vec<u8> = levels[base..base + size]
-                .par_iter()
-                .zip(states.par_iter())
-                .map(|(l, s)| {
-                    let s = s.load(Relaxed);
-                    // Draws and capture positions: no distance.
-                    if s & RESOLVED == 0 || s & CAPTURE != 0 {
-                        0
-                    } else {
-                        l.load(Relaxed)
-                    }
-                })
-                .collect();
+            let body = solved.distances(j);
             counts.longest_win = body
                 .par_iter()
                 .zip(states.par_iter())

@@ -201,22 +201,56 @@ impl SliceDistances {
     /// stored distance. `None` when its file is missing or corrupt, or the
     /// position has a side without pieces or too many pieces.
     pub fn plies(&self, pos: &Position) -> Option<u8> {
-        if pos.own().is_empty() || pos.opp().is_empty() {
-            return Some(0);
+        match dtc_slot(pos)? {
+            DtcSlot::Now => Some(0),
+            DtcSlot::Stored {
+                slice,
+                white,
+                black,
+                kings,
+            } => {
+                let file = self.file(slice)?;
+                file.get(file.index().rank(white, black, kings))
+            }
         }
-        if pos.piece_count() as usize > MAX_SLICE_PIECES {
-            return None;
-        }
-        if has_capture(pos) {
-            return Some(0);
-        }
-        let q = if pos.side_to_move() == Color::Black {
-            pos.flip()
-        } else {
-            *pos
-        };
-        let (w, b, k) = (q.white().0, q.black().0, q.kings().0);
-        let file = self.file(Slice::of(w, b, k))?;
-        file.get(file.index().rank(w, b, k))
     }
+}
+
+/// Where the distance to conversion of a position is found.
+pub(crate) enum DtcSlot {
+    /// A side has no piece, or the side to move must capture: the conversion is
+    /// now (0 plies).
+    Now,
+    /// Stored for this White-to-move placement of `slice` (the mover as White).
+    Stored {
+        slice: Slice,
+        white: u32,
+        black: u32,
+        kings: u32,
+    },
+}
+
+/// The [`DtcSlot`] of `pos`; `None` above [`MAX_SLICE_PIECES`] pieces.
+pub(crate) fn dtc_slot(pos: &Position) -> Option<DtcSlot> {
+    if pos.own().is_empty() || pos.opp().is_empty() {
+        return Some(DtcSlot::Now);
+    }
+    if pos.piece_count() as usize > MAX_SLICE_PIECES {
+        return None;
+    }
+    if has_capture(pos) {
+        return Some(DtcSlot::Now);
+    }
+    let q = if pos.side_to_move() == Color::Black {
+        pos.flip()
+    } else {
+        *pos
+    };
+    let (white, black, kings) = (q.white().0, q.black().0, q.kings().0);
+    Some(DtcSlot::Stored {
+        slice: Slice::of(white, black, kings),
+        white,
+        black,
+        kings,
+    })
 }

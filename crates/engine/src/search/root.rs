@@ -348,6 +348,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         if !oracle.covers(pos) {
             return OracleRoot::Search;
         }
+        oracle.prepare_root(pos);
         let Some(answer) = oracle.probe(pos) else {
             return OracleRoot::Search;
         };
