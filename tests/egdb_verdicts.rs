@@ -5,6 +5,7 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use damas::egdb_playout::play_out;
 use damas_egdb::slices::build::build_slices;
@@ -239,4 +240,34 @@ fn analyze_prints_the_unproven_conversion_note() {
     assert!(text.lines().any(|l| l == note), "{text}");
     let text = analyze("W:WKa1,Kc1,Ke1:BKh8");
     assert!(!text.contains("note:"), "{text}");
+}
+
+#[test]
+fn a_timed_search_solves_distances_in_the_background_and_uses_them_later() {
+    let (_, wdl) = dirs();
+    let db = Arc::new(Egdb::open(wdl.path()).unwrap());
+    let pos = parse_fen(THREE_KINGS).unwrap();
+    let slice = Slice::new(0, 3, 0, 1);
+    // A timed root never waits: the search answers whatever the solve's progress.
+    let oracle: Arc<dyn Oracle> = db.clone();
+    let mut s = Searcher::new(
+        SearchOptions::default()
+            .with_hash_mb(4)
+            .with_database(Some(oracle)),
+    );
+    let limits = Limits::time(Duration::from_millis(50));
+    let r = s.search(&pos, &[], &limits, &AtomicBool::new(false), &mut |_| {});
+    assert!(r.best.is_some());
+    // The solve started by that root finishes on its own thread.
+    let mut waited = 0;
+    while !db.on_demand_distances().has(slice) && waited < 600 {
+        std::thread::sleep(Duration::from_millis(100));
+        waited += 1;
+    }
+    assert!(db.on_demand_distances().has(slice));
+    assert!(db
+        .probe_value(&pos)
+        .unwrap()
+        .distance
+        .is_some_and(|d| d > 0));
 }

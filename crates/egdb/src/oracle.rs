@@ -1,5 +1,7 @@
 //! The endgame database as the search's [`Oracle`].
 
+use std::sync::Arc;
+
 use crate::{Egdb, Wdl};
 use damas_engine::oracle::{Oracle, OracleAnswer, OracleValue};
 use damas_rules::position::Position;
@@ -42,10 +44,14 @@ impl Oracle for Egdb {
         })
     }
 
-    fn prepare_root(&self, pos: &Position) {
+    fn prepare_root(self: Arc<Self>, pos: &Position, wait: bool) {
         // A failed solve is remembered and leaves the position to the conversion
         // search, as without distances.
-        let _ = self.solve_distances(pos);
+        if wait {
+            let _ = self.solve_distances(pos);
+        } else {
+            Egdb::solve_distances_in_background(&self, pos);
+        }
     }
 
     fn max_pieces(&self) -> u32 {

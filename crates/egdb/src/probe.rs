@@ -7,6 +7,7 @@
 //! ([`Egdb::probe_value`]).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::error::EgdbError;
 use crate::parts::entry::{decode_best, decode_wdl};
@@ -296,6 +297,36 @@ impl Egdb {
         }
     }
 
+    /// As [`Egdb::solve_distances`], on a thread of its own, for a caller that
+    /// must not wait (a timed move): later probes use the distances once solved.
+    /// Nothing is started while another background solve runs, or when the slice
+    /// needs none or was tried before.
+    pub fn solve_distances_in_background(db: &Arc<Egdb>, pos: &Position) {
+        let n = pos.piece_count() as usize;
+        let Some(s) = db.slices_for(n) else {
+            return;
+        };
+        if db.has_slice_distances(n) || !matches!(s.wdl(pos), Some(Wdl::Win | Wdl::Loss)) {
+            return;
+        }
+        let Some(DtcSlot::Stored { slice, .. }) = dtc_slot(pos) else {
+            return;
+        };
+        if !db.on_demand.wants(slice) || !db.on_demand.begin_background() {
+            return;
+        }
+        let (db2, pos) = (Arc::clone(db), *pos);
+        let spawned = std::thread::Builder::new()
+            .name("egdb-distances".into())
+            .spawn(move || {
+                let _done = BackgroundDone(&db2.on_demand);
+                let _ = db2.solve_distances(&pos);
+            });
+        if spawned.is_err() {
+            db.on_demand.end_background();
+        }
+    }
+
     /// The distances solved on demand so far.
     pub fn on_demand_distances(&self) -> &OnDemandDistances {
         &self.on_demand
@@ -340,5 +371,14 @@ impl Egdb {
             }
         }
         best.map(|(_, m)| m)
+    }
+}
+
+/// Marks the background solve finished when dropped, a panicking one included.
+struct BackgroundDone<'a>(&'a OnDemandDistances);
+
+impl Drop for BackgroundDone<'_> {
+    fn drop(&mut self) {
+        self.0.end_background();
     }
 }

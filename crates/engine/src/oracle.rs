@@ -3,6 +3,8 @@
 //! doubles. A leaf module, so that neither the search nor the databases own it.
 
 use damas_rules::moves::Move;
+use std::sync::Arc;
+
 use damas_rules::position::Position;
 
 /// Win, draw or loss for the side to move, as an [`Oracle`] knows it.
@@ -45,8 +47,11 @@ pub trait Oracle: Send + Sync {
     }
     /// Called at the root of a search before the root is probed, never inside the
     /// tree: a chance to do costly work for this one position (the databases solve
-    /// the distances of its slice when no file holds them).
-    fn prepare_root(&self, _pos: &Position) {}
+    /// the distances of its slice when no file holds them). With `wait` (searches
+    /// limited by nodes or depth only, which must not depend on timing) the work is
+    /// done before returning; otherwise it may go on in the background, so that a
+    /// timed move never waits for it.
+    fn prepare_root(self: Arc<Self>, _pos: &Position, _wait: bool) {}
     /// As [`Oracle::probe`] but the best move may be left out (inside the tree only
     /// the value is needed, and finding the move can cost a move generation).
     fn probe_value(&self, pos: &Position) -> Option<OracleAnswer> {

@@ -43,6 +43,8 @@ pub struct OnDemandDistances {
     bytes: AtomicU64,
     /// One solve at a time.
     solving: Mutex<()>,
+    /// Whether a background solve is running ([`crate::Egdb::solve_distances_in_background`]).
+    background: AtomicBool,
     /// The most pieces of a slice solved.
     piece_limit: usize,
 }
@@ -54,6 +56,7 @@ impl Default for OnDemandDistances {
             any: AtomicBool::new(false),
             bytes: AtomicU64::new(0),
             solving: Mutex::new(()),
+            background: AtomicBool::new(false),
             piece_limit: Self::PIECE_LIMIT,
         }
     }
@@ -71,6 +74,26 @@ impl OnDemandDistances {
     /// Whether the distances of `slice` are known.
     pub fn has(&self, slice: Slice) -> bool {
         slice.is_valid() && matches!(self.solved[slice.key()].get(), Some(Some(_)))
+    }
+
+    /// Whether [`Self::solve`] would work on `slice`: within the limits, and
+    /// neither solved nor tried before.
+    pub fn wants(&self, slice: Slice) -> bool {
+        slice.is_valid()
+            && slice.pieces() <= self.piece_limit
+            && self.solved[slice.key()].get().is_none()
+    }
+
+    /// Claim the one background solve; `false` while another runs.
+    pub(crate) fn begin_background(&self) -> bool {
+        self.background
+            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    /// Release the background solve claimed by [`Self::begin_background`].
+    pub(crate) fn end_background(&self) {
+        self.background.store(false, Ordering::Release);
     }
 
     /// Bytes of distances kept.

@@ -348,7 +348,12 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
         if !oracle.covers(pos) {
             return OracleRoot::Search;
         }
-        oracle.prepare_root(pos);
+        // Node- or depth-limited searches wait for the work, so that they stay
+        // reproducible; timed and endless ones never do.
+        let wait = limits.time.is_none()
+            && limits.soft.is_none()
+            && (limits.nodes.is_some() || limits.depth.is_some());
+        oracle.clone().prepare_root(pos, wait);
         let Some(answer) = oracle.probe(pos) else {
             return OracleRoot::Search;
         };
