@@ -210,7 +210,13 @@ impl HubEngine {
             // A forced or book move: answer at once, its `info` saying where it came
             // from (no score: no search earned one).
             let book = self.settings.engine.book.then_some(&self.book);
-            if let Some((m, source)) = think::without_search(&self.pos, book, true, &mut self.rng) {
+            if let Some((m, source)) = think::without_search(
+                damas_rules::variant::Variant::Brazilian,
+                &self.pos,
+                book,
+                true,
+                &mut self.rng,
+            ) {
                 let mv = numbering.format(&self.pos, m);
                 let source = match source {
                     think::Source::Book => "book",
