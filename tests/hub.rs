@@ -111,7 +111,8 @@ fn handshake_position_search_garbage_and_stdin_closing() {
     assert!(hello[0].starts_with("id name=damas "), "{hello:?}");
     assert!(
         hello.contains(
-            &"param name=variant value=brazilian type=enum values=\"brazilian russian\"".to_string()
+            &"param name=variant value=brazilian type=enum values=\"brazilian russian\""
+                .to_string()
         ),
         "{hello:?}"
     );
