@@ -13,6 +13,7 @@ use damas_rules::movegen::legal_moves;
 use damas_rules::notation::parse_hub_move;
 use damas_rules::pdn::read_games;
 use damas_rules::position::Position;
+use damas_rules::variant::Variant;
 
 const BIN: &str = env!("CARGO_BIN_EXE_damas");
 const START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
@@ -110,7 +111,8 @@ fn handshake_position_search_garbage_and_stdin_closing() {
     assert!(hello[0].starts_with("id name=damas "), "{hello:?}");
     assert!(
         hello.contains(
-            &"param name=variant value=brazilian type=enum values=\"brazilian\"".to_string()
+            &"param name=variant value=brazilian type=enum values=\"brazilian russian\""
+                .to_string()
         ),
         "{hello:?}"
     );
@@ -300,7 +302,8 @@ fn time_control_answers_in_time_and_single_moves_at_once() {
 
 #[test]
 fn ponder_then_ponder_hit_and_client_round_trip() {
-    let mut client = HubClient::spawn(&format!("{BIN} hub")).expect("handshake");
+    let mut client =
+        HubClient::spawn(&format!("{BIN} hub"), Variant::Brazilian).expect("handshake");
     assert_eq!(client.name(), "damas");
     assert!(client.params.iter().any(|p| p == "variant"));
     client.ping().unwrap();

@@ -10,17 +10,27 @@ use damas_engine::search::parse_threads;
 use damas_engine::search::{Info, SearchOptions, Searcher, DEFAULT_HASH_MB};
 use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_engine::tt::shared::parse_hash;
+use damas_rules::game::Game;
 use damas_rules::moves::Move;
-use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::notation::{move_to_string_for, Notation};
 use damas_rules::position::Position;
+use damas_rules::variant::Variant;
 
 /// Arguments of `damas analyze`.
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "time", "nodes"])))]
 pub struct Args {
     /// Position (algebraic or numeric FEN); the start position by default.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pdn")]
     pub fen: Option<String>,
+    /// Analyse the position at the end of the first game of this PDN file (its
+    /// `GameType` picks the variant; its moves count for the draw rules).
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<std::path::PathBuf>,
+    /// Rules: brazilian (the default) or russian; overrides a PDN's `GameType`.
+    /// Russian searches use no book or endgame databases (they are Brazilian).
+    #[arg(long, value_parser = crate::cli::variant_parser())]
+    pub variant: Option<Variant>,
     /// Search to this depth (plies).
     #[arg(long)]
     pub depth: Option<u32>,
@@ -74,22 +84,47 @@ pub struct Args {
     pub lines: u32,
 }
 
-/// `c3-d4 f6-e5 …`: each move written against the position it is played in.
-pub fn line_to_string(pos: &Position, line: &[Move]) -> String {
+/// `c3-d4 f6-e5 …`: each move of `variant` written against the position it is
+/// played in.
+pub fn line_to_string(variant: Variant, pos: &Position, line: &[Move]) -> String {
     let mut p = *pos;
     let mut out = Vec::with_capacity(line.len());
     for &m in line {
-        out.push(move_to_string(&p, m, Notation::Algebraic));
+        out.push(move_to_string_for(variant, &p, m, Notation::Algebraic));
         p = p.play(m);
     }
     out.join(" ")
 }
 
+/// The game to analyse the last position of: `--pdn`'s first game, or `--fen`
+/// (the start position by default), under `--variant` when given.
+fn game_arg(args: &Args) -> Result<Game, CliError> {
+    let Some(path) = &args.pdn else {
+        let pos = position_arg(args.fen.as_deref())?;
+        return Ok(Game::new_for(args.variant.unwrap_or_default(), pos));
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    let mut games = damas_rules::pdn::read_games(&text)
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    if games.is_empty() {
+        return Err(CliError::input(format!("{}: no game", path.display())));
+    }
+    let mut first = games.swap_remove(0);
+    if let Some(v) = args.variant {
+        first.set_tag("GameType", damas_rules::pdn::game_type_tag(v));
+    }
+    first
+        .to_game()
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+}
+
 /// Run the search and print its progress.
 pub fn run(args: &Args) -> Result<(), CliError> {
-    let pos = position_arg(args.fen.as_deref())?;
+    let game = game_arg(args)?;
+    let (variant, pos, history) = (game.variant(), game.position(), game.history());
     // A finished game has no move to search: say how it ended.
-    if let Some(result) = damas_rules::game::Game::new(pos).result() {
+    if let Some(result) = game.result() {
         println!("game over: {result}");
         println!("bestmove none result {}", result.pdn());
         return Ok(());
@@ -115,6 +150,14 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     // A database named or found switches `egdb` on, unless `--techniques` chose
     // without it (a found one is then only kept at hand).
     let (database, kept): (Db, Db) = match &args.egdb {
+        // The databases are Brazilian: named or found, they are left unopened.
+        named if variant != Variant::Brazilian => {
+            let env = damas_egdb::location::Env::from_process();
+            if named.is_some() || damas_egdb::location::find(None, &env).is_some() {
+                println!("note: endgame databases are Brazilian, not used for {variant}");
+            }
+            (None, None)
+        }
         Some(dir) => (
             Some(std::sync::Arc::new(
                 damas_egdb::Egdb::open(dir).map_err(CliError::input)?,
@@ -139,6 +182,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     // `set-param` and match specs; a thesis table size (after `hash`) selects the
     // thesis' table, without it the replacing one.
     let settings = crate::cli::engine_settings(&[
+        ("variant", Some(variant.to_string())),
         ("techniques", args.techniques.clone()),
         ("hash", Some(args.hash.to_string())),
         ("threads", Some(args.threads.to_string())),
@@ -148,11 +192,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         ("tt-bits", args.tt_bits.map(|b| b.to_string())),
         ("lines", Some(args.lines.to_string())),
     ])?;
-    let options = settings
-        .search_options()
-        .with_oracle(kept)
-        .with_eval(Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?)
-        .with_database(database);
+    let mut options = settings.search_options().with_oracle(kept);
+    if args.weights.is_some() {
+        options = options.with_eval(
+            Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?,
+        );
+    }
+    let options = options.with_database(database);
     let mut searcher = Searcher::new(options);
     let stop = AtomicBool::new(false);
     let mut print = |i: &Info| {
@@ -164,22 +210,22 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             i.stats.time.as_secs_f64(),
             i.stats.nps(),
             i.stats.tt_permille,
-            line_to_string(&pos, &i.pv)
+            line_to_string(variant, &pos, &i.pv)
         );
         for (k, l) in i.lines.iter().enumerate() {
             println!(
                 "line {} score {} pv {}",
                 k + 1,
                 l.score,
-                line_to_string(&pos, &l.pv)
+                line_to_string(variant, &pos, &l.pv)
             );
         }
     };
-    let r = searcher.search(&pos, &[], &limits, &stop, &mut print);
+    let r = searcher.search(&pos, history, &limits, &stop, &mut print);
     match r.best {
         Some(m) => println!(
             "bestmove {} score {} nodes {}",
-            move_to_string(&pos, m, Notation::Algebraic),
+            move_to_string_for(variant, &pos, m, Notation::Algebraic),
             r.score,
             r.stats.nodes
         ),

@@ -6,10 +6,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::CliError;
 use crate::matches::{
-    fmjd_ballots, load_openings, make_player, random_opening_list, run_match, shuffled, EngineSpec,
-    Flow, MatchConfig, Opening, PlayerPair, Report, Sprt, Tally,
+    fmjd_ballots, load_openings, make_player, match_variant, random_opening_list, run_match,
+    shuffled, EngineSpec, Flow, MatchConfig, Opening, PlayerPair, Report, Sprt, Tally,
 };
 use damas_rules::pdn::{read_games, write_games, PdnGame};
+use damas_rules::variant::Variant;
 
 /// Arguments of `damas match`.
 #[derive(clap::Args, Debug)]
@@ -66,6 +67,11 @@ pub struct Args {
     /// Do not show the progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Rules of the games (brazilian, russian) for both engines and the referee;
+    /// the PDN's GameType says which. Without it, the engines' `variant=` (which
+    /// must agree), else brazilian.
+    #[arg(long, value_parser = crate::cli::variant_parser())]
+    pub variant: Option<Variant>,
 }
 
 /// The openings in playing order and a description of them.
@@ -114,12 +120,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         return Err(CliError::input("--concurrency must be 1 to 64"));
     }
     let (openings, described) = openings(args)?;
+    let (mut engine1, mut engine2) = (args.engine1.clone(), args.engine2.clone());
+    let variant =
+        match_variant(args.variant, [&mut engine1, &mut engine2]).map_err(CliError::input)?;
     let mut pairs: Vec<PlayerPair> = Vec::with_capacity(args.concurrency);
     for _ in 0..args.concurrency {
-        let first =
-            make_player(&args.engine1).map_err(|e| CliError::input(format!("engine1: {e}")))?;
-        let second =
-            make_player(&args.engine2).map_err(|e| CliError::input(format!("engine2: {e}")))?;
+        let first = make_player(&engine1).map_err(|e| CliError::input(format!("engine1: {e}")))?;
+        let second = make_player(&engine2).map_err(|e| CliError::input(format!("engine2: {e}")))?;
         pairs.push((first, second));
     }
     let (first_name, second_name) = (pairs[0].0.name(), pairs[0].1.name());
@@ -143,6 +150,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         }
     }
     println!("openings: {described}");
+    if variant != Variant::Brazilian {
+        println!("variant: {variant} (no opening book or endgame databases)");
+    }
     let decided = |t: &Tally| args.sprt.is_some_and(|s| t.sprt(&s).decision.is_some());
     let config = MatchConfig {
         games: if decided(&tally) {
@@ -154,6 +164,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         max_plies: args.max_plies,
         event: format!("damas match: {first_name} vs {second_name}"),
         first_game: records.len(),
+        variant,
     };
     let bar = if args.quiet {
         ProgressBar::hidden()

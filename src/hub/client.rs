@@ -12,6 +12,7 @@ use thiserror::Error;
 
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
+use damas_rules::variant::Variant;
 
 use super::numbering::MoveNumbering;
 use super::protocol::{position_string, quote, split_line};
@@ -56,6 +57,9 @@ pub enum ClientError {
     /// The engine reported an error.
     #[error("the engine reported: {0}")]
     Engine(String),
+    /// The engine has no `variant` parameter, so it plays only Brazilian.
+    #[error("the engine has no variant parameter, so it cannot play {0}")]
+    Variant(Variant),
 }
 
 /// A running Hub engine.
@@ -69,6 +73,8 @@ pub struct HubClient {
     pub params: Vec<String>,
     /// Numbering of the engine's moves.
     pub numbering: MoveNumbering,
+    /// The rules of the games played (sent as the `variant` parameter).
+    pub variant: Variant,
     /// How long to wait for replies other than `done`.
     pub timeout: Duration,
 }
@@ -88,8 +94,9 @@ pub struct Reply {
 
 impl HubClient {
     /// Start `command` (split at white space: program, then arguments) and complete
-    /// the handshake: `hub` … `wait`, then `init` … `ready`.
-    pub fn spawn(command: &str) -> Result<HubClient, ClientError> {
+    /// the handshake for games of `variant`: `hub` … `wait`, `set-param
+    /// name=variant`, then `init` … `ready`.
+    pub fn spawn(command: &str, variant: Variant) -> Result<HubClient, ClientError> {
         let mut words = command.split_whitespace();
         let program = words.next().ok_or(ClientError::EmptyCommand)?;
         let mut child = Process::new(program)
@@ -120,6 +127,7 @@ impl HubClient {
             id: Vec::new(),
             params: Vec::new(),
             numbering: MoveNumbering::Standard,
+            variant,
             timeout: Duration::from_secs(10),
         };
         client.handshake()?;
@@ -179,7 +187,9 @@ impl HubClient {
             }
         }
         if self.params.iter().any(|p| p == "variant") {
-            self.send("set-param name=variant value=brazilian")?;
+            self.send(&format!("set-param name=variant value={}", self.variant))?;
+        } else if self.variant != Variant::Brazilian {
+            return Err(ClientError::Variant(self.variant));
         }
         self.send("init")?;
         self.wait_for("ready", self.timeout)?;
@@ -226,7 +236,7 @@ impl HubClient {
         let mut pos = *start;
         let mut words = Vec::new();
         for &m in moves {
-            words.push(self.numbering.format(&pos, m));
+            words.push(self.numbering.format(self.variant, &pos, m));
             pos = pos.play(m);
         }
         let mut line = format!("pos pos={}", position_string(start));
@@ -256,17 +266,17 @@ impl HubClient {
                 }
                 "done" => {
                     let text = l.get("move").unwrap_or("").to_string();
-                    let best =
-                        self.numbering
-                            .parse(&pos, &text)
-                            .map_err(|e| ClientError::BadMove {
-                                text,
-                                reason: e.to_string(),
-                            })?;
+                    let best = self
+                        .numbering
+                        .parse(self.variant, &pos, &text)
+                        .map_err(|e| ClientError::BadMove {
+                            text,
+                            reason: e.to_string(),
+                        })?;
                     let next = pos.play(best);
                     let ponder = l
                         .get("ponder")
-                        .and_then(|p| self.numbering.parse(&next, p).ok());
+                        .and_then(|p| self.numbering.parse(self.variant, &next, p).ok());
                     return Ok(Reply {
                         best,
                         ponder,

@@ -15,7 +15,7 @@ use damas_engine::book::Book;
 use damas_engine::search::Searcher;
 use damas_engine::think;
 use damas_rules::game::Game;
-use damas_rules::movegen::legal_moves;
+use damas_rules::movegen::legal_moves_for;
 use damas_rules::notation::MoveError;
 use damas_rules::position::Position;
 
@@ -149,10 +149,10 @@ impl HubEngine {
     /// Describe a rejected move in Hub numeric notation (in the current
     /// `move-numbering`), never in board letters.
     fn hub_move_error(&self, pos: &Position, text: &str, e: &MoveError) -> String {
-        let numbering = self.settings.numbering;
-        let legal: Vec<String> = legal_moves(pos)
+        let (numbering, variant) = (self.settings.numbering, self.settings.engine.variant);
+        let legal: Vec<String> = legal_moves_for(variant, pos)
             .iter()
-            .map(|&m| numbering.format(pos, m))
+            .map(|&m| numbering.format(variant, pos, m))
             .collect();
         let list = if legal.is_empty() {
             "none".to_string()
@@ -172,7 +172,11 @@ impl HubEngine {
         let mut pos = start;
         let mut history = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
-            match self.settings.numbering.parse(&pos, text) {
+            match self
+                .settings
+                .numbering
+                .parse(self.settings.engine.variant, &pos, text)
+            {
                 Ok(m) => {
                     history.push(pos);
                     pos = pos.play(m);
@@ -198,10 +202,10 @@ impl HubEngine {
 
     /// Start a search; its clock starts at `arrived`, when the `go` line came.
     fn go(&mut self, mode: GoMode, arrived: Instant) {
-        let numbering = self.settings.numbering;
+        let (numbering, variant) = (self.settings.numbering, self.settings.engine.variant);
         // A finished game: an error line says how it ended, and a bare `done` ends
         // the `go` (in every mode).
-        if let Some(result) = Game::new(self.pos).result() {
+        if let Some(result) = Game::new_for(variant, self.pos).result() {
             self.error(format!("game over: {result}"));
             self.out.line("done");
             return;
@@ -210,8 +214,10 @@ impl HubEngine {
             // A forced or book move: answer at once, its `info` saying where it came
             // from (no score: no search earned one).
             let book = self.settings.engine.book.then_some(&self.book);
-            if let Some((m, source)) = think::without_search(&self.pos, book, true, &mut self.rng) {
-                let mv = numbering.format(&self.pos, m);
+            if let Some((m, source)) =
+                think::without_search(variant, &self.pos, book, true, &mut self.rng)
+            {
+                let mv = numbering.format(variant, &self.pos, m);
                 let source = match source {
                     think::Source::Book => "book",
                     think::Source::Forced => "forced",
@@ -250,7 +256,7 @@ impl HubEngine {
             pos: self.pos,
             history: self.history.clone(),
             budget,
-            numbering,
+            moves: worker::Moves { variant, numbering },
             strength: self.settings.engine.strength,
         };
         let handle = worker::spawn(searcher, job, control.clone(), self.out.clone());

@@ -42,13 +42,10 @@ impl Settings {
     /// `wait`: the engine's answer to `hub`. The engine's settings come from its
     /// table, the database and numbering after `techniques`.
     pub fn announcement(&self) -> Vec<String> {
-        let mut lines = vec![
-            format!(
-                "id name=damas version={} author=\"damas authors\" country=Brazil",
-                env!("CARGO_PKG_VERSION")
-            ),
-            "param name=variant value=brazilian type=enum values=\"brazilian\"".to_string(),
-        ];
+        let mut lines = vec![format!(
+            "id name=damas version={} author=\"damas authors\" country=Brazil",
+            env!("CARGO_PKG_VERSION")
+        )];
         for setting in settings::SETTINGS.iter().filter(|s| s.hub) {
             let value = self.engine.get(setting.key).unwrap_or_default();
             lines.push(match setting.values {
@@ -89,9 +86,6 @@ impl Settings {
     /// when the value is refused (the setting is then unchanged).
     pub fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
         match name {
-            "variant" if value != "brazilian" => {
-                Err(format!("unsupported variant {value:?} (only brazilian)"))
-            }
             // The directory is kept for the endgame-database search technique; an
             // empty value means none.
             "egdb-dir" if value.is_empty() => {
@@ -167,7 +161,7 @@ mod tests {
             ("strength", "11"),
             ("book", "maybe"),
             ("move-numbering", "letters"),
-            ("variant", "russian"),
+            ("variant", "italian"),
             ("egdb-dir", "/no/such/directory"),
         ] {
             let e = s.set(name, value).expect_err(name);

@@ -17,8 +17,9 @@ use damas_engine::level::Strength;
 use damas_engine::score::Score;
 use damas_engine::search::{Info, SearchResult, Searcher, CONVERSION_UNPROVEN};
 use damas_engine::think::{think, Deadlines, Think};
-use damas_rules::movegen::legal_moves;
+use damas_rules::movegen::legal_moves_for;
 use damas_rules::position::Position;
+use damas_rules::variant::Variant;
 
 use super::numbering::MoveNumbering;
 use damas_engine::time::{MoveBudget, Pace};
@@ -186,14 +187,14 @@ pub(super) fn hub_score(score: Score) -> String {
 /// (those are above 96.00) and above every evaluation (docs/egdb.md).
 pub(super) const UNCOUNTED_WIN: f64 = 90.0;
 
-fn pv_string(pos: &Position, pv: &[damas_rules::moves::Move], numbering: MoveNumbering) -> String {
+fn pv_string(pos: &Position, pv: &[damas_rules::moves::Move], out: Moves) -> String {
     let mut p = *pos;
     let mut words = Vec::new();
     for &m in pv {
-        if !legal_moves(&p).contains(&m) {
+        if !legal_moves_for(out.variant, &p).contains(&m) {
             break;
         }
-        words.push(numbering.format(&p, m));
+        words.push(out.numbering.format(out.variant, &p, m));
         p = p.play(m);
     }
     words.join(" ")
@@ -201,7 +202,7 @@ fn pv_string(pos: &Position, pv: &[damas_rules::moves::Move], numbering: MoveNum
 
 /// The `info` lines of one report: one line, or with several lines asked for
 /// (`lines`), one per line, best first, each carrying `multipv=K`.
-fn info_lines(pos: &Position, info: &Info, numbering: MoveNumbering) -> Vec<String> {
+fn info_lines(pos: &Position, info: &Info, numbering: Moves) -> Vec<String> {
     if info.lines.is_empty() {
         return vec![info_line(pos, info, numbering)];
     }
@@ -220,7 +221,7 @@ fn info_lines(pos: &Position, info: &Info, numbering: MoveNumbering) -> Vec<Stri
         .collect()
 }
 
-fn info_line(pos: &Position, info: &Info, numbering: MoveNumbering) -> String {
+fn info_line(pos: &Position, info: &Info, numbering: Moves) -> String {
     let nodes = info.stats.nodes + info.stats.qs_nodes;
     let note = if info.conversion_unproven {
         format!(" note={}", super::protocol::quote(CONVERSION_UNPROVEN))
@@ -239,20 +240,32 @@ fn info_line(pos: &Position, info: &Info, numbering: MoveNumbering) -> String {
     )
 }
 
-fn done_line(pos: &Position, result: &SearchResult, numbering: MoveNumbering) -> String {
+fn done_line(pos: &Position, result: &SearchResult, out: Moves) -> String {
     let Some(best) = result.best else {
         return "done".to_string();
     };
-    let mut line = format!("done move={}", numbering.format(pos, best));
+    let mut line = format!("done move={}", out.numbering.format(out.variant, pos, best));
     if result.pv.first() == Some(&best) {
         if let Some(&reply) = result.pv.get(1) {
             let next = pos.play(best);
-            if legal_moves(&next).contains(&reply) {
-                line.push_str(&format!(" ponder={}", numbering.format(&next, reply)));
+            if legal_moves_for(out.variant, &next).contains(&reply) {
+                line.push_str(&format!(
+                    " ponder={}",
+                    out.numbering.format(out.variant, &next, reply)
+                ));
             }
         }
     }
     line
+}
+
+/// How a search's moves are written: the Hub numbering, under the game's rules.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Moves {
+    /// The rules of the game.
+    pub variant: Variant,
+    /// The square numbering.
+    pub numbering: MoveNumbering,
 }
 
 /// What one search works on.
@@ -263,8 +276,8 @@ pub(super) struct Job {
     pub history: Vec<Position>,
     /// Limits and deadlines.
     pub budget: MoveBudget,
-    /// Move numbering for the output.
-    pub numbering: MoveNumbering,
+    /// How moves are written in the output.
+    pub moves: Moves,
     /// Playing strength.
     pub strength: Strength,
 }
@@ -281,7 +294,7 @@ pub(super) fn spawn(
         pos,
         history,
         budget,
-        numbering,
+        moves: numbering,
         strength,
     } = job;
     thread::spawn(move || {
@@ -316,7 +329,7 @@ pub(super) fn spawn(
                 // and start over with fresh tables.
                 out.line("error message=\"internal search error; playing the first legal move\"");
                 searcher = Searcher::new(searcher.options().clone());
-                let best = legal_moves(&pos).first().copied();
+                let best = legal_moves_for(numbering.variant, &pos).first().copied();
                 SearchResult {
                     best,
                     score: Score::DRAW,
@@ -339,6 +352,12 @@ pub(super) fn spawn(
 mod tests {
     use super::*;
     use damas_engine::search::PvLine;
+    use damas_rules::movegen::legal_moves;
+
+    const STANDARD: Moves = Moves {
+        variant: Variant::Brazilian,
+        numbering: MoveNumbering::Standard,
+    };
 
     #[test]
     fn info_lines_report_table_fullness() {
@@ -352,12 +371,12 @@ mod tests {
             conversion_unproven: false,
         };
         info.stats.tt_permille = 417;
-        let line = info_line(&pos, &info, MoveNumbering::Standard);
+        let line = info_line(&pos, &info, STANDARD);
         assert!(line.contains(" hashfull=417 "), "{line}");
         assert!(line.starts_with("info depth=3 score=0.12 "), "{line}");
         assert!(!line.contains("note="), "{line}");
         info.conversion_unproven = true;
-        let line = info_line(&pos, &info, MoveNumbering::Standard);
+        let line = info_line(&pos, &info, STANDARD);
         assert!(
             line.ends_with(
                 "\" note=\"database win; conversion within the counting rules not proven\""
@@ -385,10 +404,10 @@ mod tests {
             lines,
             conversion_unproven: false,
         };
-        let out = info_lines(&pos, &info, MoveNumbering::Standard);
+        let out = info_lines(&pos, &info, STANDARD);
         assert_eq!(out.len(), 2, "{out:?}");
-        let first = MoveNumbering::Standard.format(&pos, moves[0]);
-        let second = MoveNumbering::Standard.format(&pos, moves[1]);
+        let first = MoveNumbering::Standard.format(Variant::Brazilian, &pos, moves[0]);
+        let second = MoveNumbering::Standard.format(Variant::Brazilian, &pos, moves[1]);
         assert!(out[0].starts_with("info depth=4 score=0.30 "), "{out:?}");
         assert!(
             out[0].ends_with(&format!("pv=\"{first}\" multipv=1")),
@@ -405,8 +424,8 @@ mod tests {
             ..info
         };
         assert_eq!(
-            info_lines(&pos, &single, MoveNumbering::Standard),
-            vec![info_line(&pos, &single, MoveNumbering::Standard)]
+            info_lines(&pos, &single, STANDARD),
+            vec![info_line(&pos, &single, STANDARD)]
         );
     }
 

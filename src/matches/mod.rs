@@ -17,6 +17,7 @@ use std::time::Instant;
 use damas_rules::game::Game;
 use damas_rules::pdn::PdnGame;
 use damas_rules::position::Color;
+use damas_rules::variant::Variant;
 
 pub use elo::{estimate, los, EloEstimate};
 pub use openings::{
@@ -44,6 +45,34 @@ pub struct MatchConfig {
     pub event: String,
     /// Games already played (resuming): play from this game index on.
     pub first_game: usize,
+    /// The rules the games are played and refereed by (the PDN's `GameType`).
+    pub variant: Variant,
+}
+
+/// The rules of a match: `flag` (the match-wide `--variant`) when given, else the
+/// `variant` both specs agree on (Brazilian when neither gives one). Both specs are
+/// set to it; a spec asking for other rules is an error naming it.
+pub fn match_variant(
+    flag: Option<Variant>,
+    specs: [&mut EngineSpec; 2],
+) -> Result<Variant, String> {
+    let given: Vec<Variant> = specs
+        .iter()
+        .filter(|s| s.gave("variant"))
+        .map(|s| s.settings.variant)
+        .collect();
+    let variant = flag.or(given.first().copied()).unwrap_or_default();
+    for (i, spec) in specs.into_iter().enumerate() {
+        if spec.gave("variant") && spec.settings.variant != variant {
+            return Err(format!(
+                "engine{}: variant={} but the match plays {variant}",
+                i + 1,
+                spec.settings.variant
+            ));
+        }
+        spec.settings.variant = variant;
+    }
+    Ok(variant)
 }
 
 impl MatchConfig {
@@ -155,29 +184,31 @@ impl Tally {
     }
 }
 
-/// Play one game: `opening` moves from its start position, then the players in turn
-/// until the game ends by the rules, a draw rule, the move cap, or a player failing
-/// (which loses).
+/// Play one game under the rules of `variant`: `opening` moves from its start
+/// position (as far as they are legal), then the players in turn until the game ends
+/// by the rules, a draw rule, the move cap, or a player failing (which loses).
 pub fn play_game(
+    variant: Variant,
     white: &mut dyn Player,
     black: &mut dyn Player,
     opening: &Opening,
     max_plies: usize,
 ) -> (Game, Option<Color>, String) {
     let never = AtomicBool::new(false);
-    play_game_until(white, black, opening, max_plies, &never)
+    play_game_until(variant, white, black, opening, max_plies, &never)
         .expect("a game that is never aborted ends")
 }
 
 /// [`play_game`], abandoned (`None`) when `abort` is set between two moves.
 fn play_game_until(
+    variant: Variant,
     white: &mut dyn Player,
     black: &mut dyn Player,
     opening: &Opening,
     max_plies: usize,
     abort: &AtomicBool,
 ) -> Option<(Game, Option<Color>, String)> {
-    let mut game = Game::new(opening.start);
+    let mut game = Game::new_for(variant, opening.start);
     for &m in &opening.moves {
         if !game.play(m) {
             break;
@@ -263,9 +294,23 @@ fn play_indexed(
 ) -> Option<GameOutcome> {
     let (opening, first_is_white) = config.opening_of(index)?;
     let (game, winner, termination) = if first_is_white {
-        play_game_until(first, second, opening, config.max_plies, abort)?
+        play_game_until(
+            config.variant,
+            first,
+            second,
+            opening,
+            config.max_plies,
+            abort,
+        )?
     } else {
-        play_game_until(second, first, opening, config.max_plies, abort)?
+        play_game_until(
+            config.variant,
+            second,
+            first,
+            opening,
+            config.max_plies,
+            abort,
+        )?
     };
     let (white, black) = if first_is_white {
         (first.name(), second.name())

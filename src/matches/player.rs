@@ -258,13 +258,16 @@ impl InternalPlayer {
         let settings = &spec.settings;
         // The file was read once when the spec was parsed; a file changed since
         // then falls back to the embedded weights rather than failing mid-match.
-        let options = settings.search_options().with_eval(
-            damas_engine::eval::Evaluation::select(settings.eval, spec.weights.as_deref())
-                .unwrap_or_else(|e| {
+        let options = settings.search_options();
+        let options =
+            match damas_engine::eval::Evaluation::select(settings.eval, spec.weights.as_deref()) {
+                Ok(evaluation) if spec.weights.is_some() => options.with_eval(evaluation),
+                Ok(_) => options,
+                Err(e) => {
                     eprintln!("warning: {e}; using the embedded weights");
-                    settings.eval.evaluation()
-                }),
-        );
+                    options
+                }
+            };
         InternalPlayer {
             name: spec.to_string(),
             searcher: Searcher::new(options),
@@ -317,7 +320,7 @@ impl HubPlayer {
     /// Start the engine of `spec` (which must have a command).
     pub fn spawn(spec: &EngineSpec) -> Result<HubPlayer, PlayerError> {
         let command = spec.command.as_deref().unwrap_or_default();
-        let mut client = HubClient::spawn(command)?;
+        let mut client = HubClient::spawn(command, spec.settings.variant)?;
         client.numbering = spec.numbering;
         let params = super::hub_params::hub_params(spec, &client.params)
             .map_err(PlayerError::Unsupported)?;

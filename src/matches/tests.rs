@@ -20,6 +20,7 @@ fn config(games: usize, openings: Vec<Opening>, max_plies: usize) -> MatchConfig
         max_plies,
         event: "test".into(),
         first_game: 0,
+        variant: Variant::Brazilian,
     }
 }
 

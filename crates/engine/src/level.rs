@@ -16,7 +16,7 @@ use thiserror::Error;
 
 use crate::score::Score;
 use crate::search::{Info, Limits, SearchResult, Searcher, Stats};
-use damas_rules::movegen::legal_moves;
+use damas_rules::movegen::legal_moves_for;
 use damas_rules::position::Position;
 
 /// A playing strength from 1 (beginner) to 10 (full strength).
@@ -193,7 +193,7 @@ impl<R: Rng> Chooser<'_, R> {
             return searcher.search(pos, history, limits, stop, on_info);
         };
         let start = Instant::now();
-        let legal = legal_moves(pos);
+        let legal = legal_moves_for(searcher.options().variant(), pos);
         let n = legal.len().max(1) as u32;
         let mut line: Vec<Position> = history.to_vec();
         line.push(*pos);

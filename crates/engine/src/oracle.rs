@@ -6,6 +6,7 @@ use damas_rules::moves::Move;
 use std::sync::Arc;
 
 use damas_rules::position::Position;
+use damas_rules::variant::Variant;
 
 /// Win, draw or loss for the side to move, as an [`Oracle`] knows it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -56,5 +57,10 @@ pub trait Oracle: Send + Sync {
     /// the value is needed, and finding the move can cost a move generation).
     fn probe_value(&self, pos: &Position) -> Option<OracleAnswer> {
         self.probe(pos)
+    }
+    /// The rules its answers hold under: a search of another variant never
+    /// consults it ([`crate::search::SearchOptions::with_variant`]).
+    fn variant(&self) -> Variant {
+        Variant::Brazilian
     }
 }

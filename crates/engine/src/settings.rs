@@ -10,6 +10,7 @@ use crate::level::Strength;
 use crate::search::{parse_threads, SearchOptions, TableKind, Techniques, MAX_THREADS};
 use crate::time::MoveOverhead;
 use crate::tt::shared::{parse_hash, MAX_MB, MIN_MB};
+use damas_rules::variant::{Variant, VariantError};
 
 /// The values a setting takes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -48,7 +49,15 @@ pub struct Setting {
 }
 
 /// Every engine setting, in the order the Hub announces them.
-pub const SETTINGS: [Setting; 11] = [
+pub const SETTINGS: [Setting; 12] = [
+    Setting {
+        key: "variant",
+        aliases: &[],
+        values: Values::Choice(&["brazilian", "russian"]),
+        searcher: true,
+        hub: true,
+        doc: "Rules played: Brazilian or Russian draughts (Russian: no book or endgame databases yet).",
+    },
     Setting {
         key: "hash",
         aliases: &[],
@@ -194,6 +203,8 @@ pub fn parse_flag(text: &str) -> Option<bool> {
 /// The value of every setting.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSettings {
+    /// The rules played (Brazilian by default).
+    pub variant: Variant,
     /// Which table: setting `tt-bits` selects the thesis' table of `2^tt_bits`
     /// entries, setting `hash` the replacing one (the default).
     pub table: TableKind,
@@ -225,6 +236,7 @@ impl Default for EngineSettings {
     fn default() -> Self {
         let o = SearchOptions::default();
         EngineSettings {
+            variant: o.variant(),
             table: o.table(),
             tt_bits: o.tt_bits(),
             hash_mb: o.hash_mb(),
@@ -270,6 +282,11 @@ impl EngineSettings {
                 .ok_or_else(|| bad(format!("{key} must be true or false, not {value:?}")))
         };
         match setting.key {
+            "variant" => {
+                self.variant = value
+                    .parse()
+                    .map_err(|e: VariantError| bad(e.to_string()))?
+            }
             "hash" => {
                 self.hash_mb = parse_hash(value).map_err(|e| bad(format!("hash: {e}")))?;
                 self.table = TableKind::Replacing;
@@ -309,6 +326,7 @@ impl EngineSettings {
     /// The value of `key` as [`EngineSettings::set`] reads it.
     pub fn get(&self, key: &str) -> Option<String> {
         Some(match setting(key)?.key {
+            "variant" => self.variant.to_string(),
             "hash" => self.hash_mb.to_string(),
             "threads" => self.threads.to_string(),
             "tt-bits" => self.tt_bits.to_string(),
@@ -327,13 +345,14 @@ impl EngineSettings {
     /// The search options these settings ask for (no database: the caller adds one).
     pub fn search_options(&self) -> SearchOptions {
         let options = SearchOptions::default()
+            .with_variant(self.variant)
             .with_techniques(self.techniques)
             .with_hash_mb(self.hash_mb)
             .with_threads(self.threads)
             .with_aspiration(self.aspiration)
             .with_tt_frontier(self.tt_frontier)
             .with_lines(self.lines)
-            .with_eval(self.eval.evaluation());
+            .with_eval(self.eval.evaluation_for(self.variant));
         match self.table {
             TableKind::Thesis => options.with_thesis_table(self.tt_bits),
             TableKind::Replacing => options,

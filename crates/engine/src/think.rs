@@ -7,9 +7,10 @@ use std::time::Instant;
 
 use rand::Rng;
 
-use damas_rules::movegen::legal_moves;
+use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
+use damas_rules::variant::Variant;
 
 use crate::book::{self, Book};
 use crate::level::{Chooser, Strength};
@@ -69,21 +70,24 @@ pub struct Thought {
     pub source: Source,
 }
 
-/// The move played without a search, if any: the only legal move (when `forced`),
-/// else a move drawn from `book` (which consumes `rng`).
+/// The move played without a search under the rules of `variant`, if any: the only
+/// legal move (when `forced`), else a move drawn from `book` (which consumes `rng`).
+/// Books are Brazilian: under other rules the book is not consulted.
 pub fn without_search(
+    variant: Variant,
     pos: &Position,
     book: Option<&Book>,
     forced: bool,
     rng: &mut impl Rng,
 ) -> Option<(Move, Source)> {
     if forced {
-        let legal = legal_moves(pos);
+        let legal = legal_moves_for(variant, pos);
         if legal.len() == 1 {
             return Some((legal[0], Source::Forced));
         }
     }
-    book.and_then(|b| book::choose(b, pos, rng))
+    book.filter(|_| variant == Variant::Brazilian)
+        .and_then(|b| book::choose(b, pos, rng))
         .map(|m| (m, Source::Book))
 }
 
@@ -97,7 +101,10 @@ pub fn think<R: Rng>(
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
 ) -> Thought {
-    if let Some((m, source)) = without_search(job.pos, job.book, job.forced_without_search, rng) {
+    let variant = searcher.options().variant();
+    if let Some((m, source)) =
+        without_search(variant, job.pos, job.book, job.forced_without_search, rng)
+    {
         return Thought {
             result: SearchResult::unsearched(m),
             source,

@@ -6,6 +6,8 @@ use crate::hub::MoveNumbering;
 use damas_engine::eval::EvalName;
 use damas_engine::level::Strength;
 use damas_engine::search::TableKind;
+use damas_rules::movegen::legal_moves;
+use damas_rules::variant::Variant;
 
 /// An output buffer the test can read while the engine owns a writer to it.
 #[derive(Clone, Default)]
@@ -117,7 +119,7 @@ fn hash_and_threads_parameters_choose_the_table_and_threads() {
         .unwrap();
     let legal: Vec<String> = legal_moves(&Position::start())
         .iter()
-        .map(|&m| MoveNumbering::Standard.format(&Position::start(), m))
+        .map(|&m| MoveNumbering::Standard.format(Variant::Brazilian, &Position::start(), m))
         .collect();
     assert!(legal.iter().any(|l| l == mv), "{mv} not in {legal:?}");
     let (engine, _) = session(&["set-param name=tt-bits value=12"]);
@@ -139,6 +141,7 @@ fn parameters_are_checked_and_stored() {
         "set-param name=techniques value=warp",
         "set-param name=variant value=brazilian",
         "set-param name=variant value=russian",
+        "set-param name=variant value=italian",
         &format!("set-param name=egdb-dir value=\"{}\"", db.path().display()),
         "set-param name=egdb-dir value=/no/such/dir",
         &format!("set-param name=egdb-dir value={}", empty.path().display()),
@@ -151,6 +154,9 @@ fn parameters_are_checked_and_stored() {
     assert_eq!(s.egdb_dir, db.path());
     assert_eq!(s.egdb.as_ref().map(|d| d.max_pieces()), Some(2));
     assert_eq!(s.numbering, MoveNumbering::RowsReversed);
+    assert_eq!(s.engine.variant, Variant::Russian);
+    // The Brazilian database is not searched with under Russian rules.
+    assert!(s.search_options().oracle().is_none());
     let errors: Vec<&String> = out
         .iter()
         .filter(|l| l.starts_with("error message="))
@@ -158,7 +164,7 @@ fn parameters_are_checked_and_stored() {
     assert_eq!(errors.len(), 5, "{out:?}");
     assert!(
         errors[0].contains("tt-bits")
-            && errors[2].contains("russian")
+            && errors[2].contains("italian")
             && errors[3].contains("/no/such/dir"),
         "{errors:?}"
     );
@@ -245,7 +251,12 @@ fn book_parameter_switches_the_opening_book() {
         .moves(&Position::start())
         .unwrap()
         .iter()
-        .map(|m| format!("done move={}", numbering.format(&Position::start(), m.mv)))
+        .map(|m| {
+            format!(
+                "done move={}",
+                numbering.format(Variant::Brazilian, &Position::start(), m.mv)
+            )
+        })
         .collect();
     assert!(in_book.contains(done), "{done} not in {in_book:?}");
 
@@ -354,7 +365,7 @@ fn illegal_move_is_reported_in_hub_numbering() {
         .split(' ')
         .next()
         .unwrap();
-    let m = MoveNumbering::RowsReversed.parse(&Position::start(), first);
+    let m = MoveNumbering::RowsReversed.parse(Variant::Brazilian, &Position::start(), first);
     assert!(m.is_ok(), "{e}");
 }
 

@@ -28,6 +28,7 @@ pub use weights::{Weights, WeightsError};
 use crate::score::Score;
 use damas_rules::movegen::Board;
 use damas_rules::position::Position;
+use damas_rules::variant::Variant;
 
 /// A static evaluator: the score of a quiet position for the side to move.
 pub trait Evaluator: Send + Sync {
@@ -66,10 +67,15 @@ impl EvalName {
         }
     }
 
-    /// The evaluation this name stands for.
+    /// The evaluation this name stands for (Brazilian weights).
     pub fn evaluation(self) -> Evaluation {
+        self.evaluation_for(Variant::Brazilian)
+    }
+
+    /// The evaluation this name stands for under the rules of `variant`.
+    pub fn evaluation_for(self, variant: Variant) -> Evaluation {
         match self {
-            EvalName::Trained => Evaluation::trained(),
+            EvalName::Trained => Evaluation::default_for(variant),
             EvalName::Material => Evaluation::Material,
         }
     }
@@ -110,9 +116,15 @@ pub enum Evaluation {
 }
 
 impl Evaluation {
-    /// The trained evaluation with the embedded default weights.
+    /// The trained evaluation with the embedded default (Brazilian) weights.
     pub fn trained() -> Evaluation {
-        Evaluation::Trained(Trained::embedded())
+        Evaluation::default_for(Variant::Brazilian)
+    }
+
+    /// The default evaluation of `variant`: the trained one with that variant's
+    /// embedded weights ([`Trained::embedded_for`]).
+    pub fn default_for(variant: Variant) -> Evaluation {
+        Evaluation::Trained(Trained::embedded_for(variant))
     }
 
     /// A short name for reports: `material`, `trained` or `custom`.

@@ -9,9 +9,19 @@ use super::weights::{Weights, WeightsError};
 use super::Evaluator;
 use crate::score::Score;
 use damas_rules::position::{Color, Position};
+use damas_rules::variant::Variant;
 
 /// The weights shipped with the program (trained by `damas-train`).
 static EMBEDDED: &[u8] = include_bytes!("../../../../data/eval/weights.bin");
+
+/// The embedded weights of each variant: the one slot where a variant's trained
+/// weights go. Russian has none trained yet and uses the Brazilian ones.
+fn embedded_bytes(variant: Variant) -> &'static [u8] {
+    match variant {
+        Variant::Brazilian => EMBEDDED,
+        Variant::Russian => EMBEDDED,
+    }
+}
 
 /// A linear evaluation over [`features`] with opening and endgame weights.
 #[derive(Clone, Debug)]
@@ -58,15 +68,27 @@ impl Trained {
         }
     }
 
-    /// The evaluation with the embedded weights (parsed once per process).
+    /// The evaluation with the embedded Brazilian weights (parsed once per process).
     pub fn embedded() -> Arc<Trained> {
-        static CELL: OnceLock<Arc<Trained>> = OnceLock::new();
-        CELL.get_or_init(|| {
-            let w = Weights::from_bytes(EMBEDDED)
-                .expect("the embedded weight file is checked by the test suite");
-            Arc::new(Trained::new(&w))
-        })
-        .clone()
+        Trained::embedded_for(Variant::Brazilian)
+    }
+
+    /// The evaluation with the embedded weights of `variant` (parsed once per
+    /// process and variant).
+    pub fn embedded_for(variant: Variant) -> Arc<Trained> {
+        static CELLS: [OnceLock<Arc<Trained>>; Variant::ALL.len()] =
+            [const { OnceLock::new() }; Variant::ALL.len()];
+        let i = Variant::ALL
+            .iter()
+            .position(|&v| v == variant)
+            .expect("every variant is in Variant::ALL");
+        CELLS[i]
+            .get_or_init(|| {
+                let w = Weights::from_bytes(embedded_bytes(variant))
+                    .expect("the embedded weight files are checked by the test suite");
+                Arc::new(Trained::new(&w))
+            })
+            .clone()
     }
 
     /// The evaluation with the weights of a file.
@@ -160,6 +182,9 @@ mod tests {
     fn embedded_weights_load() {
         let t = Trained::embedded();
         assert_eq!(t.w.len(), features::COUNT);
+        for v in Variant::ALL {
+            assert_eq!(Trained::embedded_for(v).w.len(), features::COUNT, "{v}");
+        }
     }
 
     #[test]

@@ -9,12 +9,14 @@
 //! follows the stored distances, choosing among them one the rules allow.
 
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::time::Instant;
 
 use damas_rules::drawrules;
-use damas_rules::movegen::legal_moves;
-use damas_rules::moves::Move;
+use damas_rules::movegen::generate_with;
+use damas_rules::moves::{Move, MoveList};
 use damas_rules::position::{Color, Position};
+use damas_rules::variant::Rules;
 
 use super::egdb_progress;
 use super::{Oracle, OracleValue};
@@ -41,7 +43,8 @@ struct Known {
     failed_upto: Option<u32>,
 }
 
-struct Solver<'a> {
+struct Solver<'a, R: Rules> {
+    rules: PhantomData<R>,
     oracle: &'a dyn Oracle,
     winner: Color,
     /// The game's positions before the node, oldest first.
@@ -54,6 +57,13 @@ struct Solver<'a> {
     deadline: Option<Instant>,
 }
 
+/// The legal moves of `pos` under the rules `R`.
+fn legal<R: Rules>(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate_with::<R>(pos, &mut list);
+    list
+}
+
 /// Whether `winner` made progress from `parent` to `pos`: the defender lost a piece
 /// or a man of the winner promoted (a piece the winner gives away is none).
 fn progress(parent: &Position, pos: &Position, winner: Color) -> bool {
@@ -62,7 +72,7 @@ fn progress(parent: &Position, pos: &Position, winner: Color) -> bool {
         || pos.kings_of(winner).count() > parent.kings_of(winner).count()
 }
 
-impl Solver<'_> {
+impl<R: Rules> Solver<'_, R> {
     /// Whether `winner` wins at `pos` by the database.
     fn won(&self, pos: &Position, full: bool) -> Option<(bool, Option<u32>)> {
         let a = if full {
@@ -88,7 +98,7 @@ impl Solver<'_> {
         {
             return None;
         }
-        let moves = legal_moves(pos);
+        let moves = legal::<R>(pos);
         if moves.is_empty() {
             return Some(pos.side_to_move() != self.winner);
         }
@@ -168,14 +178,15 @@ impl Solver<'_> {
 /// a conversion soonest under the draw rules, searching at most `budget` nodes;
 /// `None` when the position is not a database win for the side to move or no
 /// conversion was proven within the budget (nodes, and the deadline if any).
-pub(crate) fn find(
+pub(crate) fn find<R: Rules>(
     oracle: &dyn Oracle,
     pos: &Position,
     history: &[Position],
     budget: u64,
     deadline: Option<Instant>,
 ) -> Option<Conversion> {
-    let mut s = Solver {
+    let mut s = Solver::<R> {
+        rules: PhantomData,
         oracle,
         winner: pos.side_to_move(),
         path: history.to_vec(),
@@ -189,7 +200,7 @@ pub(crate) fn find(
         return None;
     }
     // Children that keep the win, the shortest stored distance first.
-    let mut moves: Vec<(u32, Move)> = legal_moves(pos)
+    let mut moves: Vec<(u32, Move)> = legal::<R>(pos)
         .iter()
         .filter_map(|&m| {
             let (win, d) = s.won(&pos.play(m), false)?;

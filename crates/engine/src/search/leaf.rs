@@ -6,10 +6,11 @@ use crate::score::Score;
 use crate::tt::{to_tt, Bound, TableAccess};
 use damas_rules::movegen::Board;
 use damas_rules::position::Position;
+use damas_rules::variant::Rules;
 
 use super::pvs::{bound_of, Engine};
 
-impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
+impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// [`Engine::node`] with no depth left. Out of line from it, so that the many
     /// horizon nodes do not pay for the interior's frame (about half of all nodes).
     #[inline(never)]

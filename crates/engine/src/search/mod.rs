@@ -13,6 +13,7 @@
 //! table. The tables themselves, and the interface through which the search uses
 //! them, are in [`crate::tt`].
 
+use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,6 +23,7 @@ pub use crate::oracle::{Oracle, OracleAnswer, OracleValue};
 use crate::tt::{shared::SharedTable, thesis::Table, TableAccess};
 use damas_rules::moves::MoveList;
 use damas_rules::position::Position;
+use damas_rules::variant::Rules;
 pub use limits::Limits;
 pub use options::{
     DrawPolicy, SearchOptions, TableKind, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA,
@@ -197,9 +199,9 @@ impl Searcher {
         tt.reset_counters();
         let shared = self.main.lend(start, &self.options, None);
         let evaluation = self.options.evaluation.clone();
-        let r = dispatch!(evaluation, |eval| run(
+        let r = damas_rules::with_rules!(self.options.variant, R => dispatch!(evaluation, |eval| run::<_, _, R>(
             eval, shared, tt, pos, history, limits, stop, on_info
-        ));
+        )));
         self.thread_nodes = vec![r.stats.nodes + r.stats.qs_nodes];
         r
     }
@@ -238,9 +240,9 @@ impl Searcher {
             limits,
         };
         let (main, helpers) = (&mut self.main, &mut self.helpers[..helpers]);
-        let (r, nodes) = dispatch!(evaluation, |eval| smp::search(
+        let (r, nodes) = damas_rules::with_rules!(job.opts.variant, R => dispatch!(evaluation, |eval| smp::search::<_, R>(
             eval, &job, main, helpers, stop, on_info
-        ));
+        )));
         self.thread_nodes = nodes;
         r
     }
@@ -280,9 +282,10 @@ struct Shared<'a> {
     smp: Option<smp::Role<'a>>,
 }
 
-/// One search with evaluator `eval` on table `tt` (one thread's part of it).
+/// One search with evaluator `eval` on table `tt` under the rules `R` (one thread's
+/// part of it).
 #[allow(clippy::too_many_arguments)]
-fn run<E: Evaluator + ?Sized, T: TableAccess>(
+fn run<E: Evaluator + ?Sized, T: TableAccess, R: Rules>(
     eval: &E,
     shared: Shared<'_>,
     tt: &mut T,
@@ -313,6 +316,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess>(
         lists: shared.lists,
         smp: shared.smp,
         known_key: None,
+        rules: PhantomData::<R>,
     };
     let marked = if t.tt && T::TRACKS_PATH {
         game_path::mark_game_path(&mut *engine.tt, pos, history)

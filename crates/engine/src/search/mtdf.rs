@@ -6,10 +6,11 @@ use crate::score::Score;
 use crate::tt::TableAccess;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
+use damas_rules::variant::Rules;
 
 use super::pvs::Engine;
 
-impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
+impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// One MTD(f) iteration to `depth` from the first guess `guess`: the exact root
     /// value and a move achieving it, or `None` when the search was stopped.
     pub(crate) fn mtdf(

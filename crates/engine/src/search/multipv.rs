@@ -9,11 +9,12 @@ use crate::score::Score;
 use crate::tt::TableAccess;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
+use damas_rules::variant::Rules;
 
 use super::pvs::Engine;
 use super::{Info, Limits, PvLine, SearchResult, MAX_DEPTH};
 
-impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
+impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Iterative deepening over `moves` (at least two), finding the best
     /// `self.opts.lines` of them each iteration; `result` holds the statistics so far.
     pub(super) fn run_lines(

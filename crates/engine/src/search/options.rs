@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::{Oracle, Techniques};
 use crate::eval::Evaluation;
+use damas_rules::variant::Variant;
 
 /// What the search does with a position the oracle knows to be drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -88,6 +89,9 @@ pub struct SearchOptions {
     /// How many best root moves each iteration finds, each with its score and line
     /// (multi-PV, `search/multipv.rs`); 1, the default, is the ordinary search.
     pub(crate) lines: usize,
+    /// The rules searched: the search dispatches on it once and is compiled for
+    /// each variant's move generator.
+    pub(crate) variant: Variant,
 }
 
 impl fmt::Debug for SearchOptions {
@@ -107,6 +111,7 @@ impl fmt::Debug for SearchOptions {
             .field("tt_leaves", &self.tt_leaves)
             .field("tt_frontier", &self.tt_frontier)
             .field("lines", &self.lines)
+            .field("variant", &self.variant)
             .finish()
     }
 }
@@ -128,6 +133,7 @@ impl Default for SearchOptions {
             tt_leaves: false,
             tt_frontier: true,
             lines: 1,
+            variant: Variant::Brazilian,
         }
     }
 }
@@ -212,6 +218,22 @@ impl SearchOptions {
         self.tt_frontier
     }
 
+    /// The rules searched.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Search under the rules of `variant`. An oracle of other rules is dropped
+    /// (and `egdb` switched off): its values would be wrong here.
+    pub fn with_variant(mut self, variant: Variant) -> SearchOptions {
+        self.variant = variant;
+        if self.oracle.as_ref().is_some_and(|o| o.variant() != variant) {
+            self.oracle = None;
+            self.techniques.egdb = false;
+        }
+        self
+    }
+
     /// Search with these techniques.
     pub fn with_techniques(mut self, techniques: Techniques) -> SearchOptions {
         self.techniques = techniques;
@@ -252,8 +274,9 @@ impl SearchOptions {
 
     /// Give the search `oracle` without touching the techniques: it is consulted only
     /// when [`Techniques::egdb`] is on (the study's configurations decide that).
+    /// An oracle of rules other than the options' variant is not kept.
     pub fn with_oracle(mut self, oracle: Option<Arc<dyn Oracle>>) -> SearchOptions {
-        self.oracle = oracle;
+        self.oracle = oracle.filter(|o| o.variant() == self.variant);
         self
     }
 
@@ -299,10 +322,10 @@ impl SearchOptions {
     }
 
     /// Search with `database`, if one was opened, and switch the `egdb` technique on
-    /// for it: opening a database is how every front end asks for it. `None` leaves
-    /// the options as they are.
+    /// for it: opening a database is how every front end asks for it. `None`, or a
+    /// database of other rules than the options' variant, leaves the options as they are.
     pub fn with_database(mut self, database: Option<Arc<dyn Oracle>>) -> SearchOptions {
-        if let Some(db) = database {
+        if let Some(db) = database.filter(|o| o.variant() == self.variant) {
             self.techniques.egdb = true;
             self.oracle = Some(db);
         }

@@ -6,12 +6,13 @@ use crate::score::Score;
 use crate::tt::TableAccess;
 use damas_rules::drawrules;
 use damas_rules::position::Position;
+use damas_rules::variant::Rules;
 
 use super::egdb_progress;
 use super::pvs::{Engine, UNKNOWN_DISTANCE};
 use super::{DrawPolicy, Oracle, OracleValue};
 
-impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
+impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Whether the root of this search, `ply` plies up, has at most `max` pieces
     /// (it is in the database): the path ends with the root and the node's ancestors.
     fn root_within(&self, ply: u32, max: u32) -> bool {

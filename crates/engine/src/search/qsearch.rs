@@ -7,10 +7,11 @@ use crate::eval::Evaluator;
 use crate::score::Score;
 use crate::tt::TableAccess;
 use damas_rules::movegen::{Board, BoardMoves};
+use damas_rules::variant::Rules;
 
 use super::pvs::Engine;
 
-impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
+impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Value of `pos`, where the side to move has a capture, once the captures are
     /// played out. Works on the move generator's [`Board`]: the capture tree is made
     /// and tested without converting masks, only evaluated positions are converted.
@@ -23,7 +24,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     ) -> Score {
         let mut list = BoardMoves::new();
         // Single man jumps (most captures) are listed without the capture search.
-        pos.captures(&mut list);
+        pos.captures_with::<R>(&mut list);
         let mut best = -Score::INFINITE;
         for m in list.as_slice() {
             self.stats.qs_nodes += 1;

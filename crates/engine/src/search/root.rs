@@ -14,9 +14,10 @@ use crate::eval::Evaluator;
 use crate::score::Score;
 use crate::tt::TableAccess;
 use damas_rules::drawrules;
-use damas_rules::movegen::generate;
+use damas_rules::movegen::generate_with;
 use damas_rules::moves::{Move, MoveList};
 use damas_rules::position::Position;
+use damas_rules::variant::Rules;
 
 use super::pvs::Engine;
 use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
@@ -43,7 +44,7 @@ pub(super) struct Best {
     pub pv: Vec<Move>,
 }
 
-impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
+impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// One iteration of listing 6.3 over `moves` (sorted at the end when complete).
     /// Returns the best child found and whether every child was searched.
     pub(super) fn root_iteration(
@@ -135,7 +136,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
             };
             let Some(code) = e.best else { break };
             let mut list = MoveList::new();
-            generate(&p, &mut list);
+            generate_with::<R>(&p, &mut list);
             // Selective deepening stores indices into the selected list.
             if let Some(percent) = self.t.sel {
                 if !list.is_empty() && !list[0].is_capture() {
@@ -182,7 +183,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
     ) -> SearchResult {
         let t = self.t;
         let mut list = MoveList::new();
-        generate(pos, &mut list);
+        generate_with::<R>(pos, &mut list);
         let mut result = SearchResult {
             best: None,
             score: Score::loss_in(0),
@@ -367,7 +368,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess> Engine<'_, E, T> {
                 .nodes
                 .map_or(CONVERSION_NODES, |n| (n / 2).min(CONVERSION_NODES));
             let deadline = limits.time.map(|t| self.budget.start + t / 2);
-            if let Some(c) = super::conversion::find(&*oracle, pos, &self.path, nodes, deadline) {
+            if let Some(c) =
+                super::conversion::find::<R>(&*oracle, pos, &self.path, nodes, deadline)
+            {
                 let plies = answer.plies.map_or(Score::UNKNOWN_DISTANCE, |_| c.plies);
                 let score = Score::win_in(plies);
                 return OracleRoot::Answered(self.oracle_move(c.mv, score, false, on_info));

@@ -30,6 +30,7 @@ use crate::score::Score;
 use crate::tt::{shared::SharedTable, SharedHandle};
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
+use damas_rules::variant::Rules;
 
 use super::busy::Busy;
 use super::{run, Info, Limits, SearchOptions, SearchResult, ThreadState};
@@ -188,7 +189,7 @@ impl Role<'_> {
 /// Search `job` with the main thread's `main` state and one helper thread per
 /// element of `helpers`. Returns the result and every thread's node count
 /// (quiescence included), the main thread's first.
-pub(super) fn search<E: Evaluator + ?Sized>(
+pub(super) fn search<E: Evaluator + ?Sized, R: Rules>(
     eval: &E,
     job: &Job<'_>,
     main: &mut ThreadState,
@@ -205,7 +206,7 @@ pub(super) fn search<E: Evaluator + ?Sized>(
                   on_info: &mut dyn FnMut(&Info)| {
         let mut tt = SharedHandle::new(job.table);
         let shared = state.lend(job.start, job.opts, role);
-        run(
+        run::<_, _, R>(
             eval,
             shared,
             &mut tt,

@@ -21,6 +21,7 @@ fn unknown_keys_and_bad_values_are_typed_errors() {
         ("move-overhead", "10001"),
         ("aspiration", "0"),
         ("tt-frontier", "sometimes"),
+        ("variant", "italian"),
     ] {
         let e = s.set(key, value).expect_err(key);
         assert!(matches!(e, SettingError::Value { .. }), "{key}: {e}");
@@ -36,6 +37,7 @@ fn unknown_keys_and_bad_values_are_typed_errors() {
 fn every_value_read_back_sets_the_same() {
     let mut s = EngineSettings::default();
     for (key, value) in [
+        ("variant", "russian"),
         ("hash", "8"),
         ("threads", "2"),
         ("techniques", "pvs+tt"),
@@ -90,4 +92,19 @@ fn the_documentation_shows_this_table() {
         "docs/engine-settings.md is out of date; its table should read:\n{}",
         markdown_table()
     );
+}
+
+#[test]
+fn the_variant_key_picks_the_rules_searched() {
+    use damas_rules::variant::Variant;
+    let mut s = EngineSettings::default();
+    assert_eq!(s.variant, Variant::Brazilian);
+    assert_eq!(s.search_options().variant(), Variant::Brazilian);
+    s.set("variant", "Russian").unwrap();
+    assert_eq!(s.variant, Variant::Russian);
+    assert_eq!(s.get("variant").as_deref(), Some("russian"));
+    assert_eq!(s.search_options().variant(), Variant::Russian);
+    let v = setting("variant").unwrap();
+    assert!(v.searcher && v.hub);
+    assert_eq!(v.values, Values::Choice(&["brazilian", "russian"]));
 }

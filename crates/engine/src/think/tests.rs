@@ -2,6 +2,7 @@ use super::*;
 use crate::search::{Limits, SearchOptions};
 use crate::time::{MoveOverhead, Spend, TimeControl};
 use damas_rules::fen::parse_fen;
+use damas_rules::movegen::legal_moves;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -120,4 +121,40 @@ fn a_forced_move_wanted_for_its_score_is_scored_by_the_line_after_it() {
     assert_eq!(t.result.pv.first(), legal_moves(&pos).first());
     assert!(t.result.pv.len() > 2, "{:?}", t.result.pv);
     assert!(depths.len() > 4, "one report per iteration: {depths:?}");
+}
+
+#[test]
+fn a_russian_search_leaves_the_book_and_counts_russian_moves_as_forced() {
+    use damas_rules::variant::Variant;
+    let book = Book::embedded();
+    let pos = Position::start();
+    let mut searcher = Searcher::new(SearchOptions::default().with_variant(Variant::Russian));
+    let t = think(
+        &mut searcher,
+        &job(&pos, Some(&book), TimeControl::Depth(3)),
+        &mut ChaCha8Rng::seed_from_u64(7),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert_eq!(t.source, Source::Search);
+    // Brazilian has one capture here (a3xc5xa7, the majority); Russian also e3xg5.
+    let pos = parse_fen("W:Wa3,e3:Bb4,b6,f4,h8").unwrap();
+    let russian = damas_rules::movegen::legal_moves_for(Variant::Russian, &pos);
+    assert_eq!((legal_moves(&pos).len(), russian.len()), (1, 2));
+    let forced = without_search(
+        Variant::Brazilian,
+        &pos,
+        None,
+        true,
+        &mut ChaCha8Rng::seed_from_u64(1),
+    );
+    assert_eq!(forced.map(|f| f.1), Some(Source::Forced));
+    let russian_forced = without_search(
+        Variant::Russian,
+        &pos,
+        None,
+        true,
+        &mut ChaCha8Rng::seed_from_u64(1),
+    );
+    assert_eq!(russian_forced, None);
 }

@@ -57,10 +57,11 @@ pub fn parse_hash(s: &str) -> Result<usize, String> {
 pub struct StoredMove(u32);
 
 impl StoredMove {
-    /// The code of `m`.
+    /// The code of `m`. A crowned capture (Russian) flips the fold's top bit, so
+    /// that it is told from an uncrowned twin taking the same pieces to the same square.
     pub fn of(m: Move) -> StoredMove {
         let c = m.captured().0;
-        let fold = (c ^ (c >> 16)) & 0xffff;
+        let fold = ((c ^ (c >> 16)) & 0xffff) ^ u32::from(m.crowned()) << 15;
         StoredMove(
             m.from().index() as u32 | (m.to().index() as u32) << 5 | fold << 10 | HAS_MOVE as u32,
         )

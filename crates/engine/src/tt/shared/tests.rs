@@ -153,3 +153,18 @@ fn concurrent_writers_never_produce_a_torn_entry() {
         });
     });
 }
+
+#[test]
+fn a_crowned_capture_is_told_from_its_uncrowned_twin() {
+    use damas_rules::bitboard::Bitboard;
+    use damas_rules::square::Square;
+    let (from, to) = (Square::new(1).unwrap(), Square::new(19).unwrap());
+    let captured =
+        Bitboard::square(Square::new(5).unwrap()) | Bitboard::square(Square::new(14).unwrap());
+    let plain = Move::new(from, to, captured);
+    let crowned = Move::new_crowned(from, to, captured);
+    assert_ne!(StoredMove::of(plain), StoredMove::of(crowned));
+    let list = [plain, crowned];
+    assert_eq!(StoredMove::of(crowned).find(&list), Some(1));
+    assert_eq!(StoredMove::of(plain).find(&list), Some(0));
+}
