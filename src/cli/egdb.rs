@@ -15,19 +15,22 @@ use clap::{Args as ClapArgs, Parser, Subcommand};
 
 use damas_egdb::error::EgdbError;
 use damas_egdb::location::{self, Env, BUILD_HINT};
-use damas_egdb::parts::build::{build, PartSummary};
+use damas_egdb::parts::build::{build_for, PartSummary};
 use damas_egdb::parts::index::{part_size, MAX_PIECES};
 use damas_egdb::parts::stats::part_stats;
 use damas_egdb::parts::verify::verify;
 use damas_egdb::probe::Egdb;
-use damas_egdb::slices::build::{build_slices, SliceSummary};
+use damas_egdb::slices::build::{build_slices_for, SliceSummary};
 use damas_egdb::slices::check::{present_slices, slice_counts, verify_slices, VerifyOptions};
 use damas_egdb::slices::slice::Slice;
 use damas_egdb::slices::slice::MAX_SLICE_PIECES;
 use damas_egdb::verify::VerifyReport;
 use damas_egdb::BuildOptions;
 use damas_rules::fen::parse_fen;
-use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::notation::{move_to_string_for, Notation};
+use damas_rules::Variant;
+
+use crate::cli::variant_parser;
 
 /// Endgame databases for Brazilian checkers.
 #[derive(Parser, Debug)]
@@ -62,19 +65,28 @@ pub enum EgdbCommand {
     Playout(super::egdb_playout::PlayoutArgs),
 }
 
-/// The database directory.
+/// The database directory and the rules of its databases.
 #[derive(ClapArgs, Debug)]
 pub struct DirArgs {
     /// Database directory (default: `DAMAS_EGDB`, else `$XDG_DATA_HOME/damas/egdb` or
-    /// `~/.local/share/damas/egdb`, else `data/egdb`; the first holding databases).
+    /// `~/.local/share/damas/egdb`, else `data/egdb`; the first holding databases;
+    /// Russian ones in its `russian/` subfolder).
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// The rules of the databases.
+    #[arg(long, default_value_t = Variant::Brazilian, value_parser = variant_parser())]
+    pub variant: Variant,
 }
 
 impl DirArgs {
     /// The directory to read.
     pub fn resolve(&self) -> PathBuf {
-        location::read_dir(self.dir.as_deref(), &Env::from_process())
+        location::read_dir_for(self.variant, self.dir.as_deref(), &Env::from_process())
+    }
+
+    /// The databases of the directory to read.
+    pub fn open(&self) -> Result<Egdb, EgdbError> {
+        Egdb::open_for(self.variant, self.resolve())
     }
 }
 
@@ -102,9 +114,13 @@ pub struct BuildArgs {
     #[arg(long, conflicts_with = "legacy")]
     pub dtc: bool,
     /// Database directory to write (default: `DAMAS_EGDB`, else
-    /// `$XDG_DATA_HOME/damas/egdb` or `~/.local/share/damas/egdb`).
+    /// `$XDG_DATA_HOME/damas/egdb` or `~/.local/share/damas/egdb`; Russian ones in
+    /// its `russian/` subfolder).
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// The rules to solve (`--legacy` and `--distances` are Brazilian only).
+    #[arg(long, default_value_t = Variant::Brazilian, value_parser = variant_parser())]
+    pub variant: Variant,
     /// Worker threads (default: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -135,10 +151,9 @@ fn parse_slice(stem: &str) -> Result<Slice, String> {
 /// Arguments of `probe`.
 #[derive(ClapArgs, Debug)]
 pub struct ProbeArgs {
-    /// Database directory (default: `DAMAS_EGDB`, else `$XDG_DATA_HOME/damas/egdb` or
-    /// `~/.local/share/damas/egdb`, else `data/egdb`; the first holding databases).
-    #[arg(long)]
-    pub dir: Option<PathBuf>,
+    /// The database directory and variant.
+    #[command(flatten)]
+    pub dir: DirArgs,
     /// One position.
     #[arg(long, conflicts_with = "fens", required_unless_present = "fens")]
     pub fen: Option<String>,
@@ -172,13 +187,17 @@ fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
         progress: !a.quiet,
         dtc: a.dtc,
     };
-    let dir = location::write_dir(a.dir.as_deref(), &Env::from_process());
-    println!("building in {}", dir.display());
+    let v = a.variant;
+    if v != Variant::Brazilian && (a.legacy || a.distances > 0) {
+        return Err(EgdbError::LegacyVariant(v));
+    }
+    let dir = location::write_dir_for(v, a.dir.as_deref(), &Env::from_process());
+    println!("building {v} databases in {}", dir.display());
     let start = std::time::Instant::now();
     if a.legacy {
-        build(&dir, a.pieces as usize, &opts, print_summary)?;
+        build_for(v, &dir, a.pieces as usize, &opts, print_summary)?;
     } else {
-        let slices = build_slices(&dir, a.pieces as usize, &opts, print_slice_summary)?;
+        let slices = build_slices_for(v, &dir, a.pieces as usize, &opts, print_slice_summary)?;
         let bytes: u64 = slices.iter().map(|s| s.bytes).sum();
         println!(
             "{} slices, {bytes} bytes ({:.2} MB)",
@@ -194,7 +213,7 @@ fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
         }
         if a.distances > 0 {
             println!("distances: parts 1 to {}", a.distances);
-            build(&dir, a.distances as usize, &opts, print_summary)?;
+            build_for(v, &dir, a.distances as usize, &opts, print_summary)?;
         }
     }
     println!("done in {:.1} s", start.elapsed().as_secs_f64());
@@ -265,7 +284,7 @@ fn print_summary(s: &PartSummary) {
 }
 
 fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
-    let db = Egdb::open(a.dir.resolve())?;
+    let db = a.dir.open()?;
     let mut r = if a.from.is_some() {
         VerifyReport::default()
     } else {
@@ -314,7 +333,7 @@ fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
 }
 
 fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
-    let db = Egdb::open(a.resolve())?;
+    let db = a.open()?;
     let mut out = std::io::stdout().lock();
     for n in 1..=MAX_PIECES {
         let Some(s) = part_stats(&db, n) else {
@@ -404,7 +423,7 @@ pub fn probe_line(db: &Egdb, fen: &str) -> String {
     if let Some(m) = p.best {
         line.push_str(&format!(
             " best {}",
-            move_to_string(&pos, m, Notation::Algebraic)
+            move_to_string_for(db.variant(), &pos, m, Notation::Algebraic)
         ));
     }
     line
@@ -422,16 +441,20 @@ pub fn build_hint(explicit: Option<&std::path::Path>) -> String {
 }
 
 fn run_probe(a: &ProbeArgs) -> Result<ExitCode, EgdbError> {
-    let dir = location::read_dir(a.dir.as_deref(), &Env::from_process());
+    let dir = a.dir.resolve();
     let no_databases = || {
+        let mut hint = build_hint(a.dir.dir.as_deref());
+        if a.dir.variant != Variant::Brazilian {
+            hint = hint.replace("build --", &format!("build --variant {} --", a.dir.variant));
+        }
         eprintln!(
-            "damas-egdb: no endgame databases in {}; {}",
+            "damas-egdb: no {} endgame databases in {}; {hint}",
+            a.dir.variant,
             dir.display(),
-            build_hint(a.dir.as_deref())
         );
         Ok(ExitCode::from(2))
     };
-    let db = match Egdb::open(&dir) {
+    let db = match Egdb::open_for(a.dir.variant, &dir) {
         Ok(db) => db,
         // No databases at all (rather than damaged ones): say how to build them.
         Err(EgdbError::NoParts { .. }) => return no_databases(),

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use damas_rules::Variant;
 use thiserror::Error;
 
 /// Why a database could not be opened, built or checked.
@@ -86,6 +87,19 @@ pub enum EgdbError {
         /// The lock file held (its name in `dir`).
         lock: PathBuf,
     },
+    /// A file of one rule variant where another's were asked for.
+    #[error("{}: a {found} endgame file, but {expected} databases were asked for (Russian files live in a `russian/` subfolder)", .path.display())]
+    Variant {
+        /// The file.
+        path: PathBuf,
+        /// The variant its header names.
+        found: Variant,
+        /// The variant being opened or built.
+        expected: Variant,
+    },
+    /// The first-generation parts exist for Brazilian rules only.
+    #[error("first-generation parts are Brazilian only; build {0} databases as slices (without --legacy or --distances)")]
+    LegacyVariant(Variant),
     /// The thread pool could not be created.
     #[error("cannot start {threads} threads: {source}")]
     Threads {

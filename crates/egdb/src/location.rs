@@ -10,12 +10,18 @@
 //! [`write_dir`] is where `damas-egdb build` writes (the first of 1–3, the legacy
 //! place only without a home directory); [`find`] is the first candidate that holds
 //! databases, which `damas play`, `analyze` and `hub` open.
+//!
+//! Those are the Brazilian databases. Another variant's live in a subfolder named
+//! for it ([`variant_dir`]: `russian/`) of each standard place; an explicit
+//! directory is taken as it is, or its subfolder when it holds the variant's files
+//! (the `_for` functions).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::probe::Egdb;
 use crate::DEFAULT_DIR;
+use damas_rules::Variant;
 
 /// The environment variable naming the database directory.
 pub const ENV_VAR: &str = "DAMAS_EGDB";
@@ -60,6 +66,68 @@ impl Env {
             home.join(".local").join("share").join("damas").join("egdb")
         })
     }
+}
+
+/// The directory of `variant`'s databases under the databases directory `base`:
+/// `base` itself for Brazilian (where they always were), else `base/russian`.
+pub fn variant_dir(base: &Path, variant: Variant) -> PathBuf {
+    match variant {
+        Variant::Brazilian => base.to_path_buf(),
+        other => base.join(other.name()),
+    }
+}
+
+/// Every candidate directory of `variant`'s databases, best first: an explicit
+/// directory as it is and then its [`variant_dir`], the standard places' variant
+/// subfolders.
+pub fn candidates_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    if let Some(dir) = explicit {
+        v.push(dir.to_path_buf());
+    }
+    for base in candidates(explicit, env) {
+        let dir = variant_dir(&base, variant);
+        if !v.contains(&dir) {
+            v.push(dir);
+        }
+    }
+    v
+}
+
+/// Where to build `variant`'s databases: an explicit directory as it is, else
+/// the [`variant_dir`] of [`write_dir`]'s place.
+pub fn write_dir_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> PathBuf {
+    match explicit {
+        Some(dir) => dir.to_path_buf(),
+        None => variant_dir(&write_dir(None, env), variant),
+    }
+}
+
+/// Whether `dir` holds databases of `variant` that open.
+pub fn holds_databases_for(variant: Variant, dir: &Path) -> bool {
+    Egdb::open_for(variant, dir).is_ok()
+}
+
+/// The first candidate of [`candidates_for`] holding `variant`'s databases. With
+/// an explicit directory only it and its variant subfolder are considered.
+pub fn find_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> Option<PathBuf> {
+    let all = candidates_for(variant, explicit, env);
+    let considered = match explicit {
+        Some(dir) => {
+            let sub = variant_dir(dir, variant);
+            all.into_iter().filter(|d| d == dir || *d == sub).collect()
+        }
+        None => all,
+    };
+    considered
+        .into_iter()
+        .find(|d| holds_databases_for(variant, d))
+}
+
+/// The directory for reading commands of `variant`: the first candidate holding
+/// its databases, else [`write_dir_for`].
+pub fn read_dir_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> PathBuf {
+    find_for(variant, explicit, env).unwrap_or_else(|| write_dir_for(variant, explicit, env))
 }
 
 /// Every candidate directory, best first (see the module documentation).
@@ -136,6 +204,73 @@ mod tests {
             candidates(None, &env(Some("/e"), None, Some("/h"))).last(),
             Some(&PathBuf::from(DEFAULT_DIR))
         );
+    }
+
+    #[test]
+    fn russian_databases_live_in_a_subfolder_of_each_place() {
+        let e = env(Some("/e"), Some("/xdg"), Some("/home/u"));
+        let ru = Variant::Russian;
+        assert_eq!(
+            variant_dir(Path::new("/d"), ru),
+            PathBuf::from("/d/russian")
+        );
+        assert_eq!(
+            variant_dir(Path::new("/d"), Variant::Brazilian),
+            PathBuf::from("/d")
+        );
+        assert_eq!(write_dir_for(ru, None, &e), PathBuf::from("/e/russian"));
+        assert_eq!(
+            write_dir_for(ru, None, &env(None, Some("/xdg"), None)),
+            PathBuf::from("/xdg/damas/egdb/russian")
+        );
+        assert_eq!(
+            write_dir_for(ru, Some(Path::new("/x")), &e),
+            PathBuf::from("/x")
+        );
+        assert_eq!(
+            candidates_for(ru, Some(Path::new("/x")), &e)[..3],
+            [
+                PathBuf::from("/x"),
+                PathBuf::from("/x/russian"),
+                PathBuf::from("/e/russian")
+            ]
+        );
+        assert_eq!(
+            write_dir_for(Variant::Brazilian, None, &e),
+            write_dir(None, &e)
+        );
+    }
+
+    #[test]
+    fn find_for_a_variant_skips_the_other_variants_files() {
+        let base = tempfile::tempdir().unwrap();
+        crate::build(base.path(), 2, &Default::default(), |_| {}).unwrap();
+        let ru = base.path().join("russian");
+        crate::slices::build::build_slices_for(
+            Variant::Russian,
+            &ru,
+            2,
+            &Default::default(),
+            |_| {},
+        )
+        .unwrap();
+        let e = Env::default();
+        // The base holds Brazilian files: Russian is found in its subfolder.
+        assert_eq!(
+            find_for(Variant::Russian, Some(base.path()), &e),
+            Some(ru.clone())
+        );
+        assert_eq!(find_for(Variant::Russian, Some(&ru), &e), Some(ru.clone()));
+        assert_eq!(
+            find_for(Variant::Brazilian, Some(base.path()), &e),
+            Some(base.path().to_path_buf())
+        );
+        assert_eq!(find_for(Variant::Brazilian, Some(&ru), &e), None);
+        let from_env = Env {
+            egdb: Some(base.path().into()),
+            ..Env::default()
+        };
+        assert_eq!(find_for(Variant::Russian, None, &from_env), Some(ru));
     }
 
     #[test]

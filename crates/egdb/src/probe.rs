@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use crate::error::EgdbError;
 use crate::parts::entry::{decode_best, decode_wdl};
+use crate::parts::file::{part_path, FileKind};
 use crate::parts::index::{rank, rank_position, MAX_PIECES};
 use crate::parts::{map_parts, Part};
 use crate::slices::db::SliceDb;
@@ -18,9 +19,10 @@ use crate::slices::dtc::{dtc_slot, DtcSlot, SliceDistances};
 use crate::slices::on_demand::OnDemandDistances;
 use crate::slices::slice::MAX_SLICE_PIECES;
 use crate::value::Wdl;
-use damas_rules::movegen::legal_moves;
+use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
+use damas_rules::Variant;
 
 /// Value and distance of a position for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -52,6 +54,8 @@ pub struct Probe {
 #[derive(Debug)]
 pub struct Egdb {
     dir: PathBuf,
+    /// The rules of every file (the parts are Brazilian).
+    variant: Variant,
     /// `parts[i]` for `i` pieces (index 0 unused).
     parts: Vec<Option<Part>>,
     /// The second-generation slices, when the directory has any.
@@ -73,12 +77,32 @@ impl Egdb {
     ///
     /// Second-generation slice files (`w21b10.wdl`) are mapped too; their headers
     /// and lengths are checked now and their checksums on first use.
+    ///
+    /// The files must be Brazilian ([`Egdb::open_for`]).
     pub fn open(dir: impl AsRef<Path>) -> Result<Egdb, EgdbError> {
+        Egdb::open_for(Variant::Brazilian, dir)
+    }
+
+    /// [`Egdb::open`] for the rules `variant`: every file must be of that variant
+    /// ([`EgdbError::Variant`] names the first that is not; first-generation parts
+    /// are Brazilian).
+    pub fn open_for(variant: Variant, dir: impl AsRef<Path>) -> Result<Egdb, EgdbError> {
         let dir = dir.as_ref();
         let parts = map_parts(dir, MAX_PIECES, true)?;
-        let slices = Some(SliceDb::open_existing(dir)?).filter(|s| !s.is_empty());
+        if variant != Variant::Brazilian {
+            if let Some(n) = (1..parts.len()).find(|&n| parts[n].is_some()) {
+                return Err(EgdbError::Variant {
+                    path: part_path(dir, n, FileKind::Values),
+                    found: Variant::Brazilian,
+                    expected: variant,
+                });
+            }
+        }
+        let slices = Some(SliceDb::open_existing_for(variant, dir)?).filter(|s| !s.is_empty());
         let dtc = match slices {
-            Some(_) => Some(SliceDistances::open_existing(dir)?).filter(|d| !d.is_empty()),
+            Some(_) => {
+                Some(SliceDistances::open_existing_for(variant, dir)?).filter(|d| !d.is_empty())
+            }
             None => None,
         };
         if parts.iter().all(Option::is_none) && slices.is_none() {
@@ -86,18 +110,20 @@ impl Egdb {
                 dir: dir.to_path_buf(),
             });
         }
-        Ok(Egdb::assemble(dir, parts, slices, dtc))
+        Ok(Egdb::assemble(dir, variant, parts, slices, dtc))
     }
 
     /// The database of these files, with [`Egdb::max_pieces`] counted once.
     fn assemble(
         dir: &Path,
+        variant: Variant,
         parts: Vec<Option<Part>>,
         slices: Option<SliceDb>,
         dtc: Option<SliceDistances>,
     ) -> Egdb {
         let mut db = Egdb {
             dir: dir.to_path_buf(),
+            variant,
             parts,
             slices,
             dtc,
@@ -135,7 +161,12 @@ impl Egdb {
         verify_checksum: bool,
     ) -> Result<Egdb, EgdbError> {
         let parts = map_parts(dir, max, verify_checksum)?;
-        Ok(Egdb::assemble(dir, parts, None, None))
+        Ok(Egdb::assemble(dir, Variant::Brazilian, parts, None, None))
+    }
+
+    /// The rules the databases answer for.
+    pub fn variant(&self) -> Variant {
+        self.variant
     }
 
     /// The directory the parts were read from.
@@ -239,7 +270,7 @@ impl Egdb {
         let wdl = decode_wdl(byte)?;
         // The index refers to the move list of the White-to-move orientation.
         let q = if flipped { pos.flip() } else { *pos };
-        let moves = legal_moves(&q);
+        let moves = legal_moves_for(self.variant, &q);
         let best = moves
             .get(decode_best(byte))
             .map(|&m| if flipped { m.rotate() } else { m });
@@ -348,7 +379,7 @@ impl Egdb {
         let pieces = pos.piece_count();
         let kings = pos.kings().count();
         let mut best: Option<(i32, Move)> = None;
-        for &m in legal_moves(pos).iter() {
+        for &m in legal_moves_for(self.variant, pos).iter() {
             let child = pos.play(m);
             let v = self.probe_value(&child)?;
             if v.wdl.negate() != wdl {

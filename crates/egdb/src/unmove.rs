@@ -1,6 +1,7 @@
 //! Un-moves for the retrograde build: the quiet moves that could have led to a
 //! position. Captures never need un-doing because every capture leaves a smaller part,
-//! which is already solved when the current part is built.
+//! which is already solved when the current part is built. Quiet moves are the same
+//! in every rule variant, so un-moves are too.
 
 use damas_rules::bitboard::{Bitboard, Dir, NEIGHBOR, NO_SQUARE};
 
@@ -55,14 +56,22 @@ pub fn for_each_unmove(white: u32, black: u32, kings: u32, mut f: impl FnMut(u32
 mod tests {
     use super::*;
     use crate::parts::index::{is_valid_slot, part_size, unrank};
-    use damas_rules::movegen::{generate_quiet, has_capture, legal_moves};
+    use damas_rules::movegen::{generate_quiet, has_capture, legal_moves_for};
     use damas_rules::moves::MoveList;
     use damas_rules::position::{Color, Position};
+    use damas_rules::Variant;
 
     /// Every quiet move of every 3-piece position is undone by some un-move, and every
-    /// un-move of a successor leads back to a position with that move.
+    /// un-move of a successor leads back to a position with that move, under the
+    /// rules of every variant.
     #[test]
     fn unmoves_invert_quiet_moves() {
+        for v in Variant::ALL {
+            unmoves_invert_quiet_moves_of(v);
+        }
+    }
+
+    fn unmoves_invert_quiet_moves_of(variant: Variant) {
         let mut list = MoveList::new();
         for index in (0..part_size(3)).step_by(7) {
             if !is_valid_slot(3, index) {
@@ -86,7 +95,9 @@ mod tests {
                     found |= pred == p;
                     if !has_capture(&pred) {
                         assert!(
-                            legal_moves(&pred).iter().any(|&m2| pred.play(m2) == r),
+                            legal_moves_for(variant, &pred)
+                                .iter()
+                                .any(|&m2| pred.play(m2) == r),
                             "{pred:?} -> {r:?}"
                         );
                     }

@@ -39,6 +39,7 @@ use crate::value::Wdl;
 use damas_rules::movegen::{count_moves, generate, generate_captures, has_capture};
 use damas_rules::moves::MoveList;
 use damas_rules::position::Position;
+use damas_rules::Variant;
 
 /// Win/draw/loss counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,6 +81,21 @@ pub struct PartSummary {
     pub phase_seconds: [f64; 4],
     /// Number of retrograde levels run.
     pub levels: u32,
+}
+
+/// [`build`] for the rules `variant`: the parts exist for Brazilian only, so any
+/// other variant is refused ([`EgdbError::LegacyVariant`]) before anything is written.
+pub fn build_for(
+    variant: Variant,
+    dir: &Path,
+    pieces: usize,
+    opts: &BuildOptions,
+    on_part: impl FnMut(&PartSummary),
+) -> Result<Vec<PartSummary>, EgdbError> {
+    match variant {
+        Variant::Brazilian => build(dir, pieces, opts, on_part),
+        other => Err(EgdbError::LegacyVariant(other)),
+    }
 }
 
 /// Build parts 1 … `pieces` in `dir` (created if needed). Finished parts (value and

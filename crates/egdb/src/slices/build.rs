@@ -5,10 +5,14 @@
 //! material), so `S` and its mirror are solved together; a promotion leads to a
 //! slice with one man fewer and a capture to fewer pieces, both built before.
 //! Memory is one byte per position of the pair plus the files it probes (mapped).
+//! Quiet moves and their un-moves are the same in every variant; the builder is
+//! generic over the [`Rules`] of the captures, dispatched once per pair.
 //!
 //! Per pair, in parallel with rayon:
 //! 1. **Init.** A position where the side to move must capture is solved from the
-//!    built slices (a search over its captures) and marked: its value is not
+//!    built slices (a search over its captures, under the variant's rules: the
+//!    slice a capture leads to is read from the position it leaves, since a
+//!    Russian man crowned mid-capture ends it as a king) and marked: its value is not
 //!    stored. A promotion to a lost position wins; a promotion to a drawn one is a
 //!    move that can never be refuted. Every other quiet move is counted.
 //! 2. **Retrograde waves.** Each win or loss solved in the previous wave is
@@ -36,12 +40,13 @@ use crate::lock::BuildLock;
 use crate::slices::codec::{encode_block, ANY, DRAW, LOSS, WIN};
 use crate::slices::compact::{write_slice_file, SliceFile, BLOCK_POSITIONS};
 use crate::slices::db::SliceDb;
-use crate::slices::dtc::{dtc_path, write_dtc_file, MAX_DTC};
+use crate::slices::dtc::{dtc_path, write_dtc_file_for, MAX_DTC};
 use crate::slices::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
 use crate::unmove::for_each_unmove;
 use crate::value::Wdl;
-use damas_rules::movegen::{generate, generate_captures, has_capture};
+use damas_rules::movegen::{generate_captures_with, generate_with, has_capture};
 use damas_rules::moves::MoveList;
+use damas_rules::{with_rules, Rules, Variant};
 
 /// Win/draw/loss counts of one slice (capture positions included with their
 /// value, though their value is not stored).
@@ -108,9 +113,22 @@ const fn resolved(v: u8, level: u32) -> u8 {
     RESOLVED | ((level % LEVELS) as u8) << 2 | v
 }
 
-/// Build every slice of 2 … `pieces` pieces in `dir`, keeping the slices whose
-/// files are already there. `on_slice` is called after each slice.
+/// Build every Brazilian slice of 2 … `pieces` pieces in `dir`
+/// ([`build_slices_for`]).
 pub fn build_slices(
+    dir: &Path,
+    pieces: usize,
+    opts: &BuildOptions,
+    on_slice: impl FnMut(&SliceSummary),
+) -> Result<Vec<SliceSummary>, EgdbError> {
+    build_slices_for(Variant::Brazilian, dir, pieces, opts, on_slice)
+}
+
+/// Build every slice of 2 … `pieces` pieces of the rules `variant` in `dir`,
+/// keeping the slices whose files are already there (a file of another variant
+/// is an error). `on_slice` is called after each slice.
+pub fn build_slices_for(
+    variant: Variant,
     dir: &Path,
     pieces: usize,
     opts: &BuildOptions,
@@ -137,7 +155,7 @@ pub fn build_slices(
         }
         let existing: Vec<Option<SliceFile>> = pair
             .iter()
-            .map(|&p| SliceFile::open(dir, p))
+            .map(|&p| SliceFile::open_for(variant, dir, p))
             .collect::<Result<_, _>>()?;
         let distances_there = !opts.dtc || pair.iter().all(|&p| dtc_path(dir, p).is_file());
         let summaries = if existing.iter().all(Option::is_some) && distances_there {
@@ -160,8 +178,8 @@ pub fn build_slices(
         } else {
             drop(existing);
             pb.set_message(format!("{} pieces: {s}", s.pieces()));
-            let db = SliceDb::open_existing(dir)?;
-            pool.install(|| build_pair(dir, &pair, &db, &pb, opts.dtc))?
+            let db = SliceDb::open_existing_for(variant, dir)?;
+            with_rules!(variant, R => pool.install(|| build_pair::<R>(dir, &pair, &db, &pb, opts.dtc)))?
         };
         for summary in &summaries {
             on_slice(summary);
@@ -235,14 +253,15 @@ impl SolvedPair {
 /// Solve the pair of `slice` (the slice and its mirror) in memory, its exits —
 /// captures and promotions — valued from `db`, and return each slice of the pair
 /// with its distances to conversion: what [`build_slices`] writes as their
-/// distance files. Runs on the current rayon pool.
+/// distance files, under the rules of `db`. Runs on the current rayon pool.
 pub fn solve_distances(db: &SliceDb, slice: Slice) -> Result<Vec<(Slice, Vec<u8>)>, EgdbError> {
     let pair: Vec<Slice> = if slice.mirror() == slice {
         vec![slice]
     } else {
         vec![slice, slice.mirror()]
     };
-    let solved = solve_pair(db.dir(), &pair, db, &Bar::hidden(), true)?;
+    let bar = Bar::hidden();
+    let solved = with_rules!(db.variant(), R => solve_pair::<R>(db.dir(), &pair, db, &bar, true))?;
     Ok(solved
         .ix
         .slices
@@ -252,9 +271,9 @@ pub fn solve_distances(db: &SliceDb, slice: Slice) -> Result<Vec<(Slice, Vec<u8>
         .collect())
 }
 
-/// The builder's init and retrograde waves for `pair` (a slice and its mirror),
-/// exits valued from `db`; errors name `dir`.
-fn solve_pair(
+/// The builder's init and retrograde waves for `pair` (a slice and its mirror)
+/// under the rules `R`, exits valued from `db`; errors name `dir`.
+fn solve_pair<R: Rules>(
     dir: &Path,
     pair: &[Slice],
     db: &SliceDb,
@@ -289,7 +308,7 @@ fn solve_pair(
                 let pos = p.position();
                 let missing = || fail(format!("{pos:?}: a successor's slice is missing"));
                 let s = if has_capture(&pos) {
-                    generate_captures(&pos, list);
+                    generate_captures_with::<R>(&pos, list);
                     let mut v = V_LOSS;
                     for &m in list.iter() {
                         match db.wdl(&pos.play(m)).ok_or_else(missing)? {
@@ -303,7 +322,7 @@ fn solve_pair(
                     }
                     resolved(v, 0) | CAPTURE
                 } else {
-                    generate(&pos, list);
+                    generate_with::<R>(&pos, list);
                     let kings = pos.kings().0.count_ones();
                     let mut counter = 0usize;
                     let mut win = false;
@@ -352,8 +371,8 @@ fn solve_pair(
     })
 }
 
-/// Solve a slice and its mirror and write their files.
-fn build_pair(
+/// Solve a slice and its mirror under the rules `R` and write their files.
+fn build_pair<R: Rules>(
     dir: &Path,
     pair: &[Slice],
     db: &SliceDb,
@@ -361,7 +380,7 @@ fn build_pair(
     with_dtc: bool,
 ) -> Result<Vec<SliceSummary>, EgdbError> {
     let start = Instant::now();
-    let solved = solve_pair(dir, pair, db, pb, with_dtc)?;
+    let solved = solve_pair::<R>(dir, pair, db, pb, with_dtc)?;
     let SolvedPair {
         ix, state, waves, ..
     } = &solved;
@@ -409,7 +428,7 @@ fn build_pair(
             .iter()
             .fold(SliceCounts::default(), |a, (_, c)| a.merge(*c));
         let codes: Vec<Vec<u8>> = blocks.into_iter().map(|(b, _)| b).collect();
-        let bytes = write_slice_file(dir, slice_ix.slice(), &codes)?;
+        let bytes = write_slice_file(R::VARIANT, dir, slice_ix.slice(), &codes)?;
         let mut dtc_bytes = 0;
         if with_dtc {
             let body = solved.distances(j);
@@ -423,7 +442,7 @@ fn build_pair(
                 .map(|(&d, _)| d)
                 .max()
                 .unwrap_or(0);
-            dtc_bytes = write_dtc_file(dir, slice_ix.slice(), &body)?;
+            dtc_bytes = write_dtc_file_for(R::VARIANT, dir, slice_ix.slice(), &body)?;
         }
         out.push(SliceSummary {
             slice: slice_ix.slice(),

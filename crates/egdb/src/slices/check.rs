@@ -14,8 +14,9 @@ use crate::slices::dtc::{DtcFile, SliceDistances};
 use crate::slices::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
 use crate::value::Wdl;
 use crate::verify::VerifyReport;
-use damas_rules::movegen::{generate, has_capture};
+use damas_rules::movegen::{generate_with, has_capture};
 use damas_rules::moves::MoveList;
+use damas_rules::{with_rules, Rules};
 
 const CHUNK: u64 = 1 << 14;
 
@@ -60,7 +61,18 @@ pub struct SliceVerified {
 /// won or lost position's plies to conversion against its successors': see
 /// [`distance_problem`]). Keeps the first `opts.keep` violations; `parts` lists
 /// the piece counts checked; `done` hears of each slice when it is checked.
+/// Moves follow the rules of the database's variant.
 pub fn verify_slices(
+    db: &SliceDb,
+    distances: Option<&SliceDistances>,
+    opts: &VerifyOptions,
+    done: impl FnMut(&SliceVerified),
+) -> VerifyReport {
+    with_rules!(db.variant(), R => verify_slices_with::<R>(db, distances, opts, done))
+}
+
+/// [`verify_slices`] under the rules `R` (the database's own).
+fn verify_slices_with<R: Rules>(
     db: &SliceDb,
     distances: Option<&SliceDistances>,
     opts: &VerifyOptions,
@@ -107,9 +119,9 @@ pub fn verify_slices(
                     let end = ((c + 1) * CHUNK).min(ix.size());
                     let mut bad = 0;
                     for i in c * CHUNK..end {
-                        let problem = check_one(db, &ix, i, list).or_else(|| {
+                        let problem = check_one::<R>(db, &ix, i, list).or_else(|| {
                             let (d, f) = dtc?;
-                            distance_problem(db, d, f, &ix, i, list)
+                            distance_problem_with::<R>(db, d, f, &ix, i, list)
                         });
                         if let Some(problem) = problem {
                             bad += 1;
@@ -135,13 +147,18 @@ pub fn verify_slices(
 }
 
 /// The problem with position `i` of a slice, if any.
-fn check_one(db: &SliceDb, ix: &SliceIndex, i: u64, list: &mut MoveList) -> Option<String> {
+fn check_one<R: Rules>(
+    db: &SliceDb,
+    ix: &SliceIndex,
+    i: u64,
+    list: &mut MoveList,
+) -> Option<String> {
     let pos = ix.unrank(i)?.position();
     if has_capture(&pos) {
         return None;
     }
     let stored = db.stored(&pos);
-    generate(&pos, list);
+    generate_with::<R>(&pos, list);
     let mut derived = Some(Wdl::Loss);
     for &m in list.iter() {
         match db.wdl(&pos.play(m)).map(Wdl::negate) {
@@ -165,8 +182,20 @@ fn check_one(db: &SliceDb, ix: &SliceIndex, i: u64, list: &mut MoveList) -> Opti
 /// win one more than its nearest lost successor inside the slice; a loss one more
 /// than its farthest successor inside the slice (0 with none). Capture positions
 /// and draws store 0. Successors inside the slice are the quiet moves that do not
-/// promote (the builder's own definition).
+/// promote (the builder's own definition). Moves follow the database's variant.
 pub fn distance_problem(
+    db: &SliceDb,
+    distances: &SliceDistances,
+    file: &DtcFile,
+    ix: &SliceIndex,
+    i: u64,
+    list: &mut MoveList,
+) -> Option<String> {
+    with_rules!(db.variant(), R => distance_problem_with::<R>(db, distances, file, ix, i, list))
+}
+
+/// [`distance_problem`] under the rules `R` (the database's own).
+fn distance_problem_with<R: Rules>(
     db: &SliceDb,
     distances: &SliceDistances,
     file: &DtcFile,
@@ -184,7 +213,7 @@ pub fn distance_problem(
     let want = match wdl {
         None | Some(Wdl::Draw) => Some(0),
         Some(value) => {
-            generate(&pos, list);
+            generate_with::<R>(&pos, list);
             let kings = pos.kings().count();
             let (mut converts, mut nearest, mut farthest) = (false, None::<u8>, None::<u8>);
             for &m in list.iter() {

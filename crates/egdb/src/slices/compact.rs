@@ -1,8 +1,8 @@
 //! Second-generation files: one compact win/draw/loss file per material slice.
 //!
 //! Layout (little-endian): a 64-byte header — magic `DAMASEGB`, format version 3
-//! (u16), index scheme 2 (u16, [`crate::slices::slice`]), kind 3 (u8), a zero byte,
-//! the slice's white men, white kings, black men, black kings (4 × u8), 6 zero
+//! (u16), index scheme 2 (u16, [`crate::slices::slice`]), kind 3 (u8), the rule
+//! variant (u8, 0 Brazilian, 1 Russian: [`crate::slices::header`]), the slice's white men, white kings, black men, black kings (4 × u8), 6 zero
 //! bytes, position count (u64), positions per block (u32), 4 zero bytes, length of
 //! the code area (u64), checksum of the body (u64: CRC-32 in version 3, the
 //! project's own 64-bit sum in version 2, still read), 8 zero bytes — then the body:
@@ -25,6 +25,7 @@ use crate::slices::blockindex::BlockIndex;
 use crate::slices::codec::decode_at;
 use crate::slices::header::{self, Header};
 use crate::slices::slice::{Slice, SliceIndex};
+use damas_rules::Variant;
 
 /// Format version of the slice files written: 3, whose checksum is a CRC-32.
 pub const SLICE_FORMAT_VERSION: u16 = 3;
@@ -51,16 +52,35 @@ pub fn slice_path(dir: &Path, slice: Slice) -> PathBuf {
     dir.join(format!("{}.wdl", slice.stem()))
 }
 
-fn header_bytes(slice: Slice, positions: u64, code_len: u64, sum: u64) -> [u8; HEADER_LEN] {
-    let mut h = header::header_bytes(SLICE_FORMAT_VERSION, KIND_WDL, slice, positions, sum);
+fn header_bytes(
+    variant: Variant,
+    slice: Slice,
+    positions: u64,
+    code_len: u64,
+    sum: u64,
+) -> [u8; HEADER_LEN] {
+    let mut h = header::header_bytes(
+        variant,
+        SLICE_FORMAT_VERSION,
+        KIND_WDL,
+        slice,
+        positions,
+        sum,
+    );
     LittleEndian::write_u32(&mut h[32..], BLOCK_POSITIONS);
     LittleEndian::write_u64(&mut h[40..], code_len);
     h
 }
 
-/// Write the file of `slice` from its encoded blocks, through a temporary name
-/// renamed when complete (a file with the final name is always whole).
-pub fn write_slice_file(dir: &Path, slice: Slice, blocks: &[Vec<u8>]) -> Result<u64, EgdbError> {
+/// Write the file of `slice` of the rules `variant` from its encoded blocks,
+/// through a temporary name renamed when complete (a file with the final name is
+/// always whole).
+pub fn write_slice_file(
+    variant: Variant,
+    dir: &Path,
+    slice: Slice,
+    blocks: &[Vec<u8>],
+) -> Result<u64, EgdbError> {
     let path = slice_path(dir, slice);
     let positions = SliceIndex::new(slice).size();
     let mut body = Vec::with_capacity(4 * (blocks.len() + 1));
@@ -80,7 +100,7 @@ pub fn write_slice_file(dir: &Path, slice: Slice, blocks: &[Vec<u8>]) -> Result<
         body.extend_from_slice(b);
     }
     let sum = body_checksum(SLICE_FORMAT_VERSION, &body);
-    let header = header_bytes(slice, positions, offset, sum);
+    let header = header_bytes(variant, slice, positions, offset, sum);
     damas_engine::fsutil::write_atomic_with(&path, |w| {
         w.write_all(&header)?;
         w.write_all(&body)
@@ -120,14 +140,25 @@ pub struct SliceFile {
 }
 
 impl SliceFile {
-    /// Map the file of `slice` in `dir`; `Ok(None)` when it does not exist. The
-    /// header and length are checked now, the checksum on first use.
+    /// Map the Brazilian file of `slice` in `dir` ([`SliceFile::open_for`]).
     pub fn open(dir: &Path, slice: Slice) -> Result<Option<SliceFile>, EgdbError> {
+        SliceFile::open_for(Variant::Brazilian, dir, slice)
+    }
+
+    /// Map the file of `slice` in `dir`, which must be of the rules `variant`;
+    /// `Ok(None)` when it does not exist. The header and length are checked now,
+    /// the checksum on first use.
+    pub fn open_for(
+        variant: Variant,
+        dir: &Path,
+        slice: Slice,
+    ) -> Result<Option<SliceFile>, EgdbError> {
         let path = slice_path(dir, slice);
         let Some(map) = header::map_existing(&path)? else {
             return Ok(None);
         };
         let h = Header::read(&map, &path, HEADER_LEN as u64)?;
+        h.check_variant(variant)?;
         let version = h.version();
         if version != SLICE_FORMAT_VERSION && version != SLICE_FORMAT_V2 {
             return Err(h.bad(format!(

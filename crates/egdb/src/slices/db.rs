@@ -3,9 +3,10 @@
 //!
 //! A probe numbers the position in its slice and decodes one block; positions
 //! where the side to move must capture are not stored and are resolved by a search
-//! over the captures (each leads to fewer pieces, so the search is shallow). No
-//! probe allocates: slices are found through a dense table, move lists live on the
-//! stack.
+//! over the captures (each leads to fewer pieces, so the search is shallow), under
+//! the rules of the database's variant: the variant is dispatched once per probe
+//! and the capture search is monomorphised. No probe allocates: slices are found
+//! through a dense table, move lists live on the stack.
 
 use std::path::{Path, PathBuf};
 
@@ -14,14 +15,17 @@ use crate::slices::codec::{DRAW, LOSS, WIN};
 use crate::slices::compact::SliceFile;
 use crate::slices::slice::{Slice, MAX_SLICE_PIECES};
 use crate::value::Wdl;
-use damas_rules::movegen::{generate, Board, BoardMoves, Padded};
+use damas_rules::movegen::{generate_for, Board, BoardMoves, Padded};
 use damas_rules::moves::{Move, MoveList};
 use damas_rules::position::{Color, Position};
+use damas_rules::{with_rules, Rules, Variant};
 
 /// The slice files of one directory. `Send + Sync`; probes take `&self`.
 #[derive(Debug)]
 pub struct SliceDb {
     dir: PathBuf,
+    /// The rules every file was built for.
+    variant: Variant,
     /// Indexed by [`Slice::key`].
     files: Vec<Option<SliceFile>>,
     /// `complete[n]`: every slice of `n` pieces is present (looked up per probe).
@@ -30,9 +34,15 @@ pub struct SliceDb {
 }
 
 impl SliceDb {
-    /// Map every slice file in `dir` (headers and lengths checked; checksums on
-    /// first use). A directory without slice files gives an empty database.
+    /// Map every Brazilian slice file in `dir` ([`SliceDb::open_existing_for`]).
     pub fn open_existing(dir: &Path) -> Result<SliceDb, EgdbError> {
+        SliceDb::open_existing_for(Variant::Brazilian, dir)
+    }
+
+    /// Map every slice file in `dir` (headers and lengths checked; checksums on
+    /// first use); a file of another variant than `variant` is an error. A
+    /// directory without slice files gives an empty database.
+    pub fn open_existing_for(variant: Variant, dir: &Path) -> Result<SliceDb, EgdbError> {
         if !dir.is_dir() {
             let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
             return Err(EgdbError::io(dir, e));
@@ -43,7 +53,7 @@ impl SliceDb {
         for (n, whole) in complete.iter_mut().enumerate().skip(2) {
             *whole = true;
             for s in Slice::all(n) {
-                let f = SliceFile::open(dir, s)?;
+                let f = SliceFile::open_for(variant, dir, s)?;
                 *whole &= f.is_some();
                 files[s.key()] = f;
             }
@@ -54,6 +64,7 @@ impl SliceDb {
         }
         Ok(SliceDb {
             dir: dir.to_path_buf(),
+            variant,
             files,
             complete,
             max_pieces,
@@ -63,6 +74,11 @@ impl SliceDb {
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The rules the files were built for.
+    pub fn variant(&self) -> Variant {
+        self.variant
     }
 
     /// The largest `n` such that every slice of 2 … `n` pieces is present.
@@ -134,6 +150,12 @@ impl SliceDb {
     /// missing or corrupt.
     #[inline]
     pub fn wdl(&self, pos: &Position) -> Option<Wdl> {
+        with_rules!(self.variant, R => self.wdl_with::<R>(pos))
+    }
+
+    /// [`SliceDb::wdl`] under the rules `R` (the database's own).
+    #[inline]
+    fn wdl_with<R: Rules>(&self, pos: &Position) -> Option<Wdl> {
         if pos.own().is_empty() {
             return Some(Wdl::Loss);
         }
@@ -145,8 +167,8 @@ impl SliceDb {
         }
         let p = Board::from(pos);
         let mut list = BoardMoves::new();
-        if p.captures(&mut list) {
-            self.best_capture(&p, &list)
+        if p.captures_with::<R>(&mut list) {
+            self.best_capture::<R>(&p, &list)
         } else {
             self.stored_board(&p)
         }
@@ -155,7 +177,7 @@ impl SliceDb {
     /// [`SliceDb::wdl`] of a position reached by a capture (so with at most
     /// [`MAX_SLICE_PIECES`] pieces), kept as the generator's [`Board`]: capture
     /// chains are resolved without converting moves or positions back and forth.
-    fn resolve(&self, p: &Board) -> Option<Wdl> {
+    fn resolve<R: Rules>(&self, p: &Board) -> Option<Wdl> {
         if p.own().is_empty() {
             return Some(Wdl::Loss);
         }
@@ -163,8 +185,8 @@ impl SliceDb {
             return Some(Wdl::Win);
         }
         let mut list = BoardMoves::new();
-        if p.captures(&mut list) {
-            self.best_capture(p, &list)
+        if p.captures_with::<R>(&mut list) {
+            self.best_capture::<R>(p, &list)
         } else {
             self.stored_board(p)
         }
@@ -173,10 +195,10 @@ impl SliceDb {
     /// The best value over the captures `list` of `p`: a win as soon as one child
     /// is lost for the opponent.
     #[inline(always)]
-    fn best_capture(&self, p: &Board, list: &BoardMoves) -> Option<Wdl> {
+    fn best_capture<R: Rules>(&self, p: &Board, list: &BoardMoves) -> Option<Wdl> {
         let mut best = Wdl::Loss;
         for m in list.as_slice() {
-            match self.resolve(&p.play(m))?.negate() {
+            match self.resolve::<R>(&p.play(m))?.negate() {
                 Wdl::Win => return Some(Wdl::Win),
                 Wdl::Draw => best = Wdl::Draw,
                 Wdl::Loss => {}
@@ -219,7 +241,7 @@ impl SliceDb {
     pub fn probe(&self, pos: &Position) -> Option<(Wdl, Option<Move>)> {
         let wdl = self.wdl(pos)?;
         let mut list = MoveList::new();
-        generate(pos, &mut list);
+        generate_for(self.variant, pos, &mut list);
         let mut best: Option<Move> = None;
         for &m in list.iter() {
             if self.wdl(&pos.play(m))?.negate() == wdl && best.is_none_or(|b| m < b) {

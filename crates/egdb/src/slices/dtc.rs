@@ -15,7 +15,7 @@
 //! for won or lost positions. Distances of 255 plies or more are stored as 255.
 //!
 //! Layout (little-endian): a 64-byte header — magic `DAMASEGB`, format version 1
-//! (u16), index scheme 2 (u16), kind 4 (u8), a zero byte, the slice's white men,
+//! (u16), index scheme 2 (u16), kind 4 (u8), the rule variant (u8), the slice's white men,
 //! white kings, black men, black kings (4 × u8), 6 zero bytes, position count
 //! (u64), 24 zero bytes, CRC-32 of the body (u64), 8 zero bytes — then the body.
 //! The checksum is verified on first use, as for the slices.
@@ -31,6 +31,7 @@ use crate::slices::header::{self, Header};
 use crate::slices::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
 use damas_rules::movegen::has_capture;
 use damas_rules::position::{Color, Position};
+use damas_rules::Variant;
 
 /// Format version of the distance files.
 pub const DTC_FORMAT_VERSION: u16 = 1;
@@ -44,9 +45,20 @@ pub fn dtc_path(dir: &Path, slice: Slice) -> PathBuf {
     dir.join(format!("{}.dtc", slice.stem()))
 }
 
-/// Write the distance file of `slice` (one byte per position, in index order)
-/// through a temporary name renamed when complete. Returns its size in bytes.
+/// Write the Brazilian distance file of `slice` ([`write_dtc_file_for`]).
 pub fn write_dtc_file(dir: &Path, slice: Slice, body: &[u8]) -> Result<u64, EgdbError> {
+    write_dtc_file_for(Variant::Brazilian, dir, slice, body)
+}
+
+/// Write the distance file of `slice` of the rules `variant` (one byte per
+/// position, in index order) through a temporary name renamed when complete.
+/// Returns its size in bytes.
+pub fn write_dtc_file_for(
+    variant: Variant,
+    dir: &Path,
+    slice: Slice,
+    body: &[u8],
+) -> Result<u64, EgdbError> {
     let path = dtc_path(dir, slice);
     let positions = SliceIndex::new(slice).size();
     if body.len() as u64 != positions {
@@ -58,7 +70,7 @@ pub fn write_dtc_file(dir: &Path, slice: Slice, body: &[u8]) -> Result<u64, Egdb
         });
     }
     let sum = u64::from(crc32fast::hash(body));
-    let header = header::header_bytes(DTC_FORMAT_VERSION, KIND_DTC, slice, positions, sum);
+    let header = header::header_bytes(variant, DTC_FORMAT_VERSION, KIND_DTC, slice, positions, sum);
     damas_engine::fsutil::write_atomic_with(&path, |w| {
         w.write_all(&header)?;
         w.write_all(body)
@@ -78,9 +90,19 @@ pub struct DtcFile {
 }
 
 impl DtcFile {
-    /// Map the distance file of `slice` in `dir`; `Ok(None)` when there is none.
-    /// The header and length are checked now, the checksum on first use.
+    /// Map the Brazilian distance file of `slice` in `dir` ([`DtcFile::open_for`]).
     pub fn open(dir: &Path, slice: Slice) -> Result<Option<DtcFile>, EgdbError> {
+        DtcFile::open_for(Variant::Brazilian, dir, slice)
+    }
+
+    /// Map the distance file of `slice` in `dir`, which must be of the rules
+    /// `variant`; `Ok(None)` when there is none. The header and length are
+    /// checked now, the checksum on first use.
+    pub fn open_for(
+        variant: Variant,
+        dir: &Path,
+        slice: Slice,
+    ) -> Result<Option<DtcFile>, EgdbError> {
         let path = dtc_path(dir, slice);
         let Some(map) = header::map_existing(&path)? else {
             return Ok(None);
@@ -95,6 +117,7 @@ impl DtcFile {
                 h.version()
             )));
         }
+        h.check_variant(variant)?;
         h.check_identity(KIND_DTC, slice, positions)?;
         h.check_reserved(32..48)?;
         header::check_length(&path, map.len() as u64, expected)?;
@@ -158,14 +181,20 @@ pub struct SliceDistances {
 }
 
 impl SliceDistances {
-    /// Map every distance file in `dir` (none need exist).
+    /// Map every Brazilian distance file in `dir` ([`SliceDistances::open_existing_for`]).
     pub fn open_existing(dir: &Path) -> Result<SliceDistances, EgdbError> {
+        SliceDistances::open_existing_for(Variant::Brazilian, dir)
+    }
+
+    /// Map every distance file in `dir` (none need exist); each must be of the
+    /// rules `variant`.
+    pub fn open_existing_for(variant: Variant, dir: &Path) -> Result<SliceDistances, EgdbError> {
         let mut files: Vec<Option<DtcFile>> = (0..Slice::KEYS).map(|_| None).collect();
         let mut complete = [false; MAX_SLICE_PIECES + 1];
         for (n, whole) in complete.iter_mut().enumerate().skip(2) {
             *whole = true;
             for s in Slice::all(n) {
-                let f = DtcFile::open(dir, s)?;
+                let f = DtcFile::open_for(variant, dir, s)?;
                 *whole &= f.is_some();
                 files[s.key()] = f;
             }

@@ -3,7 +3,8 @@
 //! checked in one place.
 //!
 //! Layout (little-endian): magic `DAMASEGB`, format version (u16), index scheme 2
-//! (u16), kind (u8), a zero byte, the slice's white men, white kings, black men,
+//! (u16), kind (u8), the rule variant (u8: 0 Brazilian, 1 Russian; files written
+//! before it was named hold 0, so they read as Brazilian), the slice's white men, white kings, black men,
 //! black kings (4 × u8), 6 zero bytes, position count (u64), 16 bytes of the
 //! kind's own fields (zero when it has none), checksum of the body (u64), 8 zero
 //! bytes.
@@ -18,16 +19,27 @@ use memmap2::Mmap;
 use crate::error::EgdbError;
 use crate::format::{HEADER_LEN, MAGIC};
 use crate::slices::slice::Slice;
+use damas_rules::Variant;
 
 /// Index scheme 2: the material-slice numbering.
 pub const SCHEME_SLICE: u16 = 2;
-/// Bytes every kind keeps zero: the pad after the kind, after the slice and at
-/// the end.
-const RESERVED: [Range<usize>; 3] = [13..14, 18..24, 56..64];
+/// Bytes every kind keeps zero: the pad after the slice and at the end.
+const RESERVED: [Range<usize>; 2] = [18..24, 56..64];
+/// Where the header names the rule variant.
+const VARIANT_AT: usize = 13;
+
+/// The header byte naming `variant` (Brazilian 0, the byte's value in older files).
+pub const fn variant_byte(variant: Variant) -> u8 {
+    match variant {
+        Variant::Brazilian => 0,
+        Variant::Russian => 1,
+    }
+}
 
 /// A header with the fields every kind has; the kind's own (bytes 32–47) are zero
 /// for the caller to fill.
 pub fn header_bytes(
+    variant: Variant,
     version: u16,
     kind: u8,
     slice: Slice,
@@ -39,6 +51,7 @@ pub fn header_bytes(
     LittleEndian::write_u16(&mut h[8..], version);
     LittleEndian::write_u16(&mut h[10..], SCHEME_SLICE);
     h[12] = kind;
+    h[VARIANT_AT] = variant_byte(variant);
     h[14..18].copy_from_slice(&[
         slice.white_men,
         slice.white_kings,
@@ -123,6 +136,28 @@ impl<'a> Header<'a> {
         }
     }
 
+    /// The rule variant the file was built for.
+    pub fn variant(&self) -> Result<Variant, EgdbError> {
+        let byte = self.h[VARIANT_AT];
+        Variant::ALL
+            .into_iter()
+            .find(|&v| variant_byte(v) == byte)
+            .ok_or_else(|| self.bad(format!("unknown rule variant {byte}")))
+    }
+
+    /// Check that the file was built for `expected` ([`EgdbError::Variant`] if not).
+    pub fn check_variant(&self, expected: Variant) -> Result<(), EgdbError> {
+        let found = self.variant()?;
+        if found != expected {
+            return Err(EgdbError::Variant {
+                path: self.path.to_path_buf(),
+                found,
+                expected,
+            });
+        }
+        Ok(())
+    }
+
     /// Check the index scheme, the kind, the slice and its position count.
     pub fn check_identity(&self, kind: u8, slice: Slice, positions: u64) -> Result<(), EgdbError> {
         if self.u16_at(10) != SCHEME_SLICE || self.h[12] != kind {
@@ -180,9 +215,10 @@ mod tests {
     fn a_written_header_reads_back_and_each_damage_is_named() {
         let slice = Slice::new(1, 1, 1, 0);
         let path = Path::new("w11b10.wdl");
-        let h = header_bytes(3, 7, slice, 1234, 99);
+        let h = header_bytes(Variant::Brazilian, 3, 7, slice, 1234, 99);
         let ok = Header::read(&h, path, 64).unwrap();
         assert_eq!((ok.version(), ok.checksum()), (3, 99));
+        assert_eq!(ok.variant().unwrap(), Variant::Brazilian);
         ok.check_identity(7, slice, 1234).unwrap();
         ok.check_reserved(32..48).unwrap();
 
@@ -204,7 +240,7 @@ mod tests {
         assert!(message(other).contains("slice"));
         let count = ok.check_identity(7, slice, 1235).unwrap_err();
         assert!(message(count).contains("1234 positions"));
-        for byte in [13, 20, 40, 60] {
+        for byte in [20, 40, 60] {
             let mut damaged = h;
             damaged[byte] = 1;
             let e = Header::read(&damaged, path, 64)
@@ -218,6 +254,38 @@ mod tests {
         own[40] = 1;
         let own = Header::read(&own, path, 64).unwrap();
         assert!(own.check_reserved(36..40).is_ok());
+    }
+
+    #[test]
+    fn the_variant_round_trips_and_a_mismatch_names_both() {
+        let slice = Slice::new(1, 0, 0, 1);
+        let path = Path::new("w10b01.wdl");
+        for v in Variant::ALL {
+            let h = header_bytes(v, 3, 3, slice, 10, 0);
+            let read = Header::read(&h, path, 64).unwrap();
+            assert_eq!(read.variant().unwrap(), v);
+            read.check_variant(v).unwrap();
+            read.check_reserved(36..40).unwrap();
+            let other = Variant::ALL.into_iter().find(|&o| o != v).unwrap();
+            let e = read.check_variant(other).unwrap_err();
+            assert!(
+                matches!(e, EgdbError::Variant { found, expected, .. } if found == v && expected == other)
+            );
+            let m = e.to_string();
+            assert!(
+                m.contains("w10b01.wdl") && m.contains(v.name()) && m.contains(other.name()),
+                "{m}"
+            );
+        }
+        // Brazilian is the zero byte older files hold.
+        assert_eq!(header_bytes(Variant::Brazilian, 3, 3, slice, 10, 0)[13], 0);
+        let mut unknown = header_bytes(Variant::Russian, 3, 3, slice, 10, 0);
+        unknown[13] = 9;
+        let e = Header::read(&unknown, path, 64)
+            .unwrap()
+            .variant()
+            .unwrap_err();
+        assert!(e.to_string().contains("variant 9"), "{e}");
     }
 
     #[test]
