@@ -234,7 +234,12 @@ impl State {
             Some(f) => f
                 .strip_prefix("variant=")
                 .and_then(|v| v.parse::<Variant>().ok())
-                .ok_or_else(|| bad(1, "the variant must be variant=brazilian or variant=russian"))?,
+                .ok_or_else(|| {
+                    bad(
+                        1,
+                        "the variant must be variant=brazilian or variant=russian",
+                    )
+                })?,
         };
         if found_variant != variant {
             return Err(BuildError::StateVariant {
@@ -295,12 +300,12 @@ impl State {
     }
 
     fn save(&self, path: &Path, nodes: u64, variant: Variant) -> Result<(), BuildError> {
-        damas_engine::fsutil::write_atomic(path, self.to_text(nodes, variant).as_bytes()).map_err(|source| {
-            BuildError::Io {
+        damas_engine::fsutil::write_atomic(path, self.to_text(nodes, variant).as_bytes()).map_err(
+            |source| BuildError::Io {
                 path: path.to_path_buf(),
                 source,
-            }
-        })
+            },
+        )
     }
 }
 

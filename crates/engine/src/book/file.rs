@@ -162,7 +162,12 @@ pub struct Book {
 
 /// The legal move among `legal` going from `from` to `to` and capturing `captured`:
 /// how moves stored by their squares are read back.
-pub fn move_by_squares(legal: &[Move], from: Square, to: Square, captured: Bitboard) -> Option<Move> {
+pub fn move_by_squares(
+    legal: &[Move],
+    from: Square,
+    to: Square,
+    captured: Bitboard,
+) -> Option<Move> {
     legal
         .iter()
         .copied()
@@ -554,7 +559,10 @@ mod tests {
         // Books written before the field hold zero there: Brazilian books.
         let mut old = bytes.clone();
         old[10..12].copy_from_slice(&[0, 0]);
-        assert_eq!(Book::from_bytes(&old).unwrap().variant(), Variant::Brazilian);
+        assert_eq!(
+            Book::from_bytes(&old).unwrap().variant(),
+            Variant::Brazilian
+        );
         let e = Book::from_bytes_for(&bytes, Variant::Russian).unwrap_err();
         assert!(
             matches!(
@@ -609,7 +617,8 @@ mod tests {
     #[test]
     fn the_embedded_books_read_and_every_move_is_legal() {
         for variant in Variant::ALL {
-            let book = Book::from_bytes_for(super::super::embedded_bytes(variant), variant).unwrap();
+            let book =
+                Book::from_bytes_for(super::super::embedded_bytes(variant), variant).unwrap();
             assert!(!book.is_empty(), "{variant}");
             for (pos, moves) in book.iter() {
                 let legal = legal_moves_for(variant, pos);

@@ -148,7 +148,10 @@ fn a_russian_search_plays_the_russian_book_and_counts_russian_moves_as_forced() 
         assert!(in_book.contains(&mv) && legal.contains(&mv), "{mv:?}");
     }
     assert_eq!(book_for(Variant::Russian, Some(&brazilian)), Some(&russian));
-    assert_eq!(book_for(Variant::Brazilian, Some(&brazilian)), Some(&brazilian));
+    assert_eq!(
+        book_for(Variant::Brazilian, Some(&brazilian)),
+        Some(&brazilian)
+    );
     assert_eq!(book_for(Variant::Russian, None), None);
     // Brazilian has one capture here (a3xc5xa7, the majority); Russian also e3xg5.
     let pos = parse_fen("W:Wa3,e3:Bb4,b6,f4,h8").unwrap();
