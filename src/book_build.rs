@@ -19,15 +19,17 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use damas_egdb::progress::Bar;
+use damas_engine::eval::Evaluation;
 use damas_engine::score::Score;
 use damas_engine::search::{Limits, SearchOptions, Searcher};
 use damas_rules::bitboard::Bitboard;
-use damas_rules::movegen::legal_moves;
+use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
 use damas_rules::position::{Color, Position};
 use damas_rules::square::Square;
+use damas_rules::variant::Variant;
 
-use damas_engine::book::{Book, BookError, BookMove, Weight};
+use damas_engine::book::{move_by_squares, Book, BookError, BookMove, Weight};
 
 /// First line of a state file.
 const STATE_MAGIC: &str = "damas-book-state 1";
@@ -35,8 +37,12 @@ const STATE_MAGIC: &str = "damas-book-state 1";
 const CHUNK: usize = 8;
 
 /// How to build a book.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct BuildConfig {
+    /// The rules the book is for.
+    pub variant: Variant,
+    /// The evaluation of the searches (default: the variant's trained weights).
+    pub evaluation: Option<Evaluation>,
     /// Plies along the best line (the book's depth).
     pub depth: u32,
     /// Plies fewer for a move other than the best of its position.
@@ -56,6 +62,8 @@ pub struct BuildConfig {
 impl Default for BuildConfig {
     fn default() -> Self {
         BuildConfig {
+            variant: Variant::Brazilian,
+            evaluation: None,
             depth: 20,
             alt_penalty: 2,
             margin: Score::centi(15),
@@ -98,6 +106,16 @@ pub enum BuildError {
         /// The requested one.
         expected: u64,
     },
+    /// The state was searched under other rules.
+    #[error("state file {path} holds {found} analyses, not {expected}; delete it or pass another --state")]
+    StateVariant {
+        /// The file.
+        path: PathBuf,
+        /// Its rules.
+        found: Variant,
+        /// The rules of this build.
+        expected: Variant,
+    },
     /// Writing the book failed.
     #[error(transparent)]
     Book(#[from] BookError),
@@ -138,7 +156,8 @@ fn move_text(m: Move) -> String {
     )
 }
 
-fn parse_move(text: &str) -> Option<Move> {
+/// The squares of a move written by [`move_text`].
+fn parse_move(text: &str) -> Option<(Square, Square, Bitboard)> {
     let mut parts = text.split('.');
     let from = Square::new(parts.next()?.parse().ok()?)?;
     let to = Square::new(parts.next()?.parse().ok()?)?;
@@ -146,12 +165,22 @@ fn parse_move(text: &str) -> Option<Move> {
     parts
         .next()
         .is_none()
-        .then_some(Move::new(from, to, Bitboard(captured)))
+        .then_some((from, to, Bitboard(captured)))
+}
+
+/// The state file's first line: the magic, the node count and, for rules other than
+/// Brazilian (files written before the field have none), the variant.
+fn state_header(nodes: u64, variant: Variant) -> String {
+    match variant {
+        Variant::Brazilian => format!("{STATE_MAGIC} nodes={nodes}"),
+        v => format!("{STATE_MAGIC} nodes={nodes} variant={v}"),
+    }
 }
 
 impl State {
-    fn to_text(&self, nodes: u64) -> String {
-        let mut out = format!("{STATE_MAGIC} nodes={nodes}\n");
+    fn to_text(&self, nodes: u64, variant: Variant) -> String {
+        let mut out = state_header(nodes, variant);
+        out.push('\n');
         let mut keys: Vec<&Position> = self.analyses.keys().collect();
         keys.sort_by_key(|p| {
             (
@@ -182,7 +211,7 @@ impl State {
         out
     }
 
-    fn parse(text: &str, nodes: u64, path: &Path) -> Result<State, BuildError> {
+    fn parse(text: &str, nodes: u64, variant: Variant, path: &Path) -> Result<State, BuildError> {
         let bad = |line: usize, why: &str| BuildError::State {
             path: path.to_path_buf(),
             line,
@@ -190,11 +219,35 @@ impl State {
         };
         let mut lines = text.lines();
         let header = lines.next().unwrap_or_default();
-        let found = header
+        let not_state = || bad(1, "not a damas book state file");
+        let mut fields = header
             .strip_prefix(STATE_MAGIC)
-            .and_then(|r| r.trim().strip_prefix("nodes="))
+            .ok_or_else(not_state)?
+            .split_whitespace();
+        let found = fields
+            .next()
+            .and_then(|f| f.strip_prefix("nodes="))
             .and_then(|n| n.parse::<u64>().ok())
-            .ok_or_else(|| bad(1, "not a damas book state file"))?;
+            .ok_or_else(not_state)?;
+        let found_variant = match fields.next() {
+            None => Variant::Brazilian,
+            Some(f) => f
+                .strip_prefix("variant=")
+                .and_then(|v| v.parse::<Variant>().ok())
+                .ok_or_else(|| {
+                    bad(
+                        1,
+                        "the variant must be variant=brazilian or variant=russian",
+                    )
+                })?,
+        };
+        if found_variant != variant {
+            return Err(BuildError::StateVariant {
+                path: path.to_path_buf(),
+                found: found_variant,
+                expected: variant,
+            });
+        }
         if found != nodes {
             return Err(BuildError::StateNodes {
                 path: path.to_path_buf(),
@@ -219,16 +272,15 @@ impl State {
                 return Err(bad(n, "masks must be hexadecimal"));
             };
             let pos = Position::from_parts(w, b, k, side).map_err(|e| bad(n, &e.to_string()))?;
-            let legal = legal_moves(&pos);
+            let legal = legal_moves_for(variant, &pos);
             let mut analysis = Vec::new();
             for word in moves {
-                let (m, s) = word
+                let ((from, to, captured), s) = word
                     .split_once(':')
                     .and_then(|(m, s)| Some((parse_move(m)?, s.parse::<i32>().ok()?)))
                     .ok_or_else(|| bad(n, &format!("cannot read move {word:?}")))?;
-                if !legal.contains(&m) {
-                    return Err(bad(n, &format!("illegal move {word:?}")));
-                }
+                let m = move_by_squares(&legal, from, to, captured)
+                    .ok_or_else(|| bad(n, &format!("illegal move {word:?}")))?;
                 analysis.push((m, Score(s)));
             }
             state.analyses.insert(pos, analysis);
@@ -236,9 +288,9 @@ impl State {
         Ok(state)
     }
 
-    fn load(path: &Path, nodes: u64) -> Result<State, BuildError> {
+    fn load(path: &Path, nodes: u64, variant: Variant) -> Result<State, BuildError> {
         match std::fs::read_to_string(path) {
-            Ok(text) => State::parse(&text, nodes, path),
+            Ok(text) => State::parse(&text, nodes, variant, path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(State::default()),
             Err(source) => Err(BuildError::Io {
                 path: path.to_path_buf(),
@@ -247,13 +299,13 @@ impl State {
         }
     }
 
-    fn save(&self, path: &Path, nodes: u64) -> Result<(), BuildError> {
-        damas_engine::fsutil::write_atomic(path, self.to_text(nodes).as_bytes()).map_err(|source| {
-            BuildError::Io {
+    fn save(&self, path: &Path, nodes: u64, variant: Variant) -> Result<(), BuildError> {
+        damas_engine::fsutil::write_atomic(path, self.to_text(nodes, variant).as_bytes()).map_err(
+            |source| BuildError::Io {
                 path: path.to_path_buf(),
                 source,
-            }
-        })
+            },
+        )
     }
 }
 
@@ -261,11 +313,12 @@ impl State {
 /// table, best first (ties in move order, so the result is reproducible).
 fn analyse(searcher: &mut Searcher, pos: &Position, nodes: u64) -> Analysis {
     let stop = AtomicBool::new(false);
-    let mut scored: Analysis = legal_moves(pos)
+    let variant = searcher.options().variant();
+    let mut scored: Analysis = legal_moves_for(variant, pos)
         .iter()
         .map(|&m| {
             let child = pos.play(m);
-            let score = if legal_moves(&child).is_empty() {
+            let score = if legal_moves_for(variant, &child).is_empty() {
                 Score::win_in(1)
             } else {
                 searcher.clear();
@@ -321,13 +374,22 @@ pub fn build(
     state_path: &Path,
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
-    let mut state = State::load(state_path, config.nodes)?;
-    let options = SearchOptions::default().with_hash_mb(config.hash_mb);
+    let variant = config.variant;
+    let legal = |p: &Position| legal_moves_for(variant, p);
+    let mut state = State::load(state_path, config.nodes, variant)?;
+    let evaluation = config
+        .evaluation
+        .clone()
+        .unwrap_or_else(|| Evaluation::default_for(variant));
+    let options = SearchOptions::default()
+        .with_variant(variant)
+        .with_eval(evaluation)
+        .with_hash_mb(config.hash_mb);
     // One searcher per worker at a time, reused: tables are large to allocate.
     let searchers: Mutex<Vec<Searcher>> = Mutex::new(Vec::new());
     let pb = progress_bar(config.progress);
     let (mut searched, mut resumed) = (0, 0);
-    let mut book = Book::new();
+    let mut book = Book::new_for(variant);
     let mut frontier: Vec<(Position, u32)> = vec![(Position::start(), config.depth)];
     let mut seen: HashSet<Position> = HashSet::new();
     let mut ply = 0;
@@ -337,7 +399,7 @@ pub fn build(
         let missing: Vec<Position> = frontier
             .iter()
             .map(|&(p, _)| p)
-            .filter(|p| legal_moves(p).len() > 1 && !state.analyses.contains_key(p))
+            .filter(|p| legal(p).len() > 1 && !state.analyses.contains_key(p))
             .collect();
         resumed += frontier.len() - missing.len();
         pb.inc_length(missing.len() as u64);
@@ -355,13 +417,13 @@ pub fn build(
                 .collect();
             searched += done.len();
             state.analyses.extend(done);
-            state.save(state_path, config.nodes)?;
+            state.save(state_path, config.nodes, variant)?;
         }
         let mut next: HashMap<Position, u32> = HashMap::new();
         for &(pos, left) in &frontier {
             let kept = match state.analyses.get(&pos) {
                 Some(a) => keep(a, config),
-                None => legal_moves(&pos)
+                None => legal(&pos)
                     .iter()
                     .map(|&mv| BookMove {
                         mv,
@@ -372,7 +434,7 @@ pub fn build(
             for (i, m) in kept.iter().enumerate() {
                 let cost = 1 + if i == 0 { 0 } else { config.alt_penalty };
                 let child = pos.play(m.mv);
-                if left > cost && !legal_moves(&child).is_empty() && !seen.contains(&child) {
+                if left > cost && !legal(&child).is_empty() && !seen.contains(&child) {
                     let e = next.entry(child).or_insert(0);
                     *e = (*e).max(left - cost);
                 }
@@ -403,9 +465,12 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damas_rules::movegen::legal_moves;
 
     fn tiny() -> BuildConfig {
         BuildConfig {
+            variant: Variant::Brazilian,
+            evaluation: None,
             depth: 3,
             alt_penalty: 1,
             margin: Score::centi(30),
@@ -458,6 +523,39 @@ mod tests {
         assert!(matches!(
             build(&tiny(), &book2, &state2),
             Err(BuildError::State { line: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn a_russian_book_holds_russian_moves_and_keeps_its_state_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let (out, state) = (dir.path().join("ru.book"), dir.path().join("ru.state"));
+        let russian = BuildConfig {
+            variant: Variant::Russian,
+            ..tiny()
+        };
+        let report = build(&russian, &out, &state).unwrap();
+        assert!(report.positions > 1, "{report:?}");
+        let book = Book::load_for(&out, Variant::Russian).unwrap();
+        assert!(matches!(
+            Book::load_for(&out, Variant::Brazilian),
+            Err(BookError::WrongVariant { .. })
+        ));
+        for (pos, moves) in book.iter() {
+            let legal = legal_moves_for(Variant::Russian, pos);
+            assert!(moves.iter().all(|m| legal.contains(&m.mv)));
+        }
+        assert!(std::fs::read_to_string(&state)
+            .unwrap()
+            .starts_with(&state_header(300, Variant::Russian)));
+        // A Brazilian build does not resume from Russian analyses.
+        assert!(matches!(
+            build(&tiny(), &dir.path().join("br.book"), &state),
+            Err(BuildError::StateVariant {
+                found: Variant::Russian,
+                expected: Variant::Brazilian,
+                ..
+            })
         ));
     }
 

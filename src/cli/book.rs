@@ -7,9 +7,11 @@ use clap::Subcommand;
 use crate::book_build::{self, BuildConfig};
 use crate::cli::CliError;
 use damas_engine::book::{self, Book};
+use damas_engine::eval::{Evaluation, Trained};
 use damas_engine::score::Score;
-use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::notation::{move_to_string_for, Notation};
 use damas_rules::position::Position;
+use damas_rules::variant::Variant;
 
 /// Arguments of `damas book`.
 #[derive(clap::Args, Debug)]
@@ -27,17 +29,28 @@ pub enum Action {
     Build(BuildArgs),
     /// Print a book's size, depth and the moves of the start position.
     Show {
-        /// The book file (default: the embedded book).
+        /// The book file (default: the embedded book of `--variant`).
         file: Option<PathBuf>,
+        /// Rules of the embedded book shown: brazilian or russian.
+        #[arg(long, default_value_t = Variant::Brazilian)]
+        variant: Variant,
     },
 }
 
 /// Arguments of `damas book build`.
 #[derive(clap::Args, Debug)]
 pub struct BuildArgs {
-    /// Where to write the book.
-    #[arg(long, default_value = "data/book/opening.book")]
-    pub out: PathBuf,
+    /// Rules the book is for: brazilian or russian.
+    #[arg(long, default_value_t = Variant::Brazilian)]
+    pub variant: Variant,
+    /// Where to write the book (default: data/book/opening.book, Russian
+    /// data/book/opening-russian.book).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Weight file of the trained evaluation the searches use (default: the
+    /// variant's embedded weights).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
     /// Analyses so far (read to resume, written after every few positions); default:
     /// the book's name with `.state`.
     #[arg(long)]
@@ -69,7 +82,7 @@ pub struct BuildArgs {
 pub fn run(args: &Args) -> Result<(), CliError> {
     match &args.action {
         Action::Build(a) => build(a),
-        Action::Show { file } => show(file.as_deref()),
+        Action::Show { file, variant } => show(file.as_deref(), *variant),
     }
 }
 
@@ -83,7 +96,21 @@ fn build(a: &BuildArgs) -> Result<(), CliError> {
             "--nodes and --depth must be above 0 and --hash from 1 to 4096",
         ));
     }
+    let evaluation = match &a.weights {
+        Some(p) => Some(Evaluation::Trained(std::sync::Arc::new(
+            Trained::from_file(p).map_err(CliError::input)?,
+        ))),
+        None => None,
+    };
+    let out = a.out.clone().unwrap_or_else(|| {
+        PathBuf::from(match a.variant {
+            Variant::Brazilian => "data/book/opening.book",
+            Variant::Russian => "data/book/opening-russian.book",
+        })
+    });
     let config = BuildConfig {
+        variant: a.variant,
+        evaluation,
         depth: a.depth,
         alt_penalty: a.alt_penalty,
         margin: Score::centi((a.margin * 100.0).round() as i32),
@@ -95,18 +122,19 @@ fn build(a: &BuildArgs) -> Result<(), CliError> {
     let state = a
         .state
         .clone()
-        .unwrap_or_else(|| a.out.with_extension("state"));
+        .unwrap_or_else(|| out.with_extension("state"));
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(j) = a.jobs {
         pool = pool.num_threads(j.max(1));
     }
     let pool = pool.build().map_err(CliError::input)?;
     let report = pool
-        .install(|| book_build::build(&config, &a.out, &state))
+        .install(|| book_build::build(&config, &out, &state))
         .map_err(CliError::input)?;
     println!(
-        "book {}: {} positions, depth {} plies, {} bytes; searched {} positions, {} from {}, {:.1} s",
-        a.out.display(),
+        "{} book {}: {} positions, depth {} plies, {} bytes; searched {} positions, {} from {}, {:.1} s",
+        a.variant,
+        out.display(),
         report.positions,
         report.depth,
         report.bytes,
@@ -118,7 +146,7 @@ fn build(a: &BuildArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn show(file: Option<&std::path::Path>) -> Result<(), CliError> {
+fn show(file: Option<&std::path::Path>, variant: Variant) -> Result<(), CliError> {
     let (name, book) = match file {
         Some(f) => (
             f.display().to_string(),
@@ -126,11 +154,13 @@ fn show(file: Option<&std::path::Path>) -> Result<(), CliError> {
         ),
         None => (
             "embedded".to_string(),
-            Book::from_bytes(book::EMBEDDED).map_err(CliError::input)?,
+            Book::from_bytes_for(book::embedded_bytes(variant), variant)
+                .map_err(CliError::input)?,
         ),
     };
     println!(
-        "book {name}: {} positions, depth {} plies, {} bytes",
+        "{} book {name}: {} positions, depth {} plies, {} bytes",
+        book.variant(),
         book.len(),
         book.depth(),
         book.to_bytes().len()
@@ -139,7 +169,7 @@ fn show(file: Option<&std::path::Path>) -> Result<(), CliError> {
     for m in book.moves(&start).unwrap_or_default() {
         println!(
             "start {} weight {}",
-            move_to_string(&start, m.mv, Notation::Numeric),
+            move_to_string_for(book.variant(), &start, m.mv, Notation::Numeric),
             m.weight.0
         );
     }

@@ -6,11 +6,12 @@ use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
-use crate::train::data::read_games;
+use crate::train::data::{read_games, DataError};
 use crate::train::fit::{export, fit, fit_scale, initial, split, EpochReport, FitConfig};
 use crate::train::selfplay::{self, SelfPlayConfig};
 use damas_engine::eval::features::{self, Group};
-use damas_engine::eval::{EvalName, Evaluation, Weights};
+use damas_engine::eval::{EvalName, Evaluation, Trained, Weights};
+use damas_rules::variant::Variant;
 
 /// Train the evaluation of damas.
 #[derive(Parser, Debug)]
@@ -42,6 +43,9 @@ pub struct SelfplayArgs {
     /// Data file (created, or continued up to `--games`).
     #[arg(long)]
     pub out: PathBuf,
+    /// Rules the games are played under: brazilian or russian.
+    #[arg(long, default_value_t = Variant::Brazilian)]
+    pub variant: Variant,
     /// Games the file should hold.
     #[arg(long, default_value_t = 1000)]
     pub games: u32,
@@ -60,7 +64,8 @@ pub struct SelfplayArgs {
     /// Evaluation the engine plays with.
     #[arg(long, default_value_t = EvalName::Trained)]
     pub eval: EvalName,
-    /// Weight file for the trained evaluation (default: the embedded weights).
+    /// Weight file for the trained evaluation (default: the embedded weights of
+    /// the variant).
     #[arg(long)]
     pub weights: Option<PathBuf>,
     /// Worker threads (default: every core).
@@ -141,13 +146,20 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
+    let evaluation = match &a.weights {
+        Some(p) => Evaluation::Trained(std::sync::Arc::new(
+            Trained::from_file(p).map_err(|e| e.to_string())?,
+        )),
+        None => a.eval.evaluation_for(a.variant),
+    };
     let cfg = SelfPlayConfig {
+        variant: a.variant,
         games: a.games,
         nodes: a.nodes,
         random_plies: a.random_plies,
         seed: a.seed,
         max_plies: a.max_plies,
-        evaluation: Evaluation::select(a.eval, a.weights.as_deref()).map_err(|e| e.to_string())?,
+        evaluation,
         progress: true,
         ..SelfPlayConfig::default()
     };
@@ -160,8 +172,9 @@ fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
         .install(|| selfplay::run(&cfg, &a.out))
         .map_err(|e| e.to_string())?;
     println!(
-        "{}: {} games ({} played now in {:.1} s), {} positions, White +{} ={} -{}",
+        "{} ({}): {} games ({} played now in {:.1} s), {} positions, White +{} ={} -{}",
         a.out.display(),
+        a.variant,
         s.games,
         s.played,
         start.elapsed().as_secs_f64(),
@@ -200,11 +213,22 @@ fn run_fit(a: &FitArgs) -> Result<(), String> {
         ..FitConfig::default()
     };
     let mut games = Vec::new();
+    let mut variant = None;
     for p in &a.data {
-        let (g, _) = read_games(p).map_err(|e| e.to_string())?;
+        let f = read_games(p).map_err(|e| e.to_string())?;
+        // Weights are fitted to one variant's games.
+        let expected = *variant.get_or_insert(f.variant);
+        if f.variant != expected {
+            return Err(DataError::Variant {
+                path: p.display().to_string(),
+                found: f.variant,
+                expected,
+            }
+            .to_string());
+        }
         // Indices restart in each file; keep them distinct for the split.
         let base = games.len() as u32;
-        games.extend(g.into_iter().map(|mut g| {
+        games.extend(f.games.into_iter().map(|mut g| {
             g.index += base;
             g
         }));
@@ -219,7 +243,8 @@ fn run_fit(a: &FitArgs) -> Result<(), String> {
     };
     let k = fit_scale(&train);
     println!(
-        "{} games: {} training positions, {} held out; K = {k:.6} per hundredth",
+        "{} {} games: {} training positions, {} held out; K = {k:.6} per hundredth",
+        variant.unwrap_or_default(),
         games.len(),
         train.len(),
         valid.len()

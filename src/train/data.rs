@@ -1,8 +1,9 @@
 //! The self-play data file: games, each a list of positions with the search's
 //! score, labelled with the game's result.
 //!
-//! Layout (little-endian): a 16-byte header (magic `DAMASSPD`, version u32, zero
-//! u32), then games one after another: game index (u32), sample count (u16), result
+//! Layout (little-endian): a 16-byte header (magic `DAMASSPD`, version u32, the
+//! rules' PDN `GameType` number u16 — 0 in files written before the field, read as
+//! Brazilian — and a zero u16), then games one after another: game index (u32), sample count (u16), result
 //! (u8: 0 Black won, 1 draw, 2 White won), a zero byte, then 16 bytes per sample:
 //! White's pieces, Black's pieces, kings (u32 each), side to move (u8: 0 White,
 //! 1 Black), ply (u8, saturating), the search's score for White (i16, hundredths
@@ -17,6 +18,7 @@ use thiserror::Error;
 
 use damas_rules::bitboard::Bitboard;
 use damas_rules::position::{Color, Position};
+use damas_rules::variant::{GameType, Variant};
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"DAMASSPD";
@@ -97,6 +99,16 @@ pub enum DataError {
         /// The error.
         source: std::io::Error,
     },
+    /// The file's games were played under other rules than asked for.
+    #[error("{path}: games played under {found} rules, expected {expected}")]
+    Variant {
+        /// The file.
+        path: String,
+        /// The rules of its games.
+        found: Variant,
+        /// The rules asked for.
+        expected: Variant,
+    },
     /// Not a self-play data file, or damaged.
     #[error("{path}: {what} at byte {offset}")]
     Format {
@@ -109,12 +121,25 @@ pub enum DataError {
     },
 }
 
-/// The bytes of a file header.
-pub fn header() -> [u8; HEADER] {
+/// The bytes of the header of a file of games played under `variant`.
+pub fn header(variant: Variant) -> [u8; HEADER] {
     let mut h = [0u8; HEADER];
     h[..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12..14].copy_from_slice(&variant.game_type().0.to_le_bytes());
     h
+}
+
+/// A data file's contents.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct DataFile {
+    /// The rules its games were played under.
+    pub variant: Variant,
+    /// Its complete games.
+    pub games: Vec<GameRecord>,
+    /// The byte offset where the complete games end (less than the length when the
+    /// file was cut short mid-game).
+    pub end: usize,
 }
 
 /// Append the bytes of `game` to `out`.
@@ -136,9 +161,8 @@ pub fn encode_game(game: &GameRecord, out: &mut Vec<u8>) {
     }
 }
 
-/// The games of a data file's bytes, and the byte offset where the complete games
-/// end (less than the length when the file was cut short mid-game).
-pub fn decode(bytes: &[u8], path: &str) -> Result<(Vec<GameRecord>, usize), DataError> {
+/// The contents of a data file's bytes.
+pub fn decode(bytes: &[u8], path: &str) -> Result<DataFile, DataError> {
     let err = |what: String, offset: usize| DataError::Format {
         path: path.to_string(),
         what,
@@ -154,6 +178,10 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Vec<GameRecord>, usize), Data
             8,
         ));
     }
+    let variant = match u16::from_le_bytes([bytes[12], bytes[13]]) {
+        0 => Variant::Brazilian,
+        n => Variant::from_game_type(GameType(n)).map_err(|e| err(e.to_string(), 12))?,
+    };
     let u32_at =
         |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
     let mut games = Vec::new();
@@ -191,11 +219,15 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Vec<GameRecord>, usize), Data
         });
         o = end;
     }
-    Ok((games, o))
+    Ok(DataFile {
+        variant,
+        games,
+        end: o,
+    })
 }
 
 /// Read a data file (complete games only).
-pub fn read_games(path: &Path) -> Result<(Vec<GameRecord>, usize), DataError> {
+pub fn read_games(path: &Path) -> Result<DataFile, DataError> {
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|mut f| f.read_to_end(&mut bytes))
@@ -213,18 +245,27 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// Open `path` for appending: create it with a header, or keep its complete
-    /// games (cutting off a partial last game) and return them.
-    pub fn open(path: &Path) -> Result<(Writer, Vec<GameRecord>), DataError> {
+    /// Open `path` for appending games played under `variant`: create it with a
+    /// header, or keep its complete games (cutting off a partial last game) and
+    /// return them. A file of another variant's games is refused.
+    pub fn open(path: &Path, variant: Variant) -> Result<(Writer, Vec<GameRecord>), DataError> {
         let name = path.display().to_string();
         let io = |source| DataError::Io {
             path: name.clone(),
             source,
         };
         let (games, end) = if path.exists() {
-            read_games(path)?
+            let f = read_games(path)?;
+            if f.variant != variant {
+                return Err(DataError::Variant {
+                    path: name,
+                    found: f.variant,
+                    expected: variant,
+                });
+            }
+            (f.games, f.end)
         } else {
-            std::fs::write(path, header()).map_err(io)?;
+            std::fs::write(path, header(variant)).map_err(io)?;
             (Vec::new(), HEADER)
         };
         let file = std::fs::OpenOptions::new()
@@ -286,23 +327,23 @@ mod tests {
 
     #[test]
     fn round_trip_and_partial_tail() {
-        let mut bytes = header().to_vec();
+        let mut bytes = header(Variant::Brazilian).to_vec();
         encode_game(&game(0), &mut bytes);
         encode_game(&game(1), &mut bytes);
         let full = bytes.len();
-        let (games, end) = decode(&bytes, "x").unwrap();
-        assert_eq!(games, vec![game(0), game(1)]);
-        assert_eq!(end, full);
+        let f = decode(&bytes, "x").unwrap();
+        assert_eq!(f.games, vec![game(0), game(1)]);
+        assert_eq!((f.end, f.variant), (full, Variant::Brazilian));
         // Cut in the middle of the second game: the first survives.
-        let (games, end) = decode(&bytes[..full - 5], "x").unwrap();
-        assert_eq!(games, vec![game(0)]);
-        assert_eq!(end, HEADER + 8 + 2 * SAMPLE_BYTES);
+        let f = decode(&bytes[..full - 5], "x").unwrap();
+        assert_eq!(f.games, vec![game(0)]);
+        assert_eq!(f.end, HEADER + 8 + 2 * SAMPLE_BYTES);
     }
 
     #[test]
     fn bad_files_are_refused() {
         assert!(decode(b"nonsense at all!", "f").is_err());
-        let mut bytes = header().to_vec();
+        let mut bytes = header(Variant::Brazilian).to_vec();
         encode_game(&game(0), &mut bytes);
         let mut bad = bytes.clone();
         bad[HEADER + 6] = 7;
@@ -319,16 +360,54 @@ mod tests {
     fn writer_resumes_after_a_cut() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("d.bin");
-        let (mut w, old) = Writer::open(&p).unwrap();
+        let (mut w, old) = Writer::open(&p, Variant::Brazilian).unwrap();
         assert!(old.is_empty());
         w.append(&[game(0), game(1)]).unwrap();
         drop(w);
         let len = std::fs::metadata(&p).unwrap().len();
         let f = std::fs::OpenOptions::new().write(true).open(&p).unwrap();
         f.set_len(len - 3).unwrap();
-        let (mut w, old) = Writer::open(&p).unwrap();
+        let (mut w, old) = Writer::open(&p, Variant::Brazilian).unwrap();
         assert_eq!(old, vec![game(0)]);
         w.append(&[game(1)]).unwrap();
-        assert_eq!(read_games(&p).unwrap().0, vec![game(0), game(1)]);
+        assert_eq!(read_games(&p).unwrap().games, vec![game(0), game(1)]);
+    }
+
+    #[test]
+    fn the_header_records_the_variant() {
+        // Files written before the field hold zero there: Brazilian games.
+        let mut old = header(Variant::Brazilian).to_vec();
+        old[12..14].copy_from_slice(&[0, 0]);
+        encode_game(&game(0), &mut old);
+        assert_eq!(decode(&old, "old").unwrap().variant, Variant::Brazilian);
+
+        let mut ru = header(Variant::Russian).to_vec();
+        encode_game(&game(0), &mut ru);
+        let f = decode(&ru, "ru").unwrap();
+        assert_eq!((f.variant, f.games), (Variant::Russian, vec![game(0)]));
+
+        ru[12] = 99;
+        let e = decode(&ru, "odd.bin").unwrap_err().to_string();
+        assert!(e.contains("odd.bin"), "{e}");
+    }
+
+    #[test]
+    fn writer_refuses_a_file_of_another_variant() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("ru.bin");
+        let (mut w, _) = Writer::open(&p, Variant::Russian).unwrap();
+        w.append(&[game(0)]).unwrap();
+        drop(w);
+        let e = Writer::open(&p, Variant::Brazilian).err().unwrap();
+        assert!(matches!(
+            e,
+            DataError::Variant {
+                found: Variant::Russian,
+                expected: Variant::Brazilian,
+                ..
+            }
+        ));
+        assert!(e.to_string().contains("ru.bin"), "{e}");
+        assert_eq!(Writer::open(&p, Variant::Russian).unwrap().1, vec![game(0)]);
     }
 }

@@ -19,8 +19,9 @@ use damas_engine::eval::Evaluation;
 use damas_engine::search::{Limits, SearchOptions, Searcher};
 use damas_rules::fen::parse_fen;
 use damas_rules::game::Game;
-use damas_rules::movegen::{has_capture, legal_moves};
+use damas_rules::movegen::{has_capture, legal_moves_for};
 use damas_rules::position::{Color, Position};
+use damas_rules::variant::Variant;
 
 /// The 150 FMJD ballots shipped in `data/openings/fmjd-150.fen`.
 const BALLOTS: &str = include_str!("../../data/openings/fmjd-150.fen");
@@ -38,6 +39,8 @@ pub fn ballots() -> Vec<Position> {
 /// Settings of a self-play run.
 #[derive(Clone, Debug)]
 pub struct SelfPlayConfig {
+    /// The rules the games are played under.
+    pub variant: Variant,
     /// Games to have in the file when done.
     pub games: u32,
     /// Search nodes per move.
@@ -59,6 +62,7 @@ pub struct SelfPlayConfig {
 impl Default for SelfPlayConfig {
     fn default() -> Self {
         SelfPlayConfig {
+            variant: Variant::Brazilian,
             games: 1000,
             nodes: 20_000,
             random_plies: 6,
@@ -93,10 +97,10 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> Gam
     let mut rng =
         ChaCha8Rng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let start = openings[index as usize % openings.len()];
-    let mut game = Game::new(start);
+    let mut game = Game::new_for(cfg.variant, start);
     let random = rng.gen_range(0..=cfg.random_plies);
     for _ in 0..random {
-        let moves = legal_moves(&game.position());
+        let moves = legal_moves_for(cfg.variant, &game.position());
         if moves.is_empty() {
             break;
         }
@@ -104,6 +108,7 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> Gam
     }
     let mut searcher = Searcher::new(
         SearchOptions::default()
+            .with_variant(cfg.variant)
             .with_eval(cfg.evaluation.clone())
             .with_thesis_table(cfg.tt_bits)
             .with_clear_tt(false),
@@ -176,7 +181,7 @@ impl Summary {
 /// appended to the file in index order.
 pub fn run(cfg: &SelfPlayConfig, path: &Path) -> Result<Summary, DataError> {
     let openings = ballots();
-    let (mut writer, old) = Writer::open(path)?;
+    let (mut writer, old) = Writer::open(path, cfg.variant)?;
     let mut summary = Summary::default();
     for g in &old {
         summary.add(g);
@@ -220,7 +225,7 @@ mod tests {
         let b = ballots();
         assert_eq!(b.len(), 150);
         for p in &b {
-            assert!(!legal_moves(p).is_empty());
+            assert!(!damas_rules::movegen::legal_moves(p).is_empty());
             assert_eq!(p.white().count(), 12, "{p:?}");
         }
     }
@@ -254,11 +259,41 @@ mod tests {
         assert_eq!((s.games, s.played), (2, 2));
         let s = run(&cfg, &p).unwrap();
         assert_eq!((s.games, s.played), (3, 1));
-        let (games, _) = super::super::data::read_games(&p).unwrap();
+        let games = super::super::data::read_games(&p).unwrap().games;
         assert_eq!(
             games.iter().map(|g| g.index).collect::<Vec<_>>(),
             vec![0, 1, 2]
         );
         assert_eq!(games[1], a);
+    }
+
+    #[test]
+    fn russian_games_are_recorded_as_russian() {
+        let cfg = SelfPlayConfig {
+            variant: Variant::Russian,
+            games: 2,
+            nodes: 300,
+            max_plies: 40,
+            evaluation: Evaluation::Material,
+            tt_bits: 12,
+            ..SelfPlayConfig::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("ru.bin");
+        let s = run(&cfg, &p).unwrap();
+        assert_eq!(s.games, 2);
+        let f = super::super::data::read_games(&p).unwrap();
+        assert_eq!(f.variant, Variant::Russian);
+        assert!(f.games.iter().all(|g| !g.samples.is_empty()));
+        // A Brazilian run does not continue a Russian file.
+        let brazilian = SelfPlayConfig {
+            variant: Variant::Brazilian,
+            games: 3,
+            ..cfg
+        };
+        assert!(matches!(
+            run(&brazilian, &p),
+            Err(DataError::Variant { .. })
+        ));
     }
 }

@@ -36,7 +36,8 @@ pub struct Think<'a> {
     pub pos: &'a Position,
     /// Earlier positions of the game, oldest first, for the draw rules.
     pub history: &'a [Position],
-    /// The opening book to play from while the position is in it, if any.
+    /// The opening book to play from while the position is in it, if any (a book
+    /// for other rules than the search's gives way to the shipped book of those rules).
     pub book: Option<&'a Book>,
     /// Playing strength.
     pub strength: Strength,
@@ -70,9 +71,21 @@ pub struct Thought {
     pub source: Source,
 }
 
+/// The book to play from under the rules of `variant`: `book` when it is for those
+/// rules, else the shipped book of `variant` (a book is never played under other rules).
+pub fn book_for(variant: Variant, book: Option<&Book>) -> Option<&Book> {
+    book.map(|b| {
+        if b.variant() == variant {
+            b
+        } else {
+            book::embedded_book(variant)
+        }
+    })
+}
+
 /// The move played without a search under the rules of `variant`, if any: the only
-/// legal move (when `forced`), else a move drawn from `book` (which consumes `rng`).
-/// Books are Brazilian: under other rules the book is not consulted.
+/// legal move (when `forced`), else a move drawn from the book of `variant`
+/// ([`book_for`], which consumes `rng`).
 pub fn without_search(
     variant: Variant,
     pos: &Position,
@@ -86,7 +99,7 @@ pub fn without_search(
             return Some((legal[0], Source::Forced));
         }
     }
-    book.filter(|_| variant == Variant::Brazilian)
+    book_for(variant, book)
         .and_then(|b| book::choose(b, pos, rng))
         .map(|m| (m, Source::Book))
 }

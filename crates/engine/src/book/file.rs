@@ -6,7 +6,7 @@
 //! |---|---|
 //! | 8 | magic `DAMASBK\x1a` |
 //! | 2 | format version ([`VERSION`]) |
-//! | 2 | reserved, 0 |
+//! | 2 | the rules' PDN `GameType` number (0 in files written before the field: Brazilian) |
 //! | 4 | number of positions |
 //! | 4 | body length in bytes |
 //! | 4 | CRC-32 of the body |
@@ -16,16 +16,18 @@
 //! number of moves (`u8`), then per move its start and end square indices (`u8`
 //! each), the captured squares (`u32` mask) and a weight (`u16`). Moves are stored
 //! by their squares, not by their index in the move generator's output, so the file
-//! survives changes to the generator's order.
+//! survives changes to the generator's order (a Russian capture that crowns a man
+//! midway is the legal move with those squares).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use damas_rules::bitboard::Bitboard;
-use damas_rules::movegen::legal_moves;
+use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
 use damas_rules::position::{Color, Position};
 use damas_rules::square::Square;
+use damas_rules::variant::{GameType, Variant};
 
 /// The first bytes of every book file.
 pub const MAGIC: [u8; 8] = *b"DAMASBK\x1a";
@@ -71,6 +73,17 @@ pub enum BookError {
     /// The magic bytes are wrong: not a book.
     #[error("not a damas opening book (wrong magic bytes)")]
     BadMagic,
+    /// The header names rules this build does not play.
+    #[error("book for PDN GameType {0}, which this damas does not play")]
+    UnknownVariant(GameType),
+    /// The book was built for other rules than asked for.
+    #[error("book for {found} rules, not {expected}")]
+    WrongVariant {
+        /// The rules of the book.
+        found: Variant,
+        /// The rules asked for.
+        expected: Variant,
+    },
     /// A format version this build does not read.
     #[error("book format version {found}; this damas reads version {VERSION}")]
     WrongVersion {
@@ -139,10 +152,26 @@ pub enum BookError {
     },
 }
 
-/// An opening book: positions and the moves to play in them, with weights.
+/// An opening book for one rule variant: positions and the moves to play in them,
+/// with weights.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Book {
+    variant: Variant,
     entries: HashMap<Position, Vec<BookMove>>,
+}
+
+/// The legal move among `legal` going from `from` to `to` and capturing `captured`:
+/// how moves stored by their squares are read back.
+pub fn move_by_squares(
+    legal: &[Move],
+    from: Square,
+    to: Square,
+    captured: Bitboard,
+) -> Option<Move> {
+    legal
+        .iter()
+        .copied()
+        .find(|m| m.from() == from && m.to() == to && m.captured() == captured)
 }
 
 /// The sort key of a position in the file.
@@ -156,16 +185,35 @@ fn order_key(pos: &Position) -> (u32, u32, u32, u8) {
 }
 
 impl Book {
-    /// An empty book.
+    /// An empty Brazilian book.
     pub fn new() -> Book {
         Book::default()
     }
 
-    /// The book shipped with the engine (`data/book/opening.book`). The embedded file
-    /// is checked by the tests; should it ever fail to read, the engine plays without
-    /// a book rather than stopping.
+    /// An empty book for the rules of `variant`.
+    pub fn new_for(variant: Variant) -> Book {
+        Book {
+            variant,
+            entries: HashMap::new(),
+        }
+    }
+
+    /// The rules the book is for.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The Brazilian book shipped with the engine ([`Book::embedded_for`]).
     pub fn embedded() -> Book {
-        Book::from_bytes(super::EMBEDDED).unwrap_or_default()
+        Book::embedded_for(Variant::Brazilian)
+    }
+
+    /// The book shipped with the engine for `variant` (`data/book/opening*.book`). The
+    /// embedded files are checked by the tests; should one ever fail to read, the
+    /// engine plays without a book rather than stopping.
+    pub fn embedded_for(variant: Variant) -> Book {
+        Book::from_bytes_for(super::embedded_bytes(variant), variant)
+            .unwrap_or_else(|_| Book::new_for(variant))
     }
 
     /// Store `moves` for `pos` (replacing what was there).
@@ -203,7 +251,7 @@ impl Book {
             let mut next = Vec::new();
             for pos in level {
                 // Forced moves are not stored (they need no choice): follow them.
-                let legal = legal_moves(&pos);
+                let legal = legal_moves_for(self.variant, &pos);
                 let moves: Vec<Move> = match self.moves(&pos) {
                     Some(m) => m.iter().map(|m| m.mv).collect(),
                     None if legal.len() == 1 => vec![legal[0]],
@@ -250,7 +298,7 @@ impl Book {
         let mut out = Vec::with_capacity(HEADER_LEN + body.len());
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(&self.variant.game_type().0.to_le_bytes());
         out.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
         out.extend_from_slice(&(body.len() as u32).to_le_bytes());
         out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
@@ -258,8 +306,21 @@ impl Book {
         out
     }
 
+    /// Read a book for the rules of `variant` from its bytes: a book for other rules
+    /// is refused.
+    pub fn from_bytes_for(bytes: &[u8], variant: Variant) -> Result<Book, BookError> {
+        let book = Book::from_bytes(bytes)?;
+        if book.variant != variant {
+            return Err(BookError::WrongVariant {
+                found: book.variant,
+                expected: variant,
+            });
+        }
+        Ok(book)
+    }
+
     /// Read a book from its bytes, checking the header, the checksum, every
-    /// position and the legality of every move.
+    /// position and the legality of every move under the book's rules.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
         if bytes.len() < HEADER_LEN {
             return Err(BookError::TooShort { len: bytes.len() });
@@ -273,6 +334,11 @@ impl Book {
         if version != VERSION {
             return Err(BookError::WrongVersion { found: version });
         }
+        let variant = match u16_at(10) {
+            0 => Variant::Brazilian,
+            n => Variant::from_game_type(GameType(n))
+                .map_err(|_| BookError::UnknownVariant(GameType(n)))?,
+        };
         let count = u32_at(bytes, 12);
         let body_len = u32_at(bytes, 16);
         let stored = u32_at(bytes, 20);
@@ -318,7 +384,7 @@ impl Book {
             if at + n * MOVE_LEN > body.len() {
                 return Err(BookError::Truncated { entry, offset: at });
             }
-            let legal = legal_moves(&pos);
+            let legal = legal_moves_for(variant, &pos);
             let mut moves = Vec::with_capacity(n);
             for index in 0..n {
                 let m = &body[at..at + MOVE_LEN];
@@ -327,10 +393,9 @@ impl Book {
                 let (Some(from), Some(to)) = (Square::new(m[0]), Square::new(m[1])) else {
                     return Err(illegal);
                 };
-                let mv = Move::new(from, to, Bitboard(u32_at(m, 2)));
-                if !legal.contains(&mv) {
+                let Some(mv) = move_by_squares(&legal, from, to, Bitboard(u32_at(m, 2))) else {
                     return Err(illegal);
-                }
+                };
                 moves.push(BookMove {
                     mv,
                     weight: Weight(u16::from_le_bytes([m[6], m[7]])),
@@ -346,10 +411,19 @@ impl Book {
                 extra: body.len() - at,
             });
         }
-        Ok(Book { entries })
+        Ok(Book { variant, entries })
     }
 
-    /// Read a book file.
+    /// Read a book file for the rules of `variant` (a book for other rules is refused).
+    pub fn load_for(path: &Path, variant: Variant) -> Result<Book, BookError> {
+        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Book::from_bytes_for(&bytes, variant)
+    }
+
+    /// Read a book file (for the rules its header names).
     pub fn load(path: &Path) -> Result<Book, BookError> {
         let bytes = std::fs::read(path).map_err(|source| BookError::Io {
             path: path.to_path_buf(),
@@ -370,6 +444,7 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damas_rules::movegen::legal_moves;
 
     fn small_book() -> Book {
         let mut book = Book::new();
@@ -479,16 +554,80 @@ mod tests {
     }
 
     #[test]
-    fn the_embedded_book_reads_and_every_move_is_legal() {
-        let book = Book::from_bytes(super::super::EMBEDDED).unwrap();
-        assert!(!book.is_empty());
-        for (pos, moves) in book.iter() {
-            let legal = legal_moves(pos);
-            assert!(!moves.is_empty());
-            for m in moves {
-                assert!(legal.contains(&m.mv), "{pos:?} {:?}", m.mv);
+    fn the_header_records_the_variant() {
+        let bytes = small_book().to_bytes();
+        // Books written before the field hold zero there: Brazilian books.
+        let mut old = bytes.clone();
+        old[10..12].copy_from_slice(&[0, 0]);
+        assert_eq!(
+            Book::from_bytes(&old).unwrap().variant(),
+            Variant::Brazilian
+        );
+        let e = Book::from_bytes_for(&bytes, Variant::Russian).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                BookError::WrongVariant {
+                    found: Variant::Brazilian,
+                    expected: Variant::Russian
+                }
+            ),
+            "{e}"
+        );
+        let mut odd = bytes.clone();
+        odd[10] = 99;
+        assert!(matches!(
+            Book::from_bytes(&odd),
+            Err(BookError::UnknownVariant(GameType(99)))
+        ));
+
+        let mut ru = Book::new_for(Variant::Russian);
+        let start = Position::start();
+        let legal = legal_moves_for(Variant::Russian, &start);
+        ru.insert(
+            start,
+            vec![BookMove {
+                mv: legal[1],
+                weight: Weight(5),
+            }],
+        );
+        let back = Book::from_bytes_for(&ru.to_bytes(), Variant::Russian).unwrap();
+        assert_eq!((back.variant(), &back), (Variant::Russian, &ru));
+    }
+
+    #[test]
+    fn a_crowning_capture_survives_the_file() {
+        // Russian: f6xd8 crowns the man, which goes on as a king to take c7 (f6xa5);
+        // the stored squares find the crowned legal move again.
+        let pos = damas_rules::fen::parse_fen("W:Wf6:Bc7,e7").unwrap();
+        let legal = legal_moves_for(Variant::Russian, &pos);
+        let crowned = *legal.iter().find(|m| m.crowned()).unwrap();
+        let mut ru = Book::new_for(Variant::Russian);
+        ru.insert(
+            pos,
+            vec![BookMove {
+                mv: crowned,
+                weight: Weight(1),
+            }],
+        );
+        let back = Book::from_bytes(&ru.to_bytes()).unwrap();
+        assert_eq!(back.moves(&pos).unwrap()[0].mv, crowned);
+    }
+
+    #[test]
+    fn the_embedded_books_read_and_every_move_is_legal() {
+        for variant in Variant::ALL {
+            let book =
+                Book::from_bytes_for(super::super::embedded_bytes(variant), variant).unwrap();
+            assert!(!book.is_empty(), "{variant}");
+            for (pos, moves) in book.iter() {
+                let legal = legal_moves_for(variant, pos);
+                assert!(!moves.is_empty());
+                for m in moves {
+                    assert!(legal.contains(&m.mv), "{variant} {pos:?} {:?}", m.mv);
+                }
             }
+            assert!(book.moves(&Position::start()).is_some(), "{variant}");
         }
-        assert!(book.moves(&Position::start()).is_some());
     }
 }

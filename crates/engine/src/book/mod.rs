@@ -6,8 +6,31 @@
 pub mod file;
 pub mod probe;
 
-pub use file::{Book, BookError, BookMove, Weight};
+pub use file::{move_by_squares, Book, BookError, BookMove, Weight};
 pub use probe::choose;
 
-/// The book shipped with the engine, built by `damas book build` (see the README).
+use damas_rules::variant::Variant;
+
+/// The Brazilian book shipped with the engine, built by `damas book build` (see the README).
 pub const EMBEDDED: &[u8] = include_bytes!("../../../../data/book/opening.book");
+/// The Russian book shipped with the engine, built by `damas book build --variant russian`.
+pub const EMBEDDED_RUSSIAN: &[u8] = include_bytes!("../../../../data/book/opening-russian.book");
+
+/// The bytes of the book shipped for `variant`.
+pub fn embedded_bytes(variant: Variant) -> &'static [u8] {
+    match variant {
+        Variant::Brazilian => EMBEDDED,
+        Variant::Russian => EMBEDDED_RUSSIAN,
+    }
+}
+
+/// The book shipped for `variant`, read once and shared ([`Book::embedded_for`]).
+pub fn embedded_book(variant: Variant) -> &'static Book {
+    static CELLS: [std::sync::OnceLock<Book>; Variant::ALL.len()] =
+        [const { std::sync::OnceLock::new() }; Variant::ALL.len()];
+    let i = Variant::ALL
+        .iter()
+        .position(|&v| v == variant)
+        .expect("every variant is in Variant::ALL");
+    CELLS[i].get_or_init(|| Book::embedded_for(variant))
+}

@@ -3,19 +3,20 @@
 
 use rand::Rng;
 
-use damas_rules::movegen::legal_moves;
+use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
 
 use super::Book;
 
-/// A book move for `pos`, drawn with probability proportional to its weight, or
-/// `None` when the book has no (legal, weighted) move for it.
+/// A book move for `pos` (under the book's rules), drawn with probability
+/// proportional to its weight, or `None` when the book has no (legal, weighted)
+/// move for it.
 pub fn choose(book: &Book, pos: &Position, rng: &mut impl Rng) -> Option<Move> {
     let moves = book.moves(pos)?;
     // The file was checked on reading; checking again costs one generation and
     // keeps a hand-built book from ever giving an illegal move.
-    let legal = legal_moves(pos);
+    let legal = legal_moves_for(book.variant(), pos);
     let usable: Vec<_> = moves
         .iter()
         .filter(|m| m.weight.0 > 0 && legal.contains(&m.mv))
@@ -39,6 +40,7 @@ pub fn choose(book: &Book, pos: &Position, rng: &mut impl Rng) -> Option<Move> {
 mod tests {
     use super::*;
     use crate::book::{BookMove, Weight};
+    use damas_rules::movegen::legal_moves;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use std::collections::HashSet;

@@ -13,13 +13,15 @@ use damas_rules::variant::Variant;
 
 /// The weights shipped with the program (trained by `damas-train`).
 static EMBEDDED: &[u8] = include_bytes!("../../../../data/eval/weights.bin");
+/// The Russian weights, trained on Russian self-play (`damas-train selfplay --variant russian`).
+static EMBEDDED_RUSSIAN: &[u8] = include_bytes!("../../../../data/eval/weights-russian.bin");
 
 /// The embedded weights of each variant: the one slot where a variant's trained
-/// weights go. Russian has none trained yet and uses the Brazilian ones.
+/// weights go.
 fn embedded_bytes(variant: Variant) -> &'static [u8] {
     match variant {
         Variant::Brazilian => EMBEDDED,
-        Variant::Russian => EMBEDDED,
+        Variant::Russian => EMBEDDED_RUSSIAN,
     }
 }
 
@@ -185,6 +187,21 @@ mod tests {
         for v in Variant::ALL {
             assert_eq!(Trained::embedded_for(v).w.len(), features::COUNT, "{v}");
         }
+    }
+
+    #[test]
+    fn russian_weights_are_their_own() {
+        let russian = Weights::from_bytes(embedded_bytes(Variant::Russian)).unwrap();
+        assert_eq!(russian.values.len(), features::COUNT);
+        assert_ne!(EMBEDDED_RUSSIAN, EMBEDDED);
+        let (br, ru) = (
+            Trained::embedded_for(Variant::Brazilian),
+            Trained::embedded_for(Variant::Russian),
+        );
+        assert_ne!(br.w, ru.w);
+        // Both still see an extra man as good for its side.
+        let pos = parse_fen("W:W21,22,23:B9,10").unwrap();
+        assert!(ru.eval(&pos) > Score(0) && br.eval(&pos) > Score(0));
     }
 
     #[test]

@@ -124,19 +124,35 @@ fn a_forced_move_wanted_for_its_score_is_scored_by_the_line_after_it() {
 }
 
 #[test]
-fn a_russian_search_leaves_the_book_and_counts_russian_moves_as_forced() {
+fn a_russian_search_plays_the_russian_book_and_counts_russian_moves_as_forced() {
     use damas_rules::variant::Variant;
-    let book = Book::embedded();
+    let brazilian = Book::embedded();
+    let russian = Book::embedded_for(Variant::Russian);
+    assert_eq!(russian.variant(), Variant::Russian);
     let pos = Position::start();
-    let mut searcher = Searcher::new(SearchOptions::default().with_variant(Variant::Russian));
-    let t = think(
-        &mut searcher,
-        &job(&pos, Some(&book), TimeControl::Depth(3)),
-        &mut ChaCha8Rng::seed_from_u64(7),
-        &AtomicBool::new(false),
-        &mut |_| {},
+    let legal = damas_rules::movegen::legal_moves_for(Variant::Russian, &pos);
+    let in_book: Vec<Move> = russian.moves(&pos).unwrap().iter().map(|m| m.mv).collect();
+    // Given the Brazilian book or the Russian one, a Russian search plays from the
+    // Russian book: the Brazilian one is never played under Russian rules.
+    for book in [&brazilian, &russian] {
+        let mut searcher = Searcher::new(SearchOptions::default().with_variant(Variant::Russian));
+        let t = think(
+            &mut searcher,
+            &job(&pos, Some(book), TimeControl::Depth(3)),
+            &mut ChaCha8Rng::seed_from_u64(7),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(t.source, Source::Book);
+        let mv = t.result.best.unwrap();
+        assert!(in_book.contains(&mv) && legal.contains(&mv), "{mv:?}");
+    }
+    assert_eq!(book_for(Variant::Russian, Some(&brazilian)), Some(&russian));
+    assert_eq!(
+        book_for(Variant::Brazilian, Some(&brazilian)),
+        Some(&brazilian)
     );
-    assert_eq!(t.source, Source::Search);
+    assert_eq!(book_for(Variant::Russian, None), None);
     // Brazilian has one capture here (a3xc5xa7, the majority); Russian also e3xg5.
     let pos = parse_fen("W:Wa3,e3:Bb4,b6,f4,h8").unwrap();
     let russian = damas_rules::movegen::legal_moves_for(Variant::Russian, &pos);
