@@ -107,3 +107,27 @@ fn svg_writes_the_evaluation_chart_with_the_marked_moves() {
     // Only the file itself is left in the directory (written under a temporary name).
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
+
+const RUSSIAN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/review_russian.pdn");
+
+#[test]
+fn a_russian_game_is_reviewed_under_russian_rules() {
+    // 1. c3xa5 takes one man where c3xe5xg7 takes two: legal only without the
+    // majority rule, so the game's `GameType 25` must pick the Russian rules.
+    let o = damas(&["review", RUSSIAN, "--nodes", "2000"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("c3xa5"), "{out}");
+    assert!(out.contains("3 plies"), "{out}");
+    // Judged as Brazilian, the same game has an illegal move.
+    let o = damas(&[
+        "review",
+        RUSSIAN,
+        "--nodes",
+        "2000",
+        "--variant",
+        "brazilian",
+    ]);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("c3xa5"), "{}", text(&o));
+}

@@ -2,7 +2,8 @@
 //! (a private tmux server), a move is typed (also in capitals), the engine's reply
 //! appears, discarding the game asks first, a named level is shown and changed, a
 //! flag falls on a game clock, the move list is looked back through, the game is
-//! reviewed and continued from an earlier position, the game is quit (with `q` and a yes, and
+//! reviewed and continued from an earlier position, a Russian game names its rules and is
+//! saved as `GameType 25`, the game is quit (with `q` and a yes, and
 //! with Ctrl-C: status 130), and the terminal is checked to be restored: no alternate
 //! screen, cursor visible, no mouse reporting, canonical mode and echo back.
 //!
@@ -283,4 +284,44 @@ fn without_databases_the_game_says_how_to_build_them() {
     tmux.literal("q");
     tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
     let _ = std::fs::remove_dir_all(&empty);
+}
+
+#[test]
+fn a_russian_game_names_its_rules_and_is_saved_as_russian() {
+    let Some(tmux) = start("russian") else { return };
+    let dir = std::env::temp_dir().join(format!("damas-e2e-russian-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_damas");
+    tmux.keys(&[
+        &format!(
+            "cd {} && {bin} play --variant russian --depth 2; echo EXIT=$?",
+            dir.display()
+        ),
+        "Enter",
+    ]);
+    let screen = tmux.wait_for("the game screen", Duration::from_secs(20), |s| {
+        s.contains("Moves (White to move)")
+    });
+    assert!(
+        screen.contains("Russian draughts"),
+        "the rules are named: {screen}"
+    );
+    tmux.play_move("c3-d4");
+    tmux.wait_for("the engine's reply", Duration::from_secs(30), |s| {
+        first_reply_shown(s, "1. c3-d4 ")
+    });
+    // `s` offers game.pdn in the current folder; Enter saves there.
+    tmux.literal("s");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the save", Duration::from_secs(10), |s| {
+        s.contains("Saved to")
+    });
+    let pdn = std::fs::read_to_string(dir.join("game.pdn")).unwrap();
+    assert!(pdn.contains("[GameType \"25"), "{pdn}");
+    assert!(pdn.contains("1. c3-d4 "), "{pdn}");
+    // Saved: quitting asks nothing.
+    tmux.literal("q");
+    tmux.wait_for("exit", Duration::from_secs(10), |s| s.contains("EXIT=0"));
+    tmux.assert_restored();
+    let _ = std::fs::remove_dir_all(&dir);
 }

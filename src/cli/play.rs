@@ -12,6 +12,7 @@ use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::level::Strength;
 use damas_engine::search::Oracle;
 use damas_engine::time::TimeControl;
+use damas_rules::variant::Variant;
 
 /// Arguments of `damas play`.
 #[derive(clap::Args, Debug)]
@@ -37,6 +38,10 @@ pub struct Args {
     /// side whose time runs out loses. The engine then manages its own time.
     #[arg(long, value_name = "MIN+INC", conflicts_with_all = ["time", "depth"])]
     pub clock: Option<ClockSetting>,
+    /// The rules: `brazilian` (the default) or `russian`. A game loaded from a PDN
+    /// file is played by the rules its `GameType` names.
+    #[arg(long, value_parser = crate::cli::variant_parser())]
+    pub variant: Option<Variant>,
     /// Start position (algebraic or numeric FEN).
     #[arg(long, conflicts_with = "ballot")]
     pub fen: Option<String>,
@@ -86,6 +91,7 @@ impl Args {
             depth: None,
             strength: Strength::FULL,
             clock: None,
+            variant: None,
             fen: None,
             ballot: None,
             egdb: None,
@@ -130,15 +136,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             .map(|db| Arc::new(db) as Arc<dyn Oracle>),
     };
     let oracle_found = oracle.is_some();
-    // The engine plays with the same databases it shows the verdict from.
-    let mut evaluation =
-        Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?;
-    if let (Evaluation::Trained(t), true) = (&evaluation, args.variety > 0) {
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        evaluation = Evaluation::Trained(Arc::new(t.with_noise(seed, args.variety)));
-    }
+    // --weights replaces the embedded weights of whichever rules are played.
+    let custom = match &args.weights {
+        Some(_) => {
+            Some(Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?)
+        }
+        None => None,
+    };
     // The engine's settings through its table, under the same keys as Hub
     // `set-param` and match specs.
     let mut settings = crate::cli::engine_settings(&[
@@ -146,12 +150,26 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         ("threads", Some(args.threads.to_string())),
         ("eval", Some(args.eval.to_string())),
         ("strength", Some(args.strength.number().to_string())),
+        ("variant", args.variant.map(|v| v.to_string())),
     ])?;
     settings.book = !args.no_book;
-    let search = settings
-        .search_options()
-        .with_eval(evaluation)
-        .with_database(oracle.clone());
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let (variant, variety, base) = (settings.variant, args.variety, settings.clone());
+    let engine_oracle = oracle.clone();
+    // The engine plays with the same databases it shows the verdict from.
+    let search = move |v: Variant| {
+        let mut s = base.clone();
+        s.variant = v;
+        let mut evaluation = custom.clone().unwrap_or_else(|| s.eval.evaluation_for(v));
+        if let (Evaluation::Trained(t), true) = (&evaluation, variety > 0) {
+            evaluation = Evaluation::Trained(Arc::new(t.with_noise(seed, variety)));
+        }
+        s.search_options()
+            .with_eval(evaluation)
+            .with_database(engine_oracle.clone())
+    };
     let config = ui::Config {
         start,
         players: Players {
@@ -161,7 +179,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         level,
         strength: settings.strength,
         clock: args.clock,
-        search,
+        variant,
+        search: Box::new(search),
         oracle,
         // Shown in the game's message line (a line on stderr would be hidden by the
         // game screen and seen only after quitting).

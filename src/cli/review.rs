@@ -12,7 +12,8 @@ use crate::review::{report::report, review_game, DEFAULT_NODES};
 use damas_engine::search::{Oracle, Searcher, DEFAULT_HASH_MB};
 use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_engine::tt::shared::parse_hash;
-use damas_rules::pdn::{read_games, NO_GAME};
+use damas_rules::pdn::{game_type_tag, read_games, NO_GAME};
+use damas_rules::variant::Variant;
 
 /// Arguments of `damas review`.
 #[derive(clap::Args, Debug)]
@@ -38,6 +39,10 @@ pub struct Args {
     /// Endgame database directory (default: the standard place, when built).
     #[arg(long, value_name = "DIR")]
     pub egdb: Option<PathBuf>,
+    /// The rules to judge the game by, instead of those its `GameType` tag names
+    /// (Brazilian without one).
+    #[arg(long, value_parser = crate::cli::variant_parser())]
+    pub variant: Option<Variant>,
     /// Also write the evaluation across the game, with the marked moves, as an SVG
     /// chart to this file.
     #[arg(long, value_name = "FILE")]
@@ -66,7 +71,10 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             args.game
         )));
     }
-    let record = games.swap_remove(index);
+    let mut record = games.swap_remove(index);
+    if let Some(v) = args.variant {
+        record.set_tag("GameType", game_type_tag(v));
+    }
     let game = record.to_game().map_err(CliError::input)?;
     let level = match (args.depth, args.time, args.nodes) {
         (Some(d), _, _) => TimeControl::Depth(d),
@@ -83,7 +91,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             .and_then(|dir| damas_egdb::Egdb::open(dir).ok())
             .map(|db| Arc::new(db) as Arc<dyn Oracle>),
     };
-    let settings = crate::cli::engine_settings(&[("hash", Some(args.hash.to_string()))])?;
+    // The game's rules: the search, its weights and its moves' notation follow them.
+    let settings = crate::cli::engine_settings(&[
+        ("hash", Some(args.hash.to_string())),
+        ("variant", Some(game.variant().to_string())),
+    ])?;
     let options = settings.search_options().with_database(oracle);
     let mut searcher = Searcher::new(options);
     let bar = ProgressBar::new(game.positions().len() as u64);

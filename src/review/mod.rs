@@ -18,9 +18,9 @@ pub use label::score_label;
 use damas_engine::score::Score;
 use damas_engine::search::{Limits, Searcher};
 use damas_rules::game::Game;
-use damas_rules::movegen::legal_moves;
+use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
-use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::notation::{move_to_string_for, Notation};
 use damas_rules::pdn::MoveNumber;
 use damas_rules::position::Color;
 
@@ -121,7 +121,8 @@ impl Review {
     }
 }
 
-/// Review `game`: search each of its positions within `limits` (one search per
+/// Review `game` under its rules (the searcher's options should be of the same
+/// variant): search each of its positions within `limits` (one search per
 /// position, the table kept from one to the next; a second one after the engine's move
 /// where the move played was found lost) and judge each move. `progress` is
 /// told (positions searched, positions in all) after each search; when `stop` is set
@@ -146,6 +147,7 @@ pub fn review_game(
         progress(i + 1, total);
     }
     let first = game.start().side_to_move();
+    let variant = game.variant();
     let mut moves = Vec::new();
     for (i, &played) in game.moves().iter().enumerate() {
         let (Some(&(before, best)), Some(&(after, _))) = (searched.get(i), searched.get(i + 1))
@@ -153,7 +155,7 @@ pub fn review_game(
             break;
         };
         let pos = positions[i];
-        let forced = legal_moves(&pos).len() == 1;
+        let forced = legal_moves_for(variant, &pos).len() == 1;
         let same = best == Some(played);
         let played_score = -after;
         let mut best_score = before;
@@ -173,10 +175,10 @@ pub fn review_game(
             number: MoveNumber::of_ply(first, i),
             mover: pos.side_to_move(),
             played,
-            played_text: move_to_string(&pos, played, Notation::Algebraic),
+            played_text: move_to_string_for(variant, &pos, played, Notation::Algebraic),
             best_text: best
                 .filter(|&b| b != played)
-                .map(|b| move_to_string(&pos, b, Notation::Algebraic)),
+                .map(|b| move_to_string_for(variant, &pos, b, Notation::Algebraic)),
             best_score,
             played_score,
             forced,

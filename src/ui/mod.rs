@@ -1,4 +1,4 @@
-//! The terminal UI: play Brazilian checkers against the engine (or watch it, or play
+//! The terminal UI: play Brazilian or Russian draughts against the engine (or watch it, or play
 //! both sides). [`controller`] holds the logic and is tested without a terminal;
 //! [`render`] and [`board`] draw with ratatui, [`overlay`] the help and game list;
 //! [`input`] maps keys and mouse, after [`keys`] repairs split escape sequences;
@@ -30,6 +30,7 @@ use crossterm::event;
 
 use damas_engine::search::{Oracle, SearchOptions};
 use damas_rules::position::Position;
+use damas_rules::variant::Variant;
 
 use controller::{Controller, Effect};
 use engine::{EngineEvent, EngineThread};
@@ -48,8 +49,11 @@ pub struct Config {
     pub strength: damas_engine::level::Strength,
     /// Game clock for both sides, if any.
     pub clock: Option<clock::ClockSetting>,
-    /// Search options of the engine.
-    pub search: SearchOptions,
+    /// The rules the game starts under (a loaded PDN's `GameType` may change them).
+    pub variant: Variant,
+    /// The engine's search options under the rules of a variant: those of
+    /// [`Config::variant`] at first, another's when a game of other rules is loaded.
+    pub search: Box<dyn Fn(Variant) -> SearchOptions>,
     /// Endgame-database verdicts, when available.
     pub oracle: Option<Arc<dyn Oracle>>,
     /// A message to show first (e.g. about ignored options).
@@ -76,6 +80,7 @@ pub enum Exit {
 /// Run the game in the terminal until the user quits.
 pub fn run(config: Config) -> io::Result<Exit> {
     let mut controller = Controller::new(config.start, config.players, config.level);
+    controller.set_variant(config.variant);
     controller.set_strength(config.strength);
     controller.set_clock(config.clock);
     if let Some(b) = &config.ballot {
@@ -90,28 +95,53 @@ pub fn run(config: Config) -> io::Result<Exit> {
     if let Some(g) = config.greeting {
         controller.notify(g);
     }
-    let options = config.search.clone();
-    let book = config.book.then(damas_engine::book::Book::embedded);
-    let mut engine = EngineThread::with_book(config.search, book);
-    let outcome = terminal::setup().and_then(|mut guard| {
-        event_loop(
-            &mut guard,
-            &mut controller,
-            &mut engine,
-            &options,
-            config.colour,
-        )
-    });
+    let mut engine = Engine::start(config.search, config.book, config.variant);
+    let outcome = terminal::setup()
+        .and_then(|mut guard| event_loop(&mut guard, &mut controller, &mut engine, config.colour));
     // The guard is dropped (terminal restored) before waiting for the engine.
-    engine.shutdown(Duration::from_secs(2));
+    engine.thread.shutdown(Duration::from_secs(2));
     outcome
+}
+
+/// The engine thread and the options it was started with, for the game's rules.
+struct Engine {
+    options_for: Box<dyn Fn(Variant) -> SearchOptions>,
+    book: bool,
+    options: SearchOptions,
+    thread: EngineThread,
+}
+
+impl Engine {
+    fn start(options_for: Box<dyn Fn(Variant) -> SearchOptions>, book: bool, v: Variant) -> Engine {
+        let options = options_for(v);
+        let thread = Engine::spawn(&options, book);
+        Engine {
+            options_for,
+            book,
+            options,
+            thread,
+        }
+    }
+
+    fn spawn(options: &SearchOptions, book: bool) -> EngineThread {
+        let book = book.then(|| damas_engine::book::Book::embedded_for(options.variant()));
+        EngineThread::with_book(options.clone(), book)
+    }
+
+    /// Play by the rules of `variant`: a new engine (options, book) when they change.
+    fn follow(&mut self, variant: Variant) {
+        if self.options.variant() != variant {
+            self.options = (self.options_for)(variant);
+            let old = std::mem::replace(&mut self.thread, Engine::spawn(&self.options, self.book));
+            old.shutdown(Duration::from_secs(2));
+        }
+    }
 }
 
 fn event_loop(
     guard: &mut terminal::TerminalGuard,
     controller: &mut Controller,
-    engine: &mut EngineThread,
-    options: &SearchOptions,
+    engine: &mut Engine,
     colour: bool,
 ) -> io::Result<Exit> {
     let mut geometry = None;
@@ -120,14 +150,21 @@ fn event_loop(
     loop {
         controller.tick();
         for effect in controller.take_effects() {
+            // A loaded game (or one brought back) may be of other rules.
+            engine.follow(controller.variant());
             if let Effect::Review { start, moves } = effect {
-                review = Some(review_job::ReviewJob::spawn(options.clone(), start, moves));
+                review = Some(review_job::ReviewJob::spawn(
+                    engine.options.clone(),
+                    start,
+                    moves,
+                ));
                 continue;
             }
-            if let Some(exit) = apply(effect, controller, engine) {
+            if let Some(exit) = apply(effect, controller, &mut engine.thread) {
                 return Ok(exit);
             }
         }
+        engine.follow(controller.variant());
         guard
             .terminal
             .draw(|frame| geometry = Some(render::draw(frame, controller, colour)))?;
@@ -155,7 +192,7 @@ fn event_loop(
                 controller.handle(action);
             }
         }
-        while let Some(ev) = engine.try_event() {
+        while let Some(ev) = engine.thread.try_event() {
             match ev {
                 EngineEvent::Info { id, info } => controller.on_engine_info(id, &info),
                 EngineEvent::Done { id, result, source } => {

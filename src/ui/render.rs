@@ -32,6 +32,15 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
+/// The variant's name with a capital (`Russian`), as the status panel names it.
+fn variant_title(v: damas_rules::variant::Variant) -> String {
+    let name = v.name();
+    let mut chars = name.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
 /// ` Engine: level 5 (intermediate), 1 s/move ` or `…, clock 5+3 `.
 fn engine_title(c: &Controller) -> String {
     match c.clock_setting() {
@@ -215,6 +224,12 @@ fn draw_left(
     frame.render_widget(widget, board);
 
     let mut lines = Vec::new();
+    if c.variant() != damas_rules::variant::Variant::Brazilian {
+        lines.push(Line::styled(
+            format!("{} draughts", variant_title(c.variant())),
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+    }
     if let Some(i) = c.viewing() {
         lines.push(Line::styled(
             format!(
@@ -256,7 +271,8 @@ fn draw_left(
     if let Some((before, m)) = c.shown_last_move() {
         lines.push(Line::raw(format!(
             "Last move: {}",
-            damas_rules::notation::move_to_string(
+            damas_rules::notation::move_to_string_for(
+                c.variant(),
                 &before,
                 m,
                 damas_rules::notation::Notation::Algebraic

@@ -27,7 +27,8 @@ pub struct ReviewJob {
 }
 
 impl ReviewJob {
-    /// Review the game of `moves` from `start` with a searcher of these options.
+    /// Review the game of `moves` from `start` with a searcher of these options, under
+    /// their variant's rules.
     pub fn spawn(options: SearchOptions, start: Position, moves: Vec<Move>) -> ReviewJob {
         let (tx, rx) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
@@ -35,7 +36,7 @@ impl ReviewJob {
         let _ = std::thread::Builder::new()
             .name("damas-review".into())
             .spawn(move || {
-                let mut game = Game::new(start);
+                let mut game = Game::new_for(options.variant(), start);
                 for m in moves {
                     game.play(m);
                 }

@@ -6,8 +6,9 @@ use damas_engine::level::Strength;
 use damas_engine::score::Score;
 use damas_engine::search::{Info, SearchResult, CONVERSION_UNPROVEN};
 use damas_engine::think::Source;
-use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::notation::{move_to_string_for, Notation};
 use damas_rules::position::{Color, Position};
+use damas_rules::variant::Variant;
 
 /// One progress report, ready to print.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,13 +33,14 @@ pub struct Thinking {
 }
 
 impl Thinking {
-    /// Format a search report for the position searched.
-    pub fn from_info(pos: &Position, info: &Info) -> Thinking {
+    /// Format a search report for the position searched, moves written by the rules
+    /// of `variant`.
+    pub fn from_info(variant: Variant, pos: &Position, info: &Info) -> Thinking {
         let text = |line: &[damas_rules::moves::Move]| {
             let mut out = Vec::new();
             let mut p = *pos;
             for &m in line {
-                out.push(move_to_string(&p, m, Notation::Algebraic));
+                out.push(move_to_string_for(variant, &p, m, Notation::Algebraic));
                 p = p.play(m);
             }
             out
@@ -70,12 +72,13 @@ impl Thinking {
     /// Format the final result of a choice of a move in `pos` at `strength`: a search
     /// at full strength as [`Thinking::from_result`] does, anything else labelled.
     pub fn from_thought(
+        variant: Variant,
         pos: &Position,
         result: &SearchResult,
         source: Source,
         strength: Strength,
     ) -> Thinking {
-        let mut t = Thinking::from_result(pos, result);
+        let mut t = Thinking::from_result(variant, pos, result);
         t.note = match source {
             Source::Book => Some("book move".to_string()),
             Source::Forced => Some("forced move (the only legal one)".to_string()),
@@ -88,8 +91,9 @@ impl Thinking {
     }
 
     /// Format the final result of a search of `pos`.
-    pub fn from_result(pos: &Position, result: &SearchResult) -> Thinking {
+    pub fn from_result(variant: Variant, pos: &Position, result: &SearchResult) -> Thinking {
         Thinking::from_info(
+            variant,
             pos,
             &Info {
                 depth: result.depth,
@@ -163,7 +167,9 @@ mod tests {
         let pos = Position::start();
         let m = damas_rules::movegen::legal_moves(&pos)[0];
         let result = SearchResult::unsearched(m);
-        let t = |source, strength| Thinking::from_thought(&pos, &result, source, strength).note;
+        let t = |source, strength| {
+            Thinking::from_thought(Variant::Brazilian, &pos, &result, source, strength).note
+        };
         assert_eq!(
             t(Source::Book, Strength::FULL).as_deref(),
             Some("book move")
@@ -182,9 +188,15 @@ mod tests {
             ..result.clone()
         };
         assert_eq!(
-            Thinking::from_thought(&pos, &unproven, Source::Search, Strength::FULL)
-                .note
-                .as_deref(),
+            Thinking::from_thought(
+                Variant::Brazilian,
+                &pos,
+                &unproven,
+                Source::Search,
+                Strength::FULL
+            )
+            .note
+            .as_deref(),
             Some("database win; conversion within the counting rules not proven")
         );
     }

@@ -156,6 +156,7 @@ impl Controller {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damas_rules::movegen::legal_moves;
 
     fn searches(c: &mut Controller) -> Vec<SearchRequest> {
         c.take_effects()

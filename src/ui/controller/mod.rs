@@ -31,13 +31,16 @@ use damas_engine::search::{Info, SearchResult};
 use damas_rules::bitboard::Bitboard;
 use damas_rules::fen::{parse_fen, to_fen};
 use damas_rules::game::Game;
-use damas_rules::movegen::legal_moves;
+use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
-use damas_rules::notation::{capture_paths, move_to_string, parse_move, MoveError, Notation};
+use damas_rules::notation::{
+    capture_paths_for, move_to_string_for, parse_move_for, MoveError, Notation,
+};
 use damas_rules::outcome::{EndReason, GameResult};
 use damas_rules::pdn::{read_games, write_game, PdnError, PdnGame};
 use damas_rules::position::{Color, Position};
 use damas_rules::square::Square;
+use damas_rules::variant::Variant;
 
 use crate::ui::input::{Action, InputMode};
 use crate::ui::oracle::{verdict, Verdict};
@@ -169,6 +172,18 @@ impl Controller {
         c.info("Your move: arrows + Enter, a click, or type it (c3-d4). ? for help.");
         c.announce_end();
         c
+    }
+
+    /// The rules the game is played by.
+    pub fn variant(&self) -> Variant {
+        self.game.variant()
+    }
+
+    /// Play by the rules of `variant`: the game starts again from its start position
+    /// (call it before the first move, as `damas play --variant` does).
+    pub fn set_variant(&mut self, variant: Variant) {
+        self.game = Game::new_for(variant, self.game.start());
+        self.announce_end();
     }
 
     /// Play the engine's moves at `strength`.

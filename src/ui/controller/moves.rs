@@ -50,7 +50,7 @@ impl Controller {
             return;
         }
         let pos = self.position();
-        let legal = legal_moves(&pos);
+        let legal = legal_moves_for(self.variant(), &pos);
         if let Some(from) = self.selected {
             let to_here: Vec<Move> = legal
                 .iter()
@@ -75,7 +75,7 @@ impl Controller {
                 self.info(format!("{sq} picked: choose a highlighted square."));
             } else if legal.first().is_some_and(|m| m.is_capture()) {
                 let capturers: Vec<String> = self.movable().iter().map(|s| s.to_string()).collect();
-                let rule = capture_rule(&pos).unwrap_or_default();
+                let rule = capture_rule(self.variant(), &pos).unwrap_or_default();
                 self.error(format!(
                     "A capture is forced ({rule}): pick {}, highlighted.",
                     capturers.join(" or ")
@@ -107,7 +107,9 @@ impl Controller {
         let Some(c) = &self.choice else { return };
         let pos = self.position();
         let mv = c.candidates[c.index];
-        let path = capture_paths(&pos, mv, 1).pop().unwrap_or_default();
+        let path = capture_paths_for(self.variant(), &pos, mv, 1)
+            .pop()
+            .unwrap_or_default();
         let path: Vec<String> = path.iter().map(|s| s.to_string()).collect();
         let taken: Vec<String> = mv.captured().iter().map(|s| s.to_string()).collect();
         let text = format!(
@@ -144,7 +146,7 @@ impl Controller {
         if !self.human_to_move() {
             return;
         }
-        let text = move_to_string(&self.position(), mv, Notation::Algebraic);
+        let text = move_to_string_for(self.variant(), &self.position(), mv, Notation::Algebraic);
         self.commit(mv);
         if self.result().is_none() {
             self.info(format!("You played {text}."));
@@ -233,14 +235,16 @@ impl Controller {
             return;
         }
         let pos = self.position();
-        match parse_move(&pos, text) {
+        match parse_move_for(self.variant(), &pos, text) {
             Ok(mv) => self.play_human(mv),
             Err(MoveError::Ambiguous { candidates, .. }) => {
-                let moves: Vec<Move> = legal_moves(&pos)
+                let moves: Vec<Move> = legal_moves_for(self.variant(), &pos)
                     .iter()
                     .copied()
                     .filter(|&m| {
-                        let path = capture_paths(&pos, m, 1).pop().unwrap_or_default();
+                        let path = capture_paths_for(self.variant(), &pos, m, 1)
+                            .pop()
+                            .unwrap_or_default();
                         let path: Vec<String> = path.iter().map(|s| s.to_string()).collect();
                         candidates.contains(&path.join("x"))
                     })
@@ -254,8 +258,8 @@ impl Controller {
                     ));
                 }
             }
-            Err(MoveError::Illegal { .. }) if capture_rule(&pos).is_some() => {
-                let rule = capture_rule(&pos).unwrap_or_default();
+            Err(MoveError::Illegal { .. }) if capture_rule(self.variant(), &pos).is_some() => {
+                let rule = capture_rule(self.variant(), &pos).unwrap_or_default();
                 self.error(format!("Illegal move {text:?}: {rule}."));
             }
             Err(e) => self.error(e.to_string()),
@@ -263,15 +267,15 @@ impl Controller {
     }
 }
 
-/// When a capture is forced in `pos`: the rule and the captures allowed, e.g.
+/// When a capture is forced in `pos` under `variant`: the rule and the captures allowed, e.g.
 /// `captures are compulsory and the longest capture must be taken: g1xa3 takes 3`.
-pub(super) fn capture_rule(pos: &Position) -> Option<String> {
-    let legal = legal_moves(pos);
+pub(super) fn capture_rule(variant: Variant, pos: &Position) -> Option<String> {
+    let legal = legal_moves_for(variant, pos);
     let first = legal.first().filter(|m| m.is_capture())?;
     let most = first.captured().count();
     let mut names: Vec<String> = legal
         .iter()
-        .map(|&m| move_to_string(pos, m, Notation::Algebraic))
+        .map(|&m| move_to_string_for(variant, pos, m, Notation::Algebraic))
         .collect();
     names.dedup();
     let shown = if names.len() > 4 {
@@ -284,7 +288,9 @@ pub(super) fn capture_rule(pos: &Position) -> Option<String> {
     } else {
         format!("takes {most}")
     };
-    Some(if most > 1 {
+    let majority =
+        damas_rules::with_rules!(variant, R => <R as damas_rules::variant::Rules>::MAJORITY);
+    Some(if most > 1 && majority {
         format!("captures are compulsory and the longest capture must be taken: {shown} {takes}")
     } else {
         format!("captures are compulsory: {shown}")

@@ -164,7 +164,7 @@ impl Controller {
     pub fn destinations(&self) -> Bitboard {
         match self.selected {
             None => Bitboard::default(),
-            Some(s) => legal_moves(&self.position())
+            Some(s) => legal_moves_for(self.variant(), &self.position())
                 .iter()
                 .filter(|m| m.from() == s)
                 .map(|m| m.to())
@@ -177,7 +177,7 @@ impl Controller {
     pub fn must_capture(&self) -> Bitboard {
         let pos = self.position();
         let human = self.players.of(pos.side_to_move()) == Player::Human;
-        let legal = legal_moves(&pos);
+        let legal = legal_moves_for(self.variant(), &pos);
         if human
             && self.selected.is_none()
             && self.result().is_none()
@@ -191,7 +191,7 @@ impl Controller {
 
     /// Pieces that may be picked (those with a legal move; only capturers when a capture is forced).
     pub fn movable(&self) -> Bitboard {
-        legal_moves(&self.position())
+        legal_moves_for(self.variant(), &self.position())
             .iter()
             .map(|m| m.from())
             .collect()
@@ -203,7 +203,7 @@ impl Controller {
         let mut rows: Vec<String> = Vec::new();
         for (i, &mv) in self.game.moves().iter().enumerate() {
             let pos = positions[i];
-            let text = move_to_string(&pos, mv, Notation::Algebraic);
+            let text = move_to_string_for(self.variant(), &pos, mv, Notation::Algebraic);
             let black_moved = pos.side_to_move() == Color::Black;
             if black_moved && i > 0 {
                 if let Some(last) = rows.last_mut() {

@@ -95,7 +95,7 @@ impl Controller {
     /// A progress report of search `id`.
     pub fn on_engine_info(&mut self, id: u64, info: &Info) {
         if self.searching.is_some_and(|(s, _)| s == id) {
-            self.thinking = Some(Thinking::from_info(&self.position(), info));
+            self.thinking = Some(Thinking::from_info(self.variant(), &self.position(), info));
             self.thinking_live = true;
         }
     }
@@ -127,10 +127,16 @@ impl Controller {
             Purpose::Move => self.strength,
             Purpose::Hint | Purpose::Analysis => Strength::FULL,
         };
-        self.thinking = Some(Thinking::from_thought(&pos, result, source, strength));
+        self.thinking = Some(Thinking::from_thought(
+            self.variant(),
+            &pos,
+            result,
+            source,
+            strength,
+        ));
         self.thinking_live = false;
         let Some(best) = result.best else { return };
-        let text = move_to_string(&pos, best, Notation::Algebraic);
+        let text = move_to_string_for(self.variant(), &pos, best, Notation::Algebraic);
         match purpose {
             Purpose::Hint => {
                 self.hint = Some(best);

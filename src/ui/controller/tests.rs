@@ -2,6 +2,8 @@
 
 use super::*;
 use damas_engine::search::Stats;
+use damas_rules::movegen::legal_moves;
+use damas_rules::notation::{move_to_string, parse_move};
 
 pub(super) fn human_vs_human(fen: &str) -> Controller {
     let start = parse_fen(fen).unwrap();
@@ -396,6 +398,7 @@ fn pdn_save_and_load_round_trip() {
 }
 
 mod questions;
+mod variant;
 
 #[test]
 fn on_a_clock_the_engine_gets_a_hub_budget_and_moves_earn_the_increment() {
