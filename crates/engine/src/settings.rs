@@ -56,7 +56,7 @@ pub const SETTINGS: [Setting; 12] = [
         values: Values::Choice(&["brazilian", "russian"]),
         searcher: true,
         hub: true,
-        doc: "Rules played: Brazilian or Russian draughts (Russian: no book or endgame databases yet).",
+        doc: "Rules played: Brazilian or Russian draughts.",
     },
     Setting {
         key: "hash",
