@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<std::path::PathBuf>,
     /// Rules: brazilian (the default) or russian; overrides a PDN's `GameType`.
-    /// Russian searches use no book or endgame databases (they are Brazilian).
+    /// Russian searches use no book, and the Russian endgame databases.
     #[arg(long, value_parser = crate::cli::variant_parser())]
     pub variant: Option<Variant>,
     /// Search to this depth (plies).
@@ -63,8 +63,9 @@ pub struct Args {
     pub tt_frontier: Option<bool>,
     /// Endgame database directory: its positions are scored at once (and the
     /// technique `egdb` is switched on). Without it, the databases at the standard
-    /// place (`DAMAS_EGDB`, `~/.local/share/damas/egdb`, `data/egdb`) are used when
-    /// built, unless `--techniques` is given without `egdb`.
+    /// place (`DAMAS_EGDB`, `~/.local/share/damas/egdb`, `data/egdb`; Russian ones in
+    /// its `russian/` subfolder) are used when built, unless `--techniques` is given
+    /// without `egdb`. A directory of the other rules is an error.
     #[arg(long, value_name = "DIR")]
     pub egdb: Option<std::path::PathBuf>,
     /// Static evaluation: `trained` (the default) or `material` (the thesis' count).

@@ -7,11 +7,11 @@ use crate::cli::{position_arg, CliError};
 use crate::ui::clock::ClockSetting;
 use crate::ui::{self, Player, Players};
 use damas_egdb::location::{self, Env, BUILD_HINT};
-use damas_rules::variant::Variant;
 use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::level::Strength;
 use damas_engine::search::Oracle;
 use damas_engine::time::TimeControl;
+use damas_rules::variant::Variant;
 
 /// Arguments of `damas play`.
 #[derive(clap::Args, Debug)]
@@ -119,13 +119,16 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     // The databases of --egdb, else those at the standard place (egdb::location)
     // when they were built.
-    let oracle: Option<Arc<dyn Oracle>> =
-        location::open_for(Variant::Brazilian, args.egdb.as_deref(), &Env::from_process())
-            .map_err(|e| match &args.egdb {
-                Some(dir) => CliError::input(format!("--egdb {}: {e}", dir.display())),
-                None => CliError::input(e),
-            })?
-            .map(|db| Arc::new(db) as Arc<dyn Oracle>);
+    let oracle: Option<Arc<dyn Oracle>> = location::open_for(
+        Variant::Brazilian,
+        args.egdb.as_deref(),
+        &Env::from_process(),
+    )
+    .map_err(|e| match &args.egdb {
+        Some(dir) => CliError::input(format!("--egdb {}: {e}", dir.display())),
+        None => CliError::input(e),
+    })?
+    .map(|db| Arc::new(db) as Arc<dyn Oracle>);
     let oracle_found = oracle.is_some();
     // The engine plays with the same databases it shows the verdict from.
     let mut evaluation =

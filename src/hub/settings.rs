@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use damas_egdb::location::{self, Env};
 use damas_egdb::{Egdb, EgdbError};
-use damas_rules::variant::Variant;
 use damas_engine::search::{Oracle, SearchOptions};
 use damas_engine::settings::{self, EngineSettings, SettingError, Values};
+use damas_rules::variant::Variant;
 
 use super::numbering::MoveNumbering;
 use super::protocol::quote;
