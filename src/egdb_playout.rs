@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use damas_engine::eval::Evaluation;
 use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher};
 use damas_rules::game::Game;
 use damas_rules::outcome::{EndReason, GameResult};
@@ -35,7 +36,7 @@ impl Playout {
 
 /// Play `start` out: both sides are the engine with `db`, searching within `limits`
 /// a move (each side with its own table of `hash_mb` megabytes), until the game
-/// ends or `max_plies` plies are played.
+/// ends or `max_plies` plies are played. The game follows the database's rules.
 pub fn play_out(
     db: &Arc<dyn Oracle>,
     start: Position,
@@ -43,15 +44,18 @@ pub fn play_out(
     hash_mb: usize,
     max_plies: usize,
 ) -> Playout {
+    let variant = db.variant();
     let engine = || {
         Searcher::new(
             SearchOptions::default()
+                .with_variant(variant)
+                .with_eval(Evaluation::default_for(variant))
                 .with_hash_mb(hash_mb)
                 .with_database(Some(db.clone())),
         )
     };
     let mut sides = [engine(), engine()];
-    let mut game = Game::new(start);
+    let mut game = Game::new_for(variant, start);
     let stop = AtomicBool::new(false);
     while game.moves().len() < max_plies {
         if let Some(result) = game.result() {

@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<std::path::PathBuf>,
     /// Rules: brazilian (the default) or russian; overrides a PDN's `GameType`.
-    /// Russian searches use no book or endgame databases (they are Brazilian).
+    /// Russian searches use no book, and the Russian endgame databases.
     #[arg(long, value_parser = crate::cli::variant_parser())]
     pub variant: Option<Variant>,
     /// Search to this depth (plies).
@@ -63,8 +63,9 @@ pub struct Args {
     pub tt_frontier: Option<bool>,
     /// Endgame database directory: its positions are scored at once (and the
     /// technique `egdb` is switched on). Without it, the databases at the standard
-    /// place (`DAMAS_EGDB`, `~/.local/share/damas/egdb`, `data/egdb`) are used when
-    /// built, unless `--techniques` is given without `egdb`.
+    /// place (`DAMAS_EGDB`, `~/.local/share/damas/egdb`, `data/egdb`; Russian ones in
+    /// its `russian/` subfolder) are used when built, unless `--techniques` is given
+    /// without `egdb`. A directory of the other rules is an error.
     #[arg(long, value_name = "DIR")]
     pub egdb: Option<std::path::PathBuf>,
     /// Static evaluation: `trained` (the default) or `material` (the thesis' count).
@@ -149,33 +150,15 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     type Db = Option<std::sync::Arc<dyn damas_engine::search::Oracle>>;
     // A database named or found switches `egdb` on, unless `--techniques` chose
     // without it (a found one is then only kept at hand).
-    let (database, kept): (Db, Db) = match &args.egdb {
-        // The databases are Brazilian: named or found, they are left unopened.
-        named if variant != Variant::Brazilian => {
-            let env = damas_egdb::location::Env::from_process();
-            if named.is_some() || damas_egdb::location::find(None, &env).is_some() {
-                println!("note: endgame databases are Brazilian, not used for {variant}");
-            }
-            (None, None)
-        }
-        Some(dir) => (
-            Some(std::sync::Arc::new(
-                damas_egdb::Egdb::open(dir).map_err(CliError::input)?,
-            )),
-            None,
-        ),
-        None => {
-            let found =
-                damas_egdb::location::find(None, &damas_egdb::location::Env::from_process())
-                    .and_then(|dir| damas_egdb::Egdb::open(dir).ok())
-                    .map(|db| {
-                        std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::search::Oracle>
-                    });
-            if args.techniques.is_none() {
-                (found, None)
-            } else {
-                (None, found)
-            }
+    let (database, kept): (Db, Db) = {
+        let env = damas_egdb::location::Env::from_process();
+        let opened = damas_egdb::location::open_for(variant, args.egdb.as_deref(), &env)
+            .map_err(CliError::input)?
+            .map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::search::Oracle>);
+        match &args.egdb {
+            Some(_) => (opened, None),
+            None if args.techniques.is_none() => (opened, None),
+            None => (None, opened),
         }
     };
     // The engine's settings through its table, under the same keys as Hub

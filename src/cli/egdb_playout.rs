@@ -15,6 +15,7 @@ use damas_egdb::Wdl;
 use damas_engine::search::{Limits, Oracle};
 use damas_rules::fen::parse_fen;
 use damas_rules::position::Color;
+use damas_rules::variant::Variant;
 
 use crate::egdb_playout::play_out;
 
@@ -24,6 +25,9 @@ pub struct PlayoutArgs {
     /// Database directory (default: as `probe` finds it).
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// The rules of the databases and of the games played.
+    #[arg(long, default_value_t = Variant::Brazilian, value_parser = crate::cli::variant_parser())]
+    pub variant: Variant,
     /// A file of won positions, one FEN a line (blank lines and `#` comments skipped).
     #[arg(long)]
     pub fens: PathBuf,
@@ -45,8 +49,8 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 /// Play every position of the file; exit status 1 unless every one is won by the
 /// side the database names.
 pub fn run(a: &PlayoutArgs) -> Result<ExitCode, EgdbError> {
-    let dir = location::read_dir(a.dir.as_deref(), &Env::from_process());
-    let db = Arc::new(Egdb::open(&dir)?);
+    let dir = location::read_dir_for(a.variant, a.dir.as_deref(), &Env::from_process());
+    let db = Arc::new(Egdb::open_for(a.variant, &dir)?);
     let oracle: Arc<dyn Oracle> = db.clone();
     let file = std::fs::File::open(&a.fens).map_err(|e| EgdbError::io(&a.fens, e))?;
     let limits = Limits::time(Duration::from_secs_f64(a.time));

@@ -83,14 +83,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     // Each position gets all of it, as in analysis.
     let limits = MoveBudget::new(&level, Spend::Exact).search_limits();
-    let oracle: Option<Arc<dyn Oracle>> = match &args.egdb {
-        Some(dir) => Some(Arc::new(
-            damas_egdb::Egdb::open(dir).map_err(CliError::input)?,
-        )),
-        None => damas_egdb::location::find(None, &damas_egdb::location::Env::from_process())
-            .and_then(|dir| damas_egdb::Egdb::open(dir).ok())
-            .map(|db| Arc::new(db) as Arc<dyn Oracle>),
-    };
+    let oracle: Option<Arc<dyn Oracle>> = damas_egdb::location::open_for(
+        game.variant(),
+        args.egdb.as_deref(),
+        &damas_egdb::location::Env::from_process(),
+    )
+    .map_err(CliError::input)?
+    .map(|db| Arc::new(db) as Arc<dyn Oracle>);
     // The game's rules: the search, its weights and its moves' notation follow them.
     let settings = crate::cli::engine_settings(&[
         ("hash", Some(args.hash.to_string())),

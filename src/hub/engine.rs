@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use damas_egdb::Egdb;
 use damas_engine::book::Book;
 use damas_engine::search::Searcher;
 use damas_engine::think;
@@ -86,7 +85,7 @@ impl HubEngine {
     /// Use the databases in `dir` (as `set-param name=egdb-dir` does, but silently:
     /// a directory that does not open is left unused).
     pub fn use_egdb(&mut self, dir: &std::path::Path) {
-        if let Ok(db) = Egdb::open(dir) {
+        if let Ok(db) = super::settings::open_egdb(self.settings.engine.variant, dir) {
             self.settings.egdb_dir = dir.to_path_buf();
             self.settings.egdb = Some(Arc::new(db));
             self.stale = true;
@@ -140,8 +139,13 @@ impl HubEngine {
     }
 
     fn set_param(&mut self, name: &str, value: &str) {
-        match self.settings.set(name, value) {
-            Ok(needs_searcher) => self.stale |= needs_searcher,
+        match self.settings.apply(name, value) {
+            Ok(applied) => {
+                self.stale |= applied.searcher;
+                if let Some(note) = applied.note {
+                    self.error(note);
+                }
+            }
             Err(message) => self.error(message),
         }
     }

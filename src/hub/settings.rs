@@ -2,12 +2,14 @@
 //! and how they are announced. Kept apart from the engine loop so the rules for each
 //! parameter can be read (and tested) without a running engine.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use damas_egdb::Egdb;
+use damas_egdb::location::{self, Env};
+use damas_egdb::{Egdb, EgdbError};
 use damas_engine::search::{Oracle, SearchOptions};
 use damas_engine::settings::{self, EngineSettings, SettingError, Values};
+use damas_rules::variant::Variant;
 
 use super::numbering::MoveNumbering;
 use super::protocol::quote;
@@ -85,35 +87,94 @@ impl Settings {
     /// the Hub protocol says to ignore), `Err` with the message for an `error` line
     /// when the value is refused (the setting is then unchanged).
     pub fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        self.apply(name, value).map(|a| a.searcher)
+    }
+
+    /// [`Settings::set`], with the note to tell the GUI when a change of `variant`
+    /// left the databases of `egdb-dir` unused (they hold the other rules).
+    pub fn apply(&mut self, name: &str, value: &str) -> Result<Applied, String> {
+        let searcher = |searcher| Applied {
+            searcher,
+            note: None,
+        };
         match name {
             // The directory is kept for the endgame-database search technique; an
             // empty value means none.
             "egdb-dir" if value.is_empty() => {
                 self.egdb_dir = PathBuf::new();
                 self.egdb = None;
-                Ok(true)
+                Ok(searcher(true))
             }
             // Opening checks every part file, so a bad directory is reported now.
             "egdb-dir" => {
-                let db = Egdb::open(value).map_err(|e| format!("egdb-dir {value:?}: {e}"))?;
+                let db = open_egdb(self.engine.variant, Path::new(value))
+                    .map_err(|e| format!("egdb-dir {value:?}: {e}"))?;
                 self.egdb_dir = PathBuf::from(value);
                 self.egdb = Some(Arc::new(db));
-                Ok(true)
+                Ok(searcher(true))
             }
             "move-numbering" => {
                 self.numbering = value.parse::<MoveNumbering>().map_err(|e| e.to_string())?;
-                Ok(false)
+                Ok(searcher(false))
             }
             _ => match settings::setting(name).filter(|s| s.hub && s.key == name) {
-                Some(setting) => match self.engine.set(name, value) {
-                    Ok(()) => Ok(setting.searcher),
-                    Err(e @ SettingError::Value { .. }) => Err(e.to_string()),
-                    Err(SettingError::Unknown(_)) => Ok(false),
-                },
-                None => Ok(false),
+                Some(setting) => {
+                    let before = self.engine.variant;
+                    match self.engine.set(name, value) {
+                        Ok(()) if self.engine.variant != before => Ok(Applied {
+                            searcher: true,
+                            note: self.reopen_egdb(),
+                        }),
+                        Ok(()) => Ok(searcher(setting.searcher)),
+                        Err(e @ SettingError::Value { .. }) => Err(e.to_string()),
+                        Err(SettingError::Unknown(_)) => Ok(searcher(false)),
+                    }
+                }
+                None => Ok(searcher(false)),
             },
         }
     }
+
+    /// Reopen `egdb_dir` for the variant now set (itself or its variant subfolder);
+    /// when it holds none of that variant's databases they are dropped (the
+    /// directory is kept for a later change back) and the note says why.
+    fn reopen_egdb(&mut self) -> Option<String> {
+        if self.egdb_dir.as_os_str().is_empty() {
+            return None;
+        }
+        let variant = self.engine.variant;
+        match open_egdb(variant, &self.egdb_dir) {
+            Ok(db) => {
+                self.egdb = Some(Arc::new(db));
+                None
+            }
+            Err(e) => {
+                self.egdb = None;
+                Some(format!(
+                    "no {variant} endgame databases in egdb-dir {:?}, none used: {e}",
+                    self.egdb_dir.display().to_string()
+                ))
+            }
+        }
+    }
+}
+
+/// What [`Settings::apply`] did.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Applied {
+    /// The change needs a new searcher.
+    pub searcher: bool,
+    /// A note for the GUI (an `error` line) though the value was taken.
+    pub note: Option<String>,
+}
+
+/// The databases of `variant` in the directory `dir` (itself or its variant
+/// subfolder, `location::open_for`); a directory of other rules is an error naming
+/// the file.
+pub fn open_egdb(variant: Variant, dir: &Path) -> Result<Egdb, EgdbError> {
+    location::open_for(variant, Some(dir), &Env::default())?.ok_or_else(|| EgdbError::NoParts {
+        dir: dir.to_path_buf(),
+    })
 }
 
 #[cfg(test)]

@@ -130,6 +130,22 @@ pub fn read_dir_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> Pat
     find_for(variant, explicit, env).unwrap_or_else(|| write_dir_for(variant, explicit, env))
 }
 
+/// Open `variant`'s databases for play: those of the explicit directory (itself or
+/// its [`variant_dir`]; when neither opens, the error of opening it, which names a
+/// file of other rules), else those of the first standard place holding them
+/// (`Ok(None)` when none does).
+pub fn open_for(
+    variant: Variant,
+    explicit: Option<&Path>,
+    env: &Env,
+) -> Result<Option<Egdb>, crate::EgdbError> {
+    match (find_for(variant, explicit, env), explicit) {
+        (Some(dir), _) => Egdb::open_for(variant, dir).map(Some),
+        (None, Some(dir)) => Egdb::open_for(variant, dir).map(Some),
+        (None, None) => Ok(None),
+    }
+}
+
 /// Every candidate directory, best first (see the module documentation).
 pub fn candidates(explicit: Option<&Path>, env: &Env) -> Vec<PathBuf> {
     let mut v = Vec::new();

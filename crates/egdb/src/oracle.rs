@@ -5,6 +5,7 @@ use std::sync::Arc;
 use crate::{Egdb, Wdl};
 use damas_engine::oracle::{Oracle, OracleAnswer, OracleValue};
 use damas_rules::position::Position;
+use damas_rules::Variant;
 
 fn value(wdl: Wdl) -> OracleValue {
     match wdl {
@@ -56,5 +57,9 @@ impl Oracle for Egdb {
 
     fn max_pieces(&self) -> u32 {
         Egdb::max_pieces(self) as u32
+    }
+
+    fn variant(&self) -> Variant {
+        Egdb::variant(self)
     }
 }

@@ -139,10 +139,10 @@ fn parameters_are_checked_and_stored() {
         "set-param name=tt-bits value=99",
         "set-param name=techniques value=pvs+tt",
         "set-param name=techniques value=warp",
+        &format!("set-param name=egdb-dir value=\"{}\"", db.path().display()),
         "set-param name=variant value=brazilian",
         "set-param name=variant value=russian",
         "set-param name=variant value=italian",
-        &format!("set-param name=egdb-dir value=\"{}\"", db.path().display()),
         "set-param name=egdb-dir value=/no/such/dir",
         &format!("set-param name=egdb-dir value={}", empty.path().display()),
         "set-param name=move-numbering value=rows-reversed",
@@ -151,21 +151,22 @@ fn parameters_are_checked_and_stored() {
     let s = engine.settings();
     assert_eq!(s.engine.tt_bits, 12);
     assert_eq!(s.engine.techniques, "pvs+tt".parse().unwrap());
+    // The directory is kept, its Brazilian database dropped under Russian rules.
     assert_eq!(s.egdb_dir, db.path());
-    assert_eq!(s.egdb.as_ref().map(|d| d.max_pieces()), Some(2));
+    assert!(s.egdb.is_none());
     assert_eq!(s.numbering, MoveNumbering::RowsReversed);
     assert_eq!(s.engine.variant, Variant::Russian);
-    // The Brazilian database is not searched with under Russian rules.
     assert!(s.search_options().oracle().is_none());
     let errors: Vec<&String> = out
         .iter()
         .filter(|l| l.starts_with("error message="))
         .collect();
-    assert_eq!(errors.len(), 5, "{out:?}");
+    assert_eq!(errors.len(), 6, "{out:?}");
     assert!(
         errors[0].contains("tt-bits")
-            && errors[2].contains("italian")
-            && errors[3].contains("/no/such/dir"),
+            && errors[2].contains("no russian endgame databases")
+            && errors[3].contains("italian")
+            && errors[4].contains("/no/such/dir"),
         "{errors:?}"
     );
 }

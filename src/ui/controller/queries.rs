@@ -122,10 +122,12 @@ impl Controller {
         }
         self.game.result()
     }
-    /// The endgame database verdict for the current position, when an oracle knows it.
+    /// The endgame database verdict for the current position, when an oracle of the
+    /// game's rules knows it (a loaded game of other rules gets none).
     pub fn verdict(&self) -> Option<Verdict> {
         self.oracle
             .as_ref()
+            .filter(|o| o.variant() == self.variant())
             .and_then(|o| verdict(o.as_ref(), &self.position()))
     }
     /// Time used by each side (White, Black), the side to move's running clock included.
