@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use damas_engine::book::Book;
+use damas_engine::book;
 use damas_engine::search::Searcher;
 use damas_engine::think;
 use damas_rules::game::Game;
@@ -44,8 +44,6 @@ pub struct HubEngine {
     pos: Position,
     history: Vec<Position>,
     level: TimeControl,
-    /// The opening book (the embedded one).
-    book: Book,
     /// Chooses among book moves.
     rng: ChaCha8Rng,
 }
@@ -72,7 +70,6 @@ impl HubEngine {
             pos: Position::start(),
             history: Vec::new(),
             level: TimeControl::MoveTime(Duration::from_secs(1)),
-            book: Book::embedded(),
             rng: ChaCha8Rng::from_entropy(),
         }
     }
@@ -217,7 +214,8 @@ impl HubEngine {
         if mode == GoMode::Think {
             // A forced or book move: answer at once, its `info` saying where it came
             // from (no score: no search earned one).
-            let book = self.settings.engine.book.then_some(&self.book);
+            // The shipped book of the rules played (read once per process).
+            let book = (self.settings.engine.book).then(|| book::embedded_book(variant));
             if let Some((m, source)) =
                 think::without_search(variant, &self.pos, book, true, &mut self.rng)
             {

@@ -275,7 +275,7 @@ impl InternalPlayer {
             strength: settings.strength,
             overhead: settings.move_overhead,
             rng: ChaCha8Rng::from_entropy(),
-            book: settings.book.then(Book::embedded),
+            book: settings.book.then(|| Book::embedded_for(settings.variant)),
         }
     }
 }

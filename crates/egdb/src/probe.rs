@@ -17,7 +17,7 @@ use crate::parts::{map_parts, Part};
 use crate::slices::db::SliceDb;
 use crate::slices::dtc::{dtc_slot, DtcSlot, SliceDistances};
 use crate::slices::on_demand::OnDemandDistances;
-use crate::slices::slice::MAX_SLICE_PIECES;
+use crate::slices::slice::{Slice, MAX_SLICE_PIECES};
 use crate::value::Wdl;
 use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
@@ -312,19 +312,27 @@ impl Egdb {
     /// `Ok(true)` when the slice's distances are known now (a position whose side
     /// to move must capture needs none: the capture is the conversion).
     pub fn solve_distances(&self, pos: &Position) -> Result<bool, EgdbError> {
+        match self.slice_needing_distances(pos) {
+            Ok((s, slice)) => self.on_demand.solve(s, slice),
+            Err(known) => Ok(known),
+        }
+    }
+
+    /// The slices and the slice of `pos` whose distances a solve would give;
+    /// `Err(known)` when none is needed, `known` telling whether `pos` has them
+    /// already (from distance files).
+    fn slice_needing_distances(&self, pos: &Position) -> Result<(&SliceDb, Slice), bool> {
         let n = pos.piece_count() as usize;
-        let Some(s) = self.slices_for(n) else {
-            return Ok(false);
-        };
+        let s = self.slices_for(n).ok_or(false)?;
         if self.has_slice_distances(n) {
-            return Ok(true);
+            return Err(true);
         }
         if !matches!(s.wdl(pos), Some(Wdl::Win | Wdl::Loss)) {
-            return Ok(false);
+            return Err(false);
         }
         match dtc_slot(pos) {
-            Some(DtcSlot::Now) | None => Ok(false),
-            Some(DtcSlot::Stored { slice, .. }) => self.on_demand.solve(s, slice),
+            Some(DtcSlot::Stored { slice, .. }) => Ok((s, slice)),
+            Some(DtcSlot::Now) | None => Err(false),
         }
     }
 
@@ -333,25 +341,20 @@ impl Egdb {
     /// Nothing is started while another background solve runs, or when the slice
     /// needs none or was tried before.
     pub fn solve_distances_in_background(db: &Arc<Egdb>, pos: &Position) {
-        let n = pos.piece_count() as usize;
-        let Some(s) = db.slices_for(n) else {
-            return;
-        };
-        if db.has_slice_distances(n) || !matches!(s.wdl(pos), Some(Wdl::Win | Wdl::Loss)) {
-            return;
-        }
-        let Some(DtcSlot::Stored { slice, .. }) = dtc_slot(pos) else {
+        let Ok((_, slice)) = db.slice_needing_distances(pos) else {
             return;
         };
         if !db.on_demand.wants(slice) || !db.on_demand.begin_background() {
             return;
         }
-        let (db2, pos) = (Arc::clone(db), *pos);
+        let db2 = Arc::clone(db);
         let spawned = std::thread::Builder::new()
             .name("egdb-distances".into())
             .spawn(move || {
                 let _done = BackgroundDone(&db2.on_demand);
-                let _ = db2.solve_distances(&pos);
+                if let Some(s) = db2.slices_for(slice.pieces()) {
+                    let _ = db2.on_demand.solve(s, slice);
+                }
             });
         if spawned.is_err() {
             db.on_demand.end_background();

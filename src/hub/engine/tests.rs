@@ -246,7 +246,7 @@ fn book_parameter_switches_the_opening_book() {
         "{on:?}"
     );
     let done = on.last().unwrap();
-    let book = Book::embedded();
+    let book = damas_engine::book::Book::embedded();
     let numbering = MoveNumbering::default();
     let in_book: Vec<String> = book
         .moves(&Position::start())

@@ -230,18 +230,10 @@ impl SliceDistances {
     /// stored distance. `None` when its file is missing or corrupt, or the
     /// position has a side without pieces or too many pieces.
     pub fn plies(&self, pos: &Position) -> Option<u8> {
-        match dtc_slot(pos)? {
-            DtcSlot::Now => Some(0),
-            DtcSlot::Stored {
-                slice,
-                white,
-                black,
-                kings,
-            } => {
-                let file = self.file(slice)?;
-                file.get(file.index().rank(white, black, kings))
-            }
-        }
+        plies_from(pos, |slice, white, black, kings| {
+            let file = self.file(slice)?;
+            file.get(file.index().rank(white, black, kings))
+        })
     }
 }
 
@@ -257,6 +249,24 @@ pub(crate) enum DtcSlot {
         black: u32,
         kings: u32,
     },
+}
+
+/// Plies to conversion of `pos`, a won or lost position: 0 when the conversion is
+/// now, else what `stored` finds for its slice and White-to-move placement (white
+/// pieces, black pieces, kings); `None` above [`MAX_SLICE_PIECES`] pieces.
+pub(crate) fn plies_from(
+    pos: &Position,
+    stored: impl FnOnce(Slice, u32, u32, u32) -> Option<u8>,
+) -> Option<u8> {
+    match dtc_slot(pos)? {
+        DtcSlot::Now => Some(0),
+        DtcSlot::Stored {
+            slice,
+            white,
+            black,
+            kings,
+        } => stored(slice, white, black, kings),
+    }
 }
 
 /// The [`DtcSlot`] of `pos`; `None` above [`MAX_SLICE_PIECES`] pieces.

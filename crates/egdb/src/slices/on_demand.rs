@@ -19,7 +19,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::error::EgdbError;
 use crate::slices::build::solve_distances;
 use crate::slices::db::SliceDb;
-use crate::slices::dtc::{dtc_slot, DtcSlot};
+use crate::slices::dtc::plies_from;
 use crate::slices::slice::{Slice, SliceIndex};
 use damas_rules::position::Position;
 
@@ -144,19 +144,10 @@ impl OnDemandDistances {
         if !self.any.load(Ordering::Acquire) {
             return None;
         }
-        match dtc_slot(pos)? {
-            DtcSlot::Now => Some(0),
-            DtcSlot::Stored {
-                slice,
-                white,
-                black,
-                kings,
-            } => {
-                let sv = self.solved.get(slice.key())?.get()?.as_ref()?;
-                sv.plies
-                    .get(usize::try_from(sv.index.rank(white, black, kings)).ok()?)
-                    .copied()
-            }
-        }
+        plies_from(pos, |slice, white, black, kings| {
+            let sv = self.solved.get(slice.key())?.get()?.as_ref()?;
+            let rank = usize::try_from(sv.index.rank(white, black, kings)).ok()?;
+            sv.plies.get(rank).copied()
+        })
     }
 }
