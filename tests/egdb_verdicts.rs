@@ -11,7 +11,7 @@ use damas::egdb_playout::play_out;
 use damas_egdb::slices::build::build_slices;
 use damas_egdb::slices::slice::{Slice, SliceIndex};
 use damas_egdb::{BuildOptions, Egdb};
-use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher};
+use damas_engine::search::{Limits, Oracle, OracleValue, SearchOptions, Searcher};
 use damas_rules::fen::parse_fen;
 use damas_rules::position::Color;
 
@@ -222,6 +222,32 @@ fn a_win_without_a_conversion_found_says_so() {
     );
     // One of the kings on the long diagonal: the conversion is found at once.
     assert_eq!(unproven(open(false), "W:WKa1,Kc1,Ke1:BKh8"), (false, true));
+}
+
+/// With win/draw/loss values only, a won root keeps the win at every depth: a
+/// position the database draws scores as a draw below it, not by the evaluation
+/// (which preferred `a3-b4`, into a drawn ending, to the lines keeping the win).
+#[test]
+fn a_won_root_without_distances_never_moves_into_a_database_draw() {
+    let db = open_values_only();
+    let pos = parse_fen("W:WKg1,a3,c3:BKh6").unwrap();
+    for depth in 6..=12 {
+        let mut s = Searcher::new(
+            SearchOptions::default()
+                .with_hash_mb(4)
+                .with_database(Some(db.clone())),
+        );
+        let stop = AtomicBool::new(false);
+        let r = s.search(&pos, &[], &Limits::depth(depth), &stop, &mut |_| {});
+        let mv = r.best.unwrap();
+        let after = db.probe_value(&pos.play(mv)).unwrap().value;
+        assert_eq!(
+            after,
+            OracleValue::Loss,
+            "depth {depth}: {mv:?} {}",
+            r.score
+        );
+    }
 }
 
 #[test]

@@ -151,7 +151,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     }
     println!("openings: {described}");
     if variant != Variant::Brazilian {
-        println!("variant: {variant} (no opening book or endgame databases)");
+        println!("variant: {variant}");
     }
     let decided = |t: &Tally| args.sprt.is_some_and(|s| t.sprt(&s).decision.is_some());
     let config = MatchConfig {

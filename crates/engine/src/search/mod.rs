@@ -317,6 +317,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess, R: Rules>(
         smp: shared.smp,
         known_key: None,
         rules: PhantomData::<R>,
+        root_value: None,
     };
     let marked = if t.tt && T::TRACKS_PATH {
         game_path::mark_game_path(&mut *engine.tt, pos, history)

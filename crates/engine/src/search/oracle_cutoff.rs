@@ -23,6 +23,21 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             .is_some_and(|root| root.piece_count() <= max)
     }
 
+    /// The oracle's value of the root of this search, `ply` plies up (asked once
+    /// per search); `None` when the root is not in the database.
+    fn root_value(&mut self, oracle: &dyn Oracle, ply: u32) -> Option<OracleValue> {
+        if self.root_value.is_none() {
+            let root = self.path.len().checked_sub(ply as usize);
+            let value = root
+                .and_then(|i| self.path.get(i))
+                .filter(|root| oracle.covers(root))
+                .and_then(|root| oracle.probe_value(root))
+                .map(|a| a.value);
+            self.root_value = Some(value);
+        }
+        self.root_value.flatten()
+    }
+
     /// Oracle lookup: a proven score for won and lost positions (and for draws when
     /// the policy says so); for drawn positions searched on, the depth is reduced on
     /// entering the database. `pos` is one the oracle covers.
@@ -43,7 +58,14 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                 // diagonal) are drawn after 5 moves each, and a database without
                 // distances cannot say the win comes in time: search on, and score
                 // the horizon as a draw.
-                if *depth > 0 {
+                // When the root is a database win or loss, the choice is between
+                // lines that keep it: the horizon is left to the evaluation, above
+                // the positions the database draws (scored as draws below).
+                if *depth > 0
+                    || self
+                        .root_value(oracle, ply)
+                        .is_some_and(|v| v != OracleValue::Draw)
+                {
                     return None;
                 }
                 self.stats.egdb_cutoffs += 1;
@@ -78,6 +100,16 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             OracleValue::Loss => {
                 self.stats.egdb_cutoffs += 1;
                 Some(Score::loss_in(dist(answer.plies)))
+            }
+            // Below a won or lost root a drawn position is only a draw: searching on
+            // could score it above the lines that keep the win.
+            OracleValue::Draw
+                if self
+                    .root_value(oracle, ply)
+                    .is_some_and(|v| v != OracleValue::Draw) =>
+            {
+                self.stats.egdb_cutoffs += 1;
+                Some(Score::DRAW)
             }
             OracleValue::Draw => match self.opts.egdb_draws {
                 DrawPolicy::Score => {
