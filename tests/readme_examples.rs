@@ -2,7 +2,8 @@
 //! is `text check` is run and compared, failing when the output drifts from it.
 //!
 //! In such a block a line `$ damas ARGS` runs `damas` (arguments split at spaces,
-//! `"…"` quoted) and the lines after it, up to the next `$` line, are its expected
+//! `"…"` quoted; `$ damas-egdb ARGS` runs `damas-egdb` on slices of 1–4 pieces built
+//! here) and the lines after it, up to the next `$` line, are its expected
 //! output. For `damas hub`, the lines that are Hub commands (`hub`, `init`, `pos` …)
 //! are sent on stdin and the others are expected. Expected lines must appear in order
 //! and one after another, except that a line starting with `…` stands for any number
@@ -11,12 +12,17 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{mpsc, OnceLock};
 use std::time::Duration;
+
+use damas_egdb::slices::build::build_slices;
+use damas_egdb::BuildOptions;
 
 /// A command of a checked block and the lines it should print.
 #[derive(Debug)]
 struct Example {
+    /// `damas` or `damas-egdb`.
+    program: &'static str,
     args: Vec<String>,
     input: Vec<String>,
     expected: Vec<String>,
@@ -77,8 +83,13 @@ fn examples(markdown: &str) -> Vec<Example> {
         if !in_block {
             continue;
         }
-        if let Some(cmd) = line.strip_prefix("$ damas") {
+        let command = match line.strip_prefix("$ damas-egdb ") {
+            Some(cmd) => Some(("damas-egdb", cmd)),
+            None => line.strip_prefix("$ damas").map(|cmd| ("damas", cmd)),
+        };
+        if let Some((program, cmd)) = command {
             out.push(Example {
+                program,
                 args: split_args(cmd.trim()),
                 input: Vec::new(),
                 expected: Vec::new(),
@@ -87,7 +98,10 @@ fn examples(markdown: &str) -> Vec<Example> {
         }
         let Some(ex) = out.last_mut() else { continue };
         let first = line.split_whitespace().next().unwrap_or("");
-        if ex.args.first().map(String::as_str) == Some("hub") && HUB_INPUT.contains(&first) {
+        if ex.program == "damas"
+            && ex.args.first().map(String::as_str) == Some("hub")
+            && HUB_INPUT.contains(&first)
+        {
             ex.input.push(line.to_string());
         } else {
             ex.expected.push(line.to_string());
@@ -165,9 +179,29 @@ fn mismatch(expected: &[String], actual: &[String]) -> Option<String> {
     None
 }
 
-/// Run `damas` on an example's arguments and input; its stdout lines.
+/// Win/draw/loss slices of 1–4 pieces (what `damas-egdb build` writes, fewer
+/// pieces), built once, for the `damas-egdb` examples.
+fn egdb_dir() -> &'static std::path::Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        build_slices(dir.path(), 4, &BuildOptions::default(), |_| {}).unwrap();
+        dir
+    })
+    .path()
+}
+
+/// Run the example's program on its arguments and input; its stdout lines.
 fn run(ex: &Example) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+    let mut command = match ex.program {
+        "damas-egdb" => {
+            let mut c = Command::new(env!("CARGO_BIN_EXE_damas-egdb"));
+            c.env("DAMAS_EGDB", egdb_dir());
+            c
+        }
+        _ => Command::new(env!("CARGO_BIN_EXE_damas")),
+    };
+    let mut child = command
         .args(&ex.args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
@@ -201,7 +235,12 @@ fn run(ex: &Example) -> Vec<String> {
     writeln!(stdin, "quit").ok();
     drop(stdin);
     lines.extend(rx.iter());
-    assert!(child.wait().unwrap().success(), "damas {:?}", ex.args);
+    assert!(
+        child.wait().unwrap().success(),
+        "{} {:?}",
+        ex.program,
+        ex.args
+    );
     lines
 }
 
@@ -215,7 +254,8 @@ fn the_readmes_checked_examples_match_the_program() {
         let actual = run(ex);
         if let Some(why) = mismatch(&ex.expected, &actual) {
             panic!(
-                "README example `damas {}` drifted: {why}\noutput:\n{}",
+                "README example `{} {}` drifted: {why}\noutput:\n{}",
+                ex.program,
                 ex.args.join(" "),
                 actual.join("\n")
             );
