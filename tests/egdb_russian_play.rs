@@ -106,9 +106,18 @@ fn a_directory_of_the_other_rules_is_refused_naming_a_file() {
 
 /// The Hub's answer (`info` and `done` lines) to a search of `CROWNING` after `setup`.
 fn hub_search(setup: &[String]) -> Vec<String> {
-    let mut child = Command::new(BIN)
+    hub_search_in(setup, None)
+}
+
+/// [`hub_search`] with `DAMAS_EGDB` set to `standard` (else unset).
+fn hub_search_in(setup: &[String], standard: Option<&Path>) -> Vec<String> {
+    let mut command = Command::new(BIN);
+    match standard {
+        Some(dir) => command.env("DAMAS_EGDB", dir),
+        None => command.env_remove("DAMAS_EGDB"),
+    };
+    let mut child = command
         .arg("hub")
-        .env_remove("DAMAS_EGDB")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -179,6 +188,34 @@ fn the_hub_answers_with_the_russian_databases_verdict() {
     assert!(!out2.iter().any(|l| l.starts_with("error")), "{out2:?}");
     assert_eq!(out2.last(), Some(done), "{out2:?}");
     assert!(answered_by_database(&out2), "{out2:?}");
+}
+
+/// A standard place holding only Russian databases (in its `russian/` subfolder):
+/// the Hub finds it at start-up and uses it once the GUI asks for Russian rules.
+#[test]
+fn the_hub_finds_russian_databases_at_the_standard_place() {
+    let base = tempfile::tempdir().unwrap();
+    let opts = BuildOptions {
+        threads: 1,
+        ..BuildOptions::default()
+    };
+    build_slices_for(
+        Variant::Russian,
+        &base.path().join("russian"),
+        3,
+        &opts,
+        |_| {},
+    )
+    .unwrap();
+    let out = hub_search_in(
+        &["hub".into(), "set-param name=variant value=russian".into()],
+        Some(base.path()),
+    );
+    assert!(!out.iter().any(|l| l.starts_with("error")), "{out:?}");
+    assert!(answered_by_database(&out), "{out:?}");
+    // Brazilian rules find no databases there and search as usual.
+    let out = hub_search_in(&["hub".into()], Some(base.path()));
+    assert!(!answered_by_database(&out), "{out:?}");
 }
 
 #[test]

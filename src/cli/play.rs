@@ -183,7 +183,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         oracle,
         // Shown in the game's message line (a line on stderr would be hidden by the
         // game screen and seen only after quitting).
-        greeting: no_database_hint(oracle_found),
+        greeting: no_database_hint(oracle_found, variant),
         // https://no-color.org: a set, non-empty NO_COLOR turns colours off.
         colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         book: settings.book,
@@ -204,19 +204,33 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     }
 }
 
-/// The game's first message when it has no endgame databases: how to build them.
-fn no_database_hint(found: bool) -> Option<String> {
+/// The game's first message when it has no endgame databases of `variant`: how to
+/// build them.
+fn no_database_hint(found: bool, variant: Variant) -> Option<String> {
+    let rules = match variant {
+        Variant::Brazilian => String::new(),
+        other => format!(" --variant {other}"),
+    };
     (!found).then(|| {
-        format!("No endgame databases found: `{BUILD_HINT}` builds them in about 1-2 minutes.")
+        format!(
+            "No endgame databases found: `{BUILD_HINT}{rules}` builds them in about 1-2 minutes."
+        )
     })
 }
 
 #[cfg(test)]
 mod tests {
+    use damas_rules::variant::Variant;
+
     #[test]
     fn the_game_says_how_to_build_missing_databases() {
-        let hint = super::no_database_hint(false).unwrap();
-        assert!(hint.contains(super::BUILD_HINT), "{hint}");
-        assert_eq!(super::no_database_hint(true), None);
+        let hint = super::no_database_hint(false, Variant::Brazilian).unwrap();
+        assert!(hint.contains(&format!("`{}`", super::BUILD_HINT)), "{hint}");
+        assert_eq!(super::no_database_hint(true, Variant::Brazilian), None);
+        let hint = super::no_database_hint(false, Variant::Russian).unwrap();
+        assert!(
+            hint.contains(&format!("`{} --variant russian`", super::BUILD_HINT)),
+            "{hint}"
+        );
     }
 }

@@ -80,13 +80,13 @@ impl HubEngine {
     }
 
     /// Use the databases in `dir` (as `set-param name=egdb-dir` does, but silently:
-    /// a directory that does not open is left unused).
+    /// without databases of the rules played, none are used until `variant` names
+    /// rules it holds).
     pub fn use_egdb(&mut self, dir: &std::path::Path) {
-        if let Ok(db) = super::settings::open_egdb(self.settings.engine.variant, dir) {
-            self.settings.egdb_dir = dir.to_path_buf();
-            self.settings.egdb = Some(Arc::new(db));
-            self.stale = true;
-        }
+        let db = super::settings::open_egdb(self.settings.engine.variant, dir).ok();
+        self.settings.egdb_dir = dir.to_path_buf();
+        self.settings.egdb = db.map(Arc::new);
+        self.stale = true;
     }
 
     /// The current settings.
