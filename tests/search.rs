@@ -108,6 +108,7 @@ fn merge(a: Techniques, b: Techniques) -> Techniques {
         lmr: a.lmr || b.lmr,
         rules: a.rules || b.rules,
         ext: a.ext || b.ext,
+        probcut: a.probcut || b.probcut,
         sel: a.sel.or(b.sel),
     }
 }
