@@ -198,6 +198,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         if depth == 0 || p >= MAX_PLY {
             return self.horizon(pos, slot, ply, alpha, beta);
         }
+        if let Some(v) = self.probcut(pos, depth, ply, alpha, beta) {
+            // Counted as an interior node: its work was the shallow search.
+            self.stats.interior += 1;
+            return v;
+        }
 
         generate_with::<R>(pos, &mut self.lists[p]);
         if self.lists[p].is_empty() {

@@ -45,6 +45,10 @@ pub struct Techniques {
     /// forced move costs the opponent nothing to answer). Not one of the thesis'
     /// techniques.
     pub ext: bool,
+    /// ProbCut: a null-window node with 5 or more plies to go and no capture to make
+    /// is cut off when a search 4 plies shallower clears `beta` by 0.8 of a man (the
+    /// shallow result predicts the deep one). Not one of the thesis' techniques.
+    pub probcut: bool,
     /// Selective deepening: at every non-capture, non-root node keep only this
     /// percentage of the moves (best by a cheap move score, in their original order).
     /// `sel35` / `sel50` on the command line; `None` searches every move.
@@ -53,7 +57,7 @@ pub struct Techniques {
 
 /// Error for an unknown technique name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, sel35, sel50, sel<1-99>)")]
+#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, sel35, sel50, sel<1-99>)")]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
@@ -76,6 +80,7 @@ impl FromStr for Techniques {
                 "lmr" => t.lmr = true,
                 "rules" => t.rules = true,
                 "ext" => t.ext = true,
+                "probcut" => t.probcut = true,
                 other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
                     Some(p) if (1..=99).contains(&p) => t.sel = Some(p),
                     _ => return Err(TechniqueError(other.to_string())),
@@ -102,6 +107,7 @@ impl fmt::Display for Techniques {
             (self.lmr, "lmr"),
             (self.rules, "rules"),
             (self.ext, "ext"),
+            (self.probcut, "probcut"),
         ];
         let mut on: Vec<String> = names
             .iter()
@@ -137,7 +143,7 @@ impl Techniques {
     }
 
     /// The default engine's combination: [`Techniques::strongest`] plus late move
-    /// reductions, the counting draw rules, and killers (which cost nodes with the
+    /// reductions, ProbCut, the counting draw rules, and killers (which cost nodes with the
     /// thesis' material count but pay with the trained evaluation's graded scores);
     /// docs/evaluation.md, "Search changes measured with it", has the matches.
     pub fn engine() -> Techniques {
@@ -145,6 +151,7 @@ impl Techniques {
             lmr: true,
             rules: true,
             killers: true,
+            probcut: true,
             ..Techniques::strongest()
         }
     }
