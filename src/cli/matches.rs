@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::CliError;
 use crate::matches::{
-    fmjd_ballots, load_openings, make_player, match_variant, random_opening_list, run_match,
+    fmjd_ballots, load_openings, make_player, match_variant, random_opening_list_for, run_match,
     shuffled, EngineSpec, Flow, MatchConfig, Opening, PlayerPair, Report, Sprt, Tally,
 };
 use damas_rules::pdn::{read_games, write_games, PdnGame};
@@ -75,7 +75,7 @@ pub struct Args {
 }
 
 /// The openings in playing order and a description of them.
-fn openings(args: &Args) -> Result<(Vec<Opening>, String), CliError> {
+fn openings(args: &Args, variant: Variant) -> Result<(Vec<Opening>, String), CliError> {
     let which = match (args.openings.as_deref(), args.opening_plies) {
         (None, Some(_)) => "random",
         (Some(w), Some(_)) if w != "random" => {
@@ -88,7 +88,7 @@ fn openings(args: &Args) -> Result<(Vec<Opening>, String), CliError> {
     let (list, what) = match which {
         "random" => {
             let plies = args.opening_plies.unwrap_or(4);
-            let list = random_opening_list(args.games.div_ceil(2), plies, args.seed);
+            let list = random_opening_list_for(variant, args.games.div_ceil(2), plies, args.seed);
             let what = format!("random, {plies} plies, seed {}", args.seed);
             return Ok((list, what));
         }
@@ -119,10 +119,10 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     if !(1..=64).contains(&args.concurrency) {
         return Err(CliError::input("--concurrency must be 1 to 64"));
     }
-    let (openings, described) = openings(args)?;
     let (mut engine1, mut engine2) = (args.engine1.clone(), args.engine2.clone());
     let variant =
         match_variant(args.variant, [&mut engine1, &mut engine2]).map_err(CliError::input)?;
+    let (openings, described) = openings(args, variant)?;
     let mut pairs: Vec<PlayerPair> = Vec::with_capacity(args.concurrency);
     for _ in 0..args.concurrency {
         let first = make_player(&engine1).map_err(|e| CliError::input(format!("engine1: {e}")))?;

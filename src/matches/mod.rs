@@ -21,8 +21,9 @@ use damas_rules::variant::Variant;
 
 pub use elo::{estimate, los, EloEstimate};
 pub use openings::{
-    fmjd_ballot, fmjd_ballots, load_openings, parse_openings, random_opening_list, random_openings,
-    shuffled, Opening, OpeningsError, BALLOT_COUNT,
+    fmjd_ballot, fmjd_ballots, load_openings, parse_openings, random_opening_list,
+    random_opening_list_for, random_openings, random_openings_for, shuffled, Opening,
+    OpeningsError, BALLOT_COUNT,
 };
 pub use player::{
     make_player, EngineSpec, HubPlayer, InternalPlayer, Player, PlayerError, SpecError,

@@ -15,10 +15,11 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use damas_rules::fen::{parse_fen, FenError};
-use damas_rules::movegen::legal_moves;
+use damas_rules::movegen::{legal_moves, legal_moves_for};
 use damas_rules::moves::Move;
 use damas_rules::pdn::{read_games, PdnError};
 use damas_rules::position::Position;
+use damas_rules::variant::Variant;
 
 /// The 150 FMJD ballots for Russian and Brazilian draughts, one FEN per line with the
 /// ballot name after `;` (the file `data/openings/fmjd-150.fen`).
@@ -189,10 +190,20 @@ pub fn shuffled(mut openings: Vec<Opening>, seed: u64) -> Vec<Opening> {
     openings
 }
 
-/// `count` random openings of `plies` moves from the start position (see
-/// [`random_openings`]), named after their plies, seed and number.
+/// `count` random Brazilian openings of `plies` moves from the start position (see
+/// [`random_openings_for`]), named after their plies, seed and number.
 pub fn random_opening_list(count: usize, plies: usize, seed: u64) -> Vec<Opening> {
-    random_openings(count, plies, seed)
+    random_opening_list_for(Variant::Brazilian, count, plies, seed)
+}
+
+/// [`random_opening_list`] under the rules of `variant`.
+pub fn random_opening_list_for(
+    variant: Variant,
+    count: usize,
+    plies: usize,
+    seed: u64,
+) -> Vec<Opening> {
+    random_openings_for(variant, count, plies, seed)
         .into_iter()
         .enumerate()
         .map(|(i, moves)| Opening {
@@ -203,10 +214,22 @@ pub fn random_opening_list(count: usize, plies: usize, seed: u64) -> Vec<Opening
         .collect()
 }
 
-/// `count` distinct openings of `plies` random moves from the start position (fewer
-/// distinct ones when the tree is too small, repeated to make up the count). Openings
-/// that leave the side to move without a move are not used.
+/// `count` distinct Brazilian openings of `plies` random moves (see
+/// [`random_openings_for`]).
 pub fn random_openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
+    random_openings_for(Variant::Brazilian, count, plies, seed)
+}
+
+/// `count` distinct openings of `plies` random moves under the rules of `variant`
+/// from the start position (fewer distinct ones when the tree is too small,
+/// repeated to make up the count). Openings that leave the side to move without a
+/// move are not used.
+pub fn random_openings_for(
+    variant: Variant,
+    count: usize,
+    plies: usize,
+    seed: u64,
+) -> Vec<Vec<Move>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = HashSet::new();
     let mut out: Vec<Vec<Move>> = Vec::with_capacity(count);
@@ -216,7 +239,7 @@ pub fn random_openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> 
         let mut pos = Position::start();
         let mut line = Vec::with_capacity(plies);
         for _ in 0..plies {
-            let legal = legal_moves(&pos);
+            let legal = legal_moves_for(variant, &pos);
             if legal.is_empty() {
                 break;
             }
@@ -224,7 +247,7 @@ pub fn random_openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> 
             line.push(m);
             pos = pos.play(m);
         }
-        if legal_moves(&pos).is_empty() || !seen.insert(pos) {
+        if legal_moves_for(variant, &pos).is_empty() || !seen.insert(pos) {
             continue;
         }
         out.push(line);
@@ -268,6 +291,27 @@ mod tests {
         let named = random_opening_list(2, 4, 7);
         assert_eq!(named[1].moves, a[1]);
         assert_eq!(named[1].name, "4 random plies, seed 7, #2");
+    }
+
+    /// Russian random openings follow the Russian rules: among them, captures the
+    /// Brazilian majority rule forbids.
+    #[test]
+    fn russian_random_openings_are_russian_lines() {
+        let lines = random_openings_for(Variant::Russian, 300, 12, 1);
+        let mut non_brazilian = 0;
+        for line in &lines {
+            let mut pos = Position::start();
+            for &m in line {
+                assert!(legal_moves_for(Variant::Russian, &pos).contains(&m));
+                non_brazilian += usize::from(!legal_moves(&pos).contains(&m));
+                pos = pos.play(m);
+            }
+        }
+        assert!(non_brazilian > 0);
+        assert_eq!(
+            random_openings(20, 4, 7),
+            random_openings_for(Variant::Brazilian, 20, 4, 7)
+        );
     }
 
     #[test]
