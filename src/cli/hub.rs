@@ -1,9 +1,6 @@
 //! `damas hub`: the Hub protocol engine on stdin/stdout (README, "Hub protocol and bots").
 
-use std::path::Path;
-
 use damas_egdb::location;
-use damas_rules::variant::Variant;
 
 use crate::cli::CliError;
 
@@ -16,13 +13,9 @@ pub fn run(_args: &Args) -> Result<(), CliError> {
     // Hub clients merge stderr into stdout: a panic message would corrupt the
     // protocol. The engine reports a failed search with `error` and a legal move.
     std::panic::set_hook(Box::new(|_| {}));
-    // The databases at the standard place, when built (Brazilian, else Russian ones
-    // in its `russian/` subfolder); `set-param name=egdb-dir` overrides them.
-    let env = location::Env::from_process();
-    let egdb = location::find(None, &env).or_else(|| {
-        let russian = location::find_for(Variant::Russian, None, &env)?;
-        Some(russian.parent().map_or(russian.clone(), Path::to_path_buf))
-    });
+    // The standard place holding databases of either rules, when built; the Hub
+    // opens those of the variant it plays. `set-param name=egdb-dir` overrides it.
+    let egdb = location::find_place(&location::Env::from_process());
     crate::hub::run_stdio(egdb.as_deref());
     Ok(())
 }

@@ -182,6 +182,17 @@ pub fn find(explicit: Option<&Path>, env: &Env) -> Option<PathBuf> {
         .find(|d| holds_databases(d))
 }
 
+/// The first standard place holding databases of any rules (Brazilian ones in it,
+/// the others in their [`variant_dir`]): a program that may play either rules opens
+/// the variant's own from there.
+pub fn find_place(env: &Env) -> Option<PathBuf> {
+    candidates(None, env).into_iter().find(|base| {
+        Variant::ALL
+            .iter()
+            .any(|&v| holds_databases_for(v, &variant_dir(base, v)))
+    })
+}
+
 /// The directory for reading commands (`verify`, `stats`, `probe`): the first
 /// candidate holding databases, else [`write_dir`] (whose error then names it).
 pub fn read_dir(explicit: Option<&Path>, env: &Env) -> PathBuf {

@@ -16,20 +16,24 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Whether the root of this search, `ply` plies up, has at most `max` pieces
     /// (it is in the database): the path ends with the root and the node's ancestors.
     fn root_within(&self, ply: u32, max: u32) -> bool {
+        self.root(ply).is_some_and(|root| root.piece_count() <= max)
+    }
+
+    /// The root of this search, `ply` plies up (the path ends with the root and the
+    /// node's ancestors).
+    fn root(&self, ply: u32) -> Option<&Position> {
         self.path
             .len()
             .checked_sub(ply as usize)
             .and_then(|i| self.path.get(i))
-            .is_some_and(|root| root.piece_count() <= max)
     }
 
     /// The oracle's value of the root of this search, `ply` plies up (asked once
     /// per search); `None` when the root is not in the database.
     fn root_value(&mut self, oracle: &dyn Oracle, ply: u32) -> Option<OracleValue> {
         if self.root_value.is_none() {
-            let root = self.path.len().checked_sub(ply as usize);
-            let value = root
-                .and_then(|i| self.path.get(i))
+            let value = self
+                .root(ply)
                 .filter(|root| oracle.covers(root))
                 .and_then(|root| oracle.probe_value(root))
                 .map(|a| a.value);

@@ -34,17 +34,17 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         alpha: Score,
         beta: Score,
     ) -> Option<Score> {
+        let raised = Score(beta.0 + PROBCUT_MARGIN.0);
         if !self.t.probcut
             || depth < PROBCUT_MIN_DEPTH
             || ply < PROBCUT_MIN_PLY
             || beta.0 - alpha.0 != 1
             || beta.is_proven()
-            || Score(beta.0 + PROBCUT_MARGIN.0).is_proven()
+            || raised.is_proven()
             || has_capture(pos)
         {
             return None;
         }
-        let raised = Score(beta.0 + PROBCUT_MARGIN.0);
         let v = self.node(
             pos,
             depth - PROBCUT_REDUCTION,
