@@ -150,16 +150,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     type Db = Option<std::sync::Arc<dyn damas_engine::search::Oracle>>;
     // A database named or found switches `egdb` on, unless `--techniques` chose
     // without it (a found one is then only kept at hand).
-    let (database, kept): (Db, Db) = {
-        let env = damas_egdb::location::Env::from_process();
-        let opened = damas_egdb::location::open_for(variant, args.egdb.as_deref(), &env)
-            .map_err(CliError::input)?
-            .map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::search::Oracle>);
-        match &args.egdb {
-            Some(_) => (opened, None),
-            None if args.techniques.is_none() => (opened, None),
-            None => (None, opened),
-        }
+    let opened = crate::cli::open_databases(variant, args.egdb.as_deref())?;
+    let (database, kept): (Db, Db) = if args.egdb.is_some() || args.techniques.is_none() {
+        (opened, None)
+    } else {
+        (None, opened)
     };
     // The engine's settings through its table, under the same keys as Hub
     // `set-param` and match specs; a thesis table size (after `hash`) selects the

@@ -125,6 +125,24 @@ pub fn variant_parser() -> impl clap::builder::TypedValueParser<Value = damas_ru
     clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<damas_rules::Variant>())
 }
 
+/// The endgame databases of `variant` for `play`, `analyze` and `review`: those of
+/// `--egdb DIR` (itself or its variant subfolder; an error names a file of other
+/// rules), else those of the first standard place holding them, else none.
+pub fn open_databases(
+    variant: damas_rules::Variant,
+    egdb: Option<&std::path::Path>,
+) -> Result<Option<std::sync::Arc<dyn damas_engine::search::Oracle>>, CliError> {
+    let env = damas_egdb::location::Env::from_process();
+    let opened = damas_egdb::location::open_for(variant, egdb, &env).map_err(|e| match egdb {
+        Some(dir) => CliError::input(format!("--egdb {}: {e}", dir.display())),
+        None => CliError::input(e),
+    })?;
+    Ok(
+        opened
+            .map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::search::Oracle>),
+    )
+}
+
 /// Parse `--fen` (or the start position when absent).
 pub fn position_arg(fen: Option<&str>) -> Result<Position, CliError> {
     match fen {

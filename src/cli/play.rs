@@ -6,10 +6,9 @@ use std::sync::Arc;
 use crate::cli::{position_arg, CliError};
 use crate::ui::clock::ClockSetting;
 use crate::ui::{self, Player, Players};
-use damas_egdb::location::{self, Env, BUILD_HINT};
+use damas_egdb::location::BUILD_HINT;
 use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::level::Strength;
-use damas_engine::search::Oracle;
 use damas_engine::time::TimeControl;
 use damas_rules::variant::Variant;
 
@@ -124,16 +123,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     // The databases of --egdb, else those at the standard place (egdb::location)
     // when they were built.
-    let oracle: Option<Arc<dyn Oracle>> = location::open_for(
-        args.variant.unwrap_or_default(),
-        args.egdb.as_deref(),
-        &Env::from_process(),
-    )
-    .map_err(|e| match &args.egdb {
-        Some(dir) => CliError::input(format!("--egdb {}: {e}", dir.display())),
-        None => CliError::input(e),
-    })?
-    .map(|db| Arc::new(db) as Arc<dyn Oracle>);
+    let oracle =
+        crate::cli::open_databases(args.variant.unwrap_or_default(), args.egdb.as_deref())?;
     let oracle_found = oracle.is_some();
     // --weights replaces the embedded weights of whichever rules are played.
     let custom = match &args.weights {

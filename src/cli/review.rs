@@ -2,14 +2,13 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::CliError;
 use crate::review::{report::report, review_game, DEFAULT_NODES};
-use damas_engine::search::{Oracle, Searcher, DEFAULT_HASH_MB};
+use damas_engine::search::{Searcher, DEFAULT_HASH_MB};
 use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_engine::tt::shared::parse_hash;
 use damas_rules::pdn::{game_type_tag, read_games, NO_GAME};
@@ -83,13 +82,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     // Each position gets all of it, as in analysis.
     let limits = MoveBudget::new(&level, Spend::Exact).search_limits();
-    let oracle: Option<Arc<dyn Oracle>> = damas_egdb::location::open_for(
-        game.variant(),
-        args.egdb.as_deref(),
-        &damas_egdb::location::Env::from_process(),
-    )
-    .map_err(CliError::input)?
-    .map(|db| Arc::new(db) as Arc<dyn Oracle>);
+    let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?;
     // The game's rules: the search, its weights and its moves' notation follow them.
     let settings = crate::cli::engine_settings(&[
         ("hash", Some(args.hash.to_string())),
