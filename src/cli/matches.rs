@@ -16,7 +16,7 @@ use damas_rules::variant::Variant;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// First engine: `key=value,…` with name, depth, nodes, time (s/move), clock,
-    /// weights (FILE), numbering, the engine settings hash, threads, tt-bits,
+    /// weights (FILE), egdb (DIR), numbering, the engine settings hash, threads, tt-bits,
     /// techniques (pvs+tt…), eval (trained|material), strength (or level: 1-10 or a
     /// name), book (true|false), move-overhead (ms), aspiration, tt-frontier, lines,
     /// and last `cmd=COMMAND ARGS` for a Hub engine.

@@ -10,7 +10,8 @@ use super::player::EngineSpec;
 /// declared (`offered`). Techniques, table sizes, threads and the move overhead, when
 /// the spec gives them, are always sent (the
 /// engine reports an error for one it lacks); the move numbering, the book and the
-/// evaluation only to engines that declare them. An evaluation other than the
+/// evaluation only to engines that declare them; the database directory (`egdb`)
+/// as `egdb-dir`, which the engine must declare. An evaluation other than the
 /// default for an engine without an `eval` parameter is an error, which names the
 /// key: the engine would silently play with its own.
 pub fn hub_params(
@@ -34,6 +35,15 @@ pub fn hub_params(
     }
     if !spec.settings.strength.is_full() {
         out.push(("strength", spec.settings.strength.number().to_string()));
+    }
+    if let Some(dir) = &spec.egdb {
+        if !offers("egdb-dir") {
+            return Err(format!(
+                "egdb={}: the engine has no `egdb-dir` parameter",
+                dir.display()
+            ));
+        }
+        out.push(("egdb-dir", dir.display().to_string()));
     }
     if offers("eval") {
         out.push(("eval", spec.settings.eval.to_string()));
@@ -66,6 +76,16 @@ mod tests {
         let spec: EngineSpec = "depth=2,cmd=damas hub".parse().unwrap();
         let sent = hub_params(&spec, &offered(&["eval"])).unwrap();
         assert_eq!(sent, vec![("eval", "trained".to_string())]);
+    }
+
+    #[test]
+    fn the_database_directory_is_sent_as_egdb_dir() {
+        let spec: EngineSpec = "egdb=/db/br,depth=2,cmd=damas hub".parse().unwrap();
+        let sent = hub_params(&spec, &offered(&["egdb-dir"])).unwrap();
+        assert_eq!(sent, vec![("egdb-dir", "/db/br".to_string())]);
+        // An engine without the parameter would play without them: refused.
+        let e = hub_params(&spec, &offered(&["hash"])).unwrap_err();
+        assert!(e.contains("egdb=/db/br") && e.contains("egdb-dir"), "{e}");
     }
 
     #[test]

@@ -58,7 +58,8 @@ fn seconds(text: &str) -> Option<Duration> {
 /// leave the replacing table alone, see [`damas_engine::search::SearchOptions::tt_frontier`]),
 /// `depth`, `nodes`, `time` (seconds per
 /// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
-/// `material`), `weights` (a weight file for the trained evaluation), `level` (playing
+/// `material`), `weights` (a weight file for the trained evaluation), `egdb` (an
+/// endgame database directory; a Hub engine is sent it as `egdb-dir`), `level` (playing
 /// strength 1–10 or its name, see [`damas_engine::level`]; `strength` is the same key, the Hub parameter for Hub
 /// engines), `move-numbering` (Hub move numbering, as the Hub parameter; `numbering` is
 /// the same key) and `cmd`, which must come last and takes
@@ -86,6 +87,9 @@ pub struct EngineSpec {
     pub numbering: MoveNumbering,
     /// Weight file of the built-in engine's trained evaluation (`weights=FILE`).
     pub weights: Option<std::path::PathBuf>,
+    /// Endgame database directory (`egdb=DIR`): the built-in engine searches with
+    /// it; a Hub engine is sent it as `egdb-dir`. `None`: no databases.
+    pub egdb: Option<std::path::PathBuf>,
 }
 
 /// A malformed engine spec.
@@ -117,6 +121,7 @@ impl FromStr for EngineSpec {
             command: None,
             numbering: MoveNumbering::Standard,
             weights: None,
+            egdb: None,
         };
         let mut rest = text.trim();
         while !rest.is_empty() {
@@ -163,9 +168,11 @@ impl FromStr for EngineSpec {
                     damas_engine::eval::Weights::load(&path).map_err(|e| bad(e.to_string()))?;
                     spec.weights = Some(path);
                 }
+                "egdb" if value.is_empty() => return Err(number("a database directory")),
+                "egdb" => spec.egdb = Some(std::path::PathBuf::from(value)),
                 // The Hub parameter's name; `numbering` is the older spelling.
                 "move-numbering" | "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, move-overhead, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, level or strength, book, move-numbering or numbering, cmd)"))),
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, move-overhead, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, egdb, level or strength, book, move-numbering or numbering, cmd)"))),
             }
         }
         // These tune damas's own search; a Hub engine has no parameter for them,
@@ -185,6 +192,13 @@ impl FromStr for EngineSpec {
                     own.join(", ")
                 )));
             }
+        }
+        // Opened once here (for the rules the spec plays, whatever the key order), so
+        // that a wrong directory stops the match before its first game. A Hub engine
+        // opens it itself.
+        if let (Some(dir), None) = (&spec.egdb, &spec.command) {
+            crate::hub::settings::open_egdb(spec.settings.variant, dir)
+                .map_err(|e| bad(format!("egdb={}: {e}", dir.display())))?;
         }
         // A thesis table size selects the thesis' table, whatever the order.
         if spec.gave("tt-bits") {
@@ -268,6 +282,21 @@ impl InternalPlayer {
                     options
                 }
             };
+        // As with the weights, a directory that no longer opens plays without.
+        let options = match spec
+            .egdb
+            .as_deref()
+            .map(|dir| crate::hub::settings::open_egdb(settings.variant, dir))
+        {
+            Some(Ok(db)) => options.with_database(Some(
+                std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::oracle::Oracle>
+            )),
+            Some(Err(e)) => {
+                eprintln!("warning: {e}; playing without endgame databases");
+                options
+            }
+            None => options,
+        };
         InternalPlayer {
             name: spec.to_string(),
             searcher: Searcher::new(options),

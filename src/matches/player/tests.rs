@@ -148,3 +148,36 @@ fn move_numbering_has_the_hub_parameter_name_and_its_older_spelling() {
         assert_eq!(s.numbering, MoveNumbering::RowsReversed, "{key}");
     }
 }
+
+#[test]
+fn an_endgame_database_directory_reaches_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    damas_egdb::slices::build::build_slices(
+        dir.path(),
+        3,
+        &damas_egdb::BuildOptions::default(),
+        |_| {},
+    )
+    .unwrap();
+    let text = format!("nodes=100,egdb={}", dir.path().display());
+    let spec: EngineSpec = text.parse().unwrap();
+    assert_eq!(spec.egdb.as_deref(), Some(dir.path()));
+    let options = InternalPlayer::new(&spec).searcher.options().clone();
+    assert!(options.oracle().is_some() && options.techniques().egdb);
+    // Without the key the engine searches without databases.
+    let plain = InternalPlayer::new(&"nodes=100".parse().unwrap());
+    assert!(plain.searcher.options().oracle().is_none());
+    // A directory without databases stops the match before it starts, naming the key.
+    let empty = tempfile::tempdir().unwrap();
+    let e = format!("egdb={},nodes=100", empty.path().display())
+        .parse::<EngineSpec>()
+        .unwrap_err();
+    assert!(e.reason.starts_with("egdb="), "{e}");
+    assert!("egdb=,nodes=100".parse::<EngineSpec>().is_err());
+    // A Hub engine opens it itself: the spec only carries it.
+    let hub: EngineSpec = "egdb=/no/such/dir,cmd=damas hub".parse().unwrap();
+    assert_eq!(
+        hub.egdb.as_deref(),
+        Some(std::path::Path::new("/no/such/dir"))
+    );
+}
