@@ -93,24 +93,10 @@ fn combinations(base: Techniques, names: &[&str]) -> Vec<Techniques> {
         .collect()
 }
 
+/// The techniques of `a` and `b` together (through their names, so that every
+/// flag takes part).
 fn merge(a: Techniques, b: Techniques) -> Techniques {
-    Techniques {
-        pvs: a.pvs || b.pvs,
-        id: a.id || b.id,
-        asp: a.asp || b.asp,
-        tt: a.tt || b.tt,
-        qs: a.qs || b.qs,
-        killers: a.killers || b.killers,
-        history: a.history || b.history,
-        etc: a.etc || b.etc,
-        mtdf: a.mtdf || b.mtdf,
-        egdb: a.egdb || b.egdb,
-        lmr: a.lmr || b.lmr,
-        rules: a.rules || b.rules,
-        ext: a.ext || b.ext,
-        probcut: a.probcut || b.probcut,
-        sel: a.sel.or(b.sel),
-    }
+    format!("{a}+{b}").parse().expect("techniques")
 }
 
 fn check_stats(r: &SearchResult) {

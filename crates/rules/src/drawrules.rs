@@ -107,6 +107,22 @@ pub fn material_count(pos: &Position) -> Option<usize> {
     material_rule(pos).map(|(_, plies)| plies)
 }
 
+/// Plies left before the material counting rule of `pos` draws the game, given the
+/// earlier positions newest first: the next conversion (capture or promotion) must
+/// come within them. `None` when no material rule applies.
+pub fn material_plies_left<'a>(
+    pos: &Position,
+    earlier: impl Iterator<Item = &'a Position>,
+) -> Option<usize> {
+    let (_, needed) = material_rule(pos)?;
+    let now = signature(pos);
+    let stable = earlier
+        .take(needed)
+        .take_while(|p| signature(p) == now)
+        .count();
+    Some(needed - stable)
+}
+
 /// The counting draw rule that has ended the game at `pos`, given the earlier
 /// positions newest first (`earlier.next()` is the position just before `pos`).
 pub fn count_draw<'a>(

@@ -116,7 +116,10 @@ impl<R: Rules> Solver<'_, R> {
             return Some(false);
         }
         if progress(parent, pos, self.winner) {
-            return Some(true);
+            // A conversion into an ending whose counting rule draws the game before
+            // its next conversion is none.
+            let left = drawrules::material_plies_left(pos, self.path.iter().rev());
+            return Some(!dtc.zip(left).is_some_and(|(d, l)| d as usize > l));
         }
         if left == 0 || dtc.is_some_and(|d| d > left) {
             return Some(false);

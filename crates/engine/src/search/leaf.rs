@@ -43,6 +43,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             if capture && self.t.qs {
                 let v = self.qsearch(&board, alpha, beta, ply);
                 (v, bound_of(v, alpha, beta))
+            } else if !capture && self.t.threat && board.threatened() {
+                let v = self.threat_reply(&board, alpha, beta, ply);
+                (v, bound_of(v, alpha, beta))
             } else {
                 (self.eval.eval(pos), Bound::Exact)
             }

@@ -349,6 +349,7 @@ mod report;
 mod root;
 mod smp;
 mod techniques;
+mod threat;
 
 use limits::Budget;
 use order::Heuristics;

@@ -57,7 +57,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         let answer = oracle.probe_value(pos)?;
         let decided = answer.value != OracleValue::Draw;
         if decided && answer.plies.is_none() {
-            if drawrules::material_count(pos).is_some_and(|n| n <= 10) {
+            if drawrules::material_plies_left(pos, self.path.iter().rev()).is_some_and(|n| n <= 10)
+            {
                 // Two pieces against a lone king (or three, the king on the long
                 // diagonal) are drawn after 5 moves each, and a database without
                 // distances cannot say the win comes in time: search on, and score
@@ -80,6 +81,18 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                 // ending the search goes on, so that it finds the progress (captures,
                 // promotions, the defender cornered) that the leaves' estimate rewards.
                 return None;
+            }
+        }
+        if decided && self.t.rules {
+            if let Some(plies) = answer.plies {
+                // A material counting rule draws the game before the conversion the
+                // distance counts: the defender holds out until then.
+                if drawrules::material_plies_left(pos, self.path.iter().rev())
+                    .is_some_and(|left| plies as usize > left)
+                {
+                    self.stats.egdb_cutoffs += 1;
+                    return Some(Score::DRAW);
+                }
             }
         }
         let dist = |a: Option<u32>| {

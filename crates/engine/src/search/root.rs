@@ -20,7 +20,7 @@ use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
 use super::pvs::Engine;
-use super::{Info, Limits, OracleValue, SearchResult, MAX_DEPTH};
+use super::{Info, Limits, Oracle, OracleAnswer, OracleValue, SearchResult, MAX_DEPTH};
 
 /// Nodes the conversion search may spend at most at the root of a won database
 /// position.
@@ -384,6 +384,12 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                 OracleRoot::Search
             };
         };
+        // A counting rule that draws before the database's line converts (at the root
+        // or after its move) is left to the search, which scores such positions as
+        // draws and finds the lines that convert in time.
+        if self.t.rules && self.drawn_by_count(&*oracle, pos, &answer, best) {
+            return OracleRoot::Search;
+        }
         let kings_only = drawrules::trail(pos, self.path.iter().rev()).reversible_plies;
         let best =
             super::egdb_root::man_move_before_the_count(&*oracle, pos, list, &answer, kings_only)
@@ -398,6 +404,33 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             OracleValue::Draw => Score::DRAW,
         };
         OracleRoot::Answered(self.oracle_move(best, score, unproven, on_info))
+    }
+
+    /// Whether a material counting rule draws the game before the conversion the
+    /// database counts, at the root `pos` (its `answer`) or after its move `best`:
+    /// the distance is longer than the plies the rule leaves.
+    fn drawn_by_count(
+        &mut self,
+        oracle: &dyn Oracle,
+        pos: &Position,
+        answer: &OracleAnswer,
+        best: Move,
+    ) -> bool {
+        if answer.value == OracleValue::Draw {
+            return false;
+        }
+        let unproven = |plies: Option<u32>, left: Option<usize>| {
+            plies.zip(left).is_some_and(|(d, l)| d as usize > l)
+        };
+        let left = drawrules::material_plies_left(pos, self.path.iter().rev());
+        if unproven(answer.plies, left) {
+            return true;
+        }
+        let child = pos.play(best);
+        self.path.push(*pos);
+        let left = drawrules::material_plies_left(&child, self.path.iter().rev());
+        self.path.pop();
+        left.is_some() && unproven(oracle.probe(&child).and_then(|a| a.plies), left)
     }
 
     /// The result of playing `best`, chosen from the oracle, at once;

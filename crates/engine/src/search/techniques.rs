@@ -49,6 +49,10 @@ pub struct Techniques {
     /// is cut off when a search 4 plies shallower clears `beta` by 0.8 of a man (the
     /// shallow result predicts the deep one). Not one of the thesis' techniques.
     pub probcut: bool,
+    /// Threat replies at the horizon: a quiet position where the opponent threatens a
+    /// capture is not evaluated as it stands but searched one ply further (each quiet
+    /// move, then the opponent's captures). Not one of the thesis' techniques.
+    pub threat: bool,
     /// Selective deepening: at every non-capture, non-root node keep only this
     /// percentage of the moves (best by a cheap move score, in their original order).
     /// `sel35` / `sel50` on the command line; `None` searches every move.
@@ -57,7 +61,7 @@ pub struct Techniques {
 
 /// Error for an unknown technique name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, sel35, sel50, sel<1-99>)")]
+#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, threat, sel35, sel50, sel<1-99>)")]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
@@ -81,6 +85,7 @@ impl FromStr for Techniques {
                 "rules" => t.rules = true,
                 "ext" => t.ext = true,
                 "probcut" => t.probcut = true,
+                "threat" => t.threat = true,
                 other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
                     Some(p) if (1..=99).contains(&p) => t.sel = Some(p),
                     _ => return Err(TechniqueError(other.to_string())),
@@ -108,6 +113,7 @@ impl fmt::Display for Techniques {
             (self.rules, "rules"),
             (self.ext, "ext"),
             (self.probcut, "probcut"),
+            (self.threat, "threat"),
         ];
         let mut on: Vec<String> = names
             .iter()

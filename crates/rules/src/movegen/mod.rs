@@ -87,6 +87,25 @@ impl Board {
         kings.any() && king_can_capture(kings, opp, empty)
     }
 
+    /// Whether the opponent would have a capture were it to move: a threat the side
+    /// to move has to meet, which a static evaluation of the position cannot see.
+    #[inline]
+    pub fn threatened(&self) -> bool {
+        Board {
+            own: self.opp,
+            opp: self.own,
+            kings: self.kings,
+            side: self.side.opponent(),
+        }
+        .has_capture()
+    }
+
+    /// Fill `list` with the non-capturing moves (cleared first), in generation order;
+    /// only legal when [`Board::has_capture`] is false.
+    pub fn quiet_moves(&self, list: &mut BoardMoves) {
+        padded_generate_quiet(self, list);
+    }
+
     /// Whether the side to move has a non-capturing step (its moves when it has no
     /// capture).
     #[inline(always)]

@@ -1,0 +1,50 @@
+//! Threat replies: a quiet horizon position where the opponent threatens a capture
+//! (a shot the side to move must meet) is searched one ply further instead of being
+//! evaluated as it stands, since the static evaluation cannot see the threat.
+
+use crate::eval::Evaluator;
+use crate::score::Score;
+use crate::tt::TableAccess;
+use damas_rules::movegen::{Board, BoardMoves};
+use damas_rules::variant::Rules;
+
+use super::pvs::Engine;
+
+impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
+    /// Fail-soft value of `pos` (no capture for the side to move, a threatened
+    /// capture for the opponent): the best of its quiet moves, each followed by the
+    /// opponent's captures played out ([`Engine::qsearch`]) or by the evaluation.
+    /// Each reply counts as a search node, so node limits account for the work.
+    pub(crate) fn threat_reply(
+        &mut self,
+        pos: &Board,
+        mut alpha: Score,
+        beta: Score,
+        ply: u32,
+    ) -> Score {
+        let mut list = BoardMoves::new();
+        pos.quiet_moves(&mut list);
+        let mut best = -Score::INFINITE;
+        for m in list.as_slice() {
+            self.stats.nodes += 1;
+            let child = pos.play(m);
+            let s = if child.has_capture() {
+                -self.qsearch(&child, -beta, -alpha, ply + 1)
+            } else if child.has_quiet_move() {
+                -self.eval.eval_board(&child)
+            } else {
+                Score::win_in(ply + 1)
+            };
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                }
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}
