@@ -49,6 +49,11 @@ pub struct Techniques {
     /// is cut off when a search 4 plies shallower clears `beta` by 0.8 of a man (the
     /// shallow result predicts the deep one). Not one of the thesis' techniques.
     pub probcut: bool,
+    /// Reverse futility pruning: a null-window node with 3 or fewer plies to go, where
+    /// neither side has a capture, fails high at once when its static evaluation less
+    /// 0.8 of a man per ply to go still reaches `beta`. Not one of the thesis'
+    /// techniques.
+    pub rfp: bool,
     /// Selective deepening: at every non-capture, non-root node keep only this
     /// percentage of the moves (best by a cheap move score, in their original order).
     /// `sel35` / `sel50` on the command line; `None` searches every move.
@@ -57,7 +62,7 @@ pub struct Techniques {
 
 /// Error for an unknown technique name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, sel35, sel50, sel<1-99>)")]
+#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, rfp, sel35, sel50, sel<1-99>)")]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
@@ -81,6 +86,7 @@ impl FromStr for Techniques {
                 "rules" => t.rules = true,
                 "ext" => t.ext = true,
                 "probcut" => t.probcut = true,
+                "rfp" => t.rfp = true,
                 other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
                     Some(p) if (1..=99).contains(&p) => t.sel = Some(p),
                     _ => return Err(TechniqueError(other.to_string())),
@@ -108,6 +114,7 @@ impl fmt::Display for Techniques {
             (self.rules, "rules"),
             (self.ext, "ext"),
             (self.probcut, "probcut"),
+            (self.rfp, "rfp"),
         ];
         let mut on: Vec<String> = names
             .iter()
@@ -143,7 +150,7 @@ impl Techniques {
     }
 
     /// The default engine's combination: [`Techniques::strongest`] plus late move
-    /// reductions, ProbCut, the counting draw rules, and killers (which cost nodes with the
+    /// reductions, ProbCut, reverse futility pruning, the counting draw rules, and killers (which cost nodes with the
     /// thesis' material count but pay with the trained evaluation's graded scores);
     /// docs/evaluation.md, "Search changes measured with it", has the matches.
     pub fn engine() -> Techniques {
@@ -152,6 +159,7 @@ impl Techniques {
             rules: true,
             killers: true,
             probcut: true,
+            rfp: true,
             ..Techniques::strongest()
         }
     }
