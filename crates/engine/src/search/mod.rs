@@ -7,7 +7,8 @@
 //! [`SearchOptions`] builder, `limits` time, nodes and the stop flag, `report` what a
 //! search returns, `pvs` the node search (α-β / PVS, TT, killers, history, ETC,
 //! selective deepening, endgame database, repetition), `leaf` the horizon nodes,
-//! `qsearch` quiescence, `probcut` ProbCut, `order` move ordering and selection, `root` iterative
+//! `qsearch` quiescence, `probcut` ProbCut,
+//! `reverse_futility` reverse futility pruning, `order` move ordering and selection, `root` iterative
 //! deepening with the thesis' aspiration procedure, `mtdf` MTD(f), `game_path` the
 //! marking of the game history in the thesis' table, `smp` lazy SMP over the shared
 //! table. The tables themselves, and the interface through which the search uses
@@ -346,6 +347,7 @@ mod pv;
 mod pvs;
 mod qsearch;
 mod report;
+mod reverse_futility;
 mod root;
 mod smp;
 mod techniques;

@@ -1,6 +1,6 @@
 //! The interior of the tree: fail-soft negamax α-β, optionally PVS, with the
 //! transposition table, killers, history, enhanced transposition cutoffs, selective
-//! deepening, endgame-database cutoffs (`oracle_cutoff.rs`) and repetition detection.
+//! deepening, reverse futility pruning (`reverse_futility.rs`), endgame-database cutoffs (`oracle_cutoff.rs`) and repetition detection.
 
 use std::marker::PhantomData;
 
@@ -197,6 +197,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         let p = ply as usize;
         if depth == 0 || p >= MAX_PLY {
             return self.horizon(pos, slot, ply, alpha, beta);
+        }
+        if let Some(v) = self.reverse_futility(pos, depth, ply, alpha, beta) {
+            // Counted as a leaf: decided by the static evaluation.
+            self.stats.leaves += 1;
+            return v;
         }
         if let Some(v) = self.probcut(pos, depth, ply, alpha, beta) {
             // Counted as an interior node: its work was the shallow search.

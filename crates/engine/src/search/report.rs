@@ -13,7 +13,8 @@ pub struct Stats {
     pub nodes: u64,
     /// Interior nodes (searched further).
     pub interior: u64,
-    /// Leaves given a static evaluation.
+    /// Leaves given a static evaluation (horizon nodes, and nodes cut off by reverse
+    /// futility pruning).
     pub leaves: u64,
     /// Nodes cut off by the transposition table.
     pub tt_cutoffs: u64,

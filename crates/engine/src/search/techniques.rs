@@ -49,6 +49,11 @@ pub struct Techniques {
     /// is cut off when a search 4 plies shallower clears `beta` by 0.8 of a man (the
     /// shallow result predicts the deep one). Not one of the thesis' techniques.
     pub probcut: bool,
+    /// Reverse futility pruning: a null-window node with 3 or fewer plies to go, where
+    /// neither side has a capture, fails high at once when its static evaluation less
+    /// 0.8 of a man per ply to go still reaches `beta`. Not one of the thesis'
+    /// techniques.
+    pub rfp: bool,
     /// Threat replies at the horizon: a quiet position where the opponent threatens a
     /// capture is not evaluated as it stands but searched one ply further (each quiet
     /// move, then the opponent's captures). Not one of the thesis' techniques.
@@ -61,7 +66,7 @@ pub struct Techniques {
 
 /// Error for an unknown technique name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, threat, sel35, sel50, sel<1-99>)")]
+#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, rfp, threat, sel35, sel50, sel<1-99>)")]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
@@ -85,6 +90,7 @@ impl FromStr for Techniques {
                 "rules" => t.rules = true,
                 "ext" => t.ext = true,
                 "probcut" => t.probcut = true,
+                "rfp" => t.rfp = true,
                 "threat" => t.threat = true,
                 other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
                     Some(p) if (1..=99).contains(&p) => t.sel = Some(p),
@@ -113,6 +119,7 @@ impl fmt::Display for Techniques {
             (self.rules, "rules"),
             (self.ext, "ext"),
             (self.probcut, "probcut"),
+            (self.rfp, "rfp"),
             (self.threat, "threat"),
         ];
         let mut on: Vec<String> = names
@@ -149,7 +156,7 @@ impl Techniques {
     }
 
     /// The default engine's combination: [`Techniques::strongest`] plus late move
-    /// reductions, ProbCut, the counting draw rules, and killers (which cost nodes with the
+    /// reductions, ProbCut, reverse futility pruning, the counting draw rules, and killers (which cost nodes with the
     /// thesis' material count but pay with the trained evaluation's graded scores);
     /// docs/evaluation.md, "Search changes measured with it", has the matches.
     pub fn engine() -> Techniques {
@@ -158,6 +165,7 @@ impl Techniques {
             rules: true,
             killers: true,
             probcut: true,
+            rfp: true,
             ..Techniques::strongest()
         }
     }
