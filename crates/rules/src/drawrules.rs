@@ -123,6 +123,37 @@ pub fn material_plies_left<'a>(
     Some(needed - stable)
 }
 
+/// [`material_plies_left`], counting also three pieces against a lone king off the
+/// long diagonal: the defender may step onto it, and the count runs over every ply
+/// of the material. The search's test of whether a win can come in time.
+pub fn material_plies_left_reachable<'a>(
+    pos: &Position,
+    earlier: impl Iterator<Item = &'a Position>,
+) -> Option<usize> {
+    let needed = match material_rule(pos) {
+        Some((_, needed)) => needed,
+        None if three_against_a_lone_king(pos) => 10,
+        None => return None,
+    };
+    let now = signature(pos);
+    let stable = earlier
+        .take(needed)
+        .take_while(|p| signature(p) == now)
+        .count();
+    Some(needed - stable)
+}
+
+/// Whether one side has three pieces, a king among them, against a lone king.
+fn three_against_a_lone_king(pos: &Position) -> bool {
+    [Color::White, Color::Black].into_iter().any(|strong| {
+        let weak = strong.opponent();
+        pos.pieces(weak).count() == 1
+            && pos.kings_of(weak).count() == 1
+            && pos.pieces(strong).count() == 3
+            && pos.kings_of(strong).count() >= 1
+    })
+}
+
 /// The counting draw rule that has ended the game at `pos`, given the earlier
 /// positions newest first (`earlier.next()` is the position just before `pos`).
 pub fn count_draw<'a>(
@@ -351,4 +382,26 @@ mod tests {
             assert!(material_rule(&parse_fen(fen).unwrap()).is_none(), "{fen}");
         }
     }
+
+    #[test]
+    fn plies_left_count_down_with_the_material_and_reach_off_the_diagonal() {
+        let seq = walk("W:WKc1,a3,e3:BKg7", 24, usize::MAX);
+        let on_diagonal = |p: &Position| (p.kings_of(Color::Black) & LONG_DIAGONAL).any();
+        for i in 0..10 {
+            let (pos, earlier) = seq[..=i].split_last().unwrap();
+            let left = material_plies_left(pos, earlier.iter().rev());
+            let reach = material_plies_left_reachable(pos, earlier.iter().rev());
+            // Every ply of the material counts, on the diagonal or off it.
+            assert_eq!(reach, Some(10 - i), "ply {i}");
+            assert_eq!(left, on_diagonal(pos).then_some(10 - i), "ply {i}");
+        }
+        // Two kings against one: the rule applies wherever the king stands.
+        let two = shuffle("W:WKa1,Kc1:BKh6", 10);
+        let (pos, earlier) = two[..5].split_last().unwrap();
+        assert_eq!(material_plies_left(pos, earlier.iter().rev()), Some(6));
+        // No material rule: nothing to count.
+        let pos = parse_fen("W:WKa1,c1,e1,g1:BKh8,b8,d8").unwrap();
+        assert_eq!(material_plies_left_reachable(&pos, std::iter::empty()), None);
+    }
+
 }

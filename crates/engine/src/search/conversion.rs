@@ -118,7 +118,7 @@ impl<R: Rules> Solver<'_, R> {
         if progress(parent, pos, self.winner) {
             // A conversion into an ending whose counting rule draws the game before
             // its next conversion is none.
-            let left = drawrules::material_plies_left(pos, self.path.iter().rev());
+            let left = drawrules::material_plies_left_reachable(pos, self.path.iter().rev());
             return Some(!dtc.zip(left).is_some_and(|(d, l)| d as usize > l));
         }
         if left == 0 || dtc.is_some_and(|d| d > left) {

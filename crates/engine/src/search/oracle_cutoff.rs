@@ -85,13 +85,18 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         }
         if decided && self.t.rules {
             if let Some(plies) = answer.plies {
-                // A material counting rule draws the game before the conversion the
-                // distance counts: the defender holds out until then.
-                if drawrules::material_plies_left(pos, self.path.iter().rev())
-                    .is_some_and(|left| plies as usize > left)
-                {
+                let path = || self.path.iter().rev();
+                let too_long = |left: Option<usize>| left.is_some_and(|l| plies as usize > l);
+                if too_long(drawrules::material_plies_left(pos, path())) {
+                    // A material counting rule draws the game before the conversion
+                    // the distance counts: the defender holds out until then.
                     self.stats.egdb_cutoffs += 1;
                     return Some(Score::DRAW);
+                }
+                if too_long(drawrules::material_plies_left_reachable(pos, path())) {
+                    // The lone king may reach the long diagonal first: the win is not
+                    // proven, so the search goes on (the evaluation at its horizon).
+                    return None;
                 }
             }
         }
