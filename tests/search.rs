@@ -784,3 +784,28 @@ fn reverse_futility_prunes_and_keeps_the_search_sane() {
         check_stats(&r);
     }
 }
+
+#[test]
+fn threat_replies_search_further_and_keep_the_search_sane() {
+    let base = Techniques::engine();
+    let with: Techniques = format!("{base}+threat").parse().expect("techniques");
+    assert!(with.threat && !base.threat && !Techniques::strongest().threat);
+    let trained = |t: Techniques| options(t).with_eval(Evaluation::default());
+    // Threatened horizons are searched one ply further: more nodes to a depth.
+    let pos = Position::start();
+    let plain = search_with(trained(base), &pos, &[], Limits::depth(9));
+    let deeper = search_with(trained(with), &pos, &[], Limits::depth(9));
+    assert!(
+        deeper.stats.nodes > plain.stats.nodes,
+        "{} vs {}",
+        deeper.stats.nodes,
+        plain.stats.nodes
+    );
+    check_stats(&deeper);
+    for (i, (pos, history)) in random_positions(30, 11).iter().enumerate() {
+        let r = search_with(trained(with), pos, history, Limits::depth(4 + i as u32 % 4));
+        assert!(legal_moves(pos).contains(&r.best.expect("a move")));
+        assert!(r.score.0.abs() < Score::INFINITE.0);
+        check_stats(&r);
+    }
+}

@@ -401,7 +401,9 @@ mod tests {
         assert_eq!(material_plies_left(pos, earlier.iter().rev()), Some(6));
         // No material rule: nothing to count.
         let pos = parse_fen("W:WKa1,c1,e1,g1:BKh8,b8,d8").unwrap();
-        assert_eq!(material_plies_left_reachable(&pos, std::iter::empty()), None);
+        assert_eq!(
+            material_plies_left_reachable(&pos, std::iter::empty()),
+            None
+        );
     }
-
 }

@@ -14,7 +14,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Fail-soft value of `pos` (no capture for the side to move, a threatened
     /// capture for the opponent): the best of its quiet moves, each followed by the
     /// opponent's captures played out ([`Engine::qsearch`]) or by the evaluation.
-    /// Each reply counts as a search node, so node limits account for the work.
+    /// Each reply counts as a search node (a leaf), so node limits account for the
+    /// work.
     pub(crate) fn threat_reply(
         &mut self,
         pos: &Board,
@@ -27,6 +28,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         let mut best = -Score::INFINITE;
         for m in list.as_slice() {
             self.stats.nodes += 1;
+            self.stats.leaves += 1;
             let child = pos.play(m);
             let s = if child.has_capture() {
                 -self.qsearch(&child, -beta, -alpha, ply + 1)

@@ -458,6 +458,23 @@ mod tests {
     }
 
     #[test]
+    fn a_threat_is_the_opponents_capture_and_quiet_moves_are_the_steps() {
+        // White to move, no capture (f6 blocks d4xf6); Black's e5 could take d4.
+        let b = Board::from(&parse_fen("W:Wd4,a1:Be5,f6").unwrap());
+        assert!(!b.has_capture() && b.threatened());
+        let mut list = BoardMoves::new();
+        b.quiet_moves(&mut list);
+        let mut got: Vec<String> = list
+            .as_slice()
+            .iter()
+            .map(|m| format!("{:?}", m.to_move()))
+            .collect();
+        got.sort();
+        assert_eq!(got, moves("W:Wd4,a1:Be5,f6"));
+        assert!(!Board::from(&Position::start()).threatened());
+    }
+
+    #[test]
     fn start_moves() {
         let p = Position::start();
         assert_eq!(legal_moves(&p).len(), 7);
