@@ -99,6 +99,23 @@ fn merge(a: Techniques, b: Techniques) -> Techniques {
     format!("{a}+{b}").parse().expect("techniques")
 }
 
+/// Searches of `count` random positions (seed `seed`) with `opts`, at depths from
+/// `min_depth` to `min_depth + 3`: each plays a legal move with a finite score, and
+/// its node counts add up.
+fn assert_sane_on_random_positions(opts: &SearchOptions, count: usize, seed: u64, min_depth: u32) {
+    for (i, (pos, history)) in random_positions(count, seed).iter().enumerate() {
+        let r = search_with(
+            opts.clone(),
+            pos,
+            history,
+            Limits::depth(min_depth + i as u32 % 4),
+        );
+        assert!(legal_moves(pos).contains(&r.best.expect("a move")));
+        assert!(r.score.0.abs() < Score::INFINITE.0);
+        check_stats(&r);
+    }
+}
+
 fn check_stats(r: &SearchResult) {
     let s = r.stats;
     assert_eq!(
@@ -740,12 +757,7 @@ fn probcut_prunes_and_plays_legal_moves() {
         plain.stats.nodes
     );
     check_stats(&cut);
-    for (i, (pos, history)) in random_positions(40, 5).iter().enumerate() {
-        let r = search_with(options(with), pos, history, Limits::depth(5 + i as u32 % 4));
-        assert!(legal_moves(pos).contains(&r.best.expect("a move")));
-        assert!(r.score.0.abs() < Score::INFINITE.0);
-        check_stats(&r);
-    }
+    assert_sane_on_random_positions(&options(with), 40, 5, 5);
 }
 
 // ---------------------------------------------------------------- reverse futility
@@ -777,12 +789,7 @@ fn reverse_futility_prunes_and_keeps_the_search_sane() {
         plain.stats.nodes
     );
     check_stats(&cut);
-    for (i, (pos, history)) in random_positions(40, 9).iter().enumerate() {
-        let r = search_with(trained(with), pos, history, Limits::depth(5 + i as u32 % 4));
-        assert!(legal_moves(pos).contains(&r.best.expect("a move")));
-        assert!(r.score.0.abs() < Score::INFINITE.0);
-        check_stats(&r);
-    }
+    assert_sane_on_random_positions(&trained(with), 40, 9, 5);
 }
 
 #[test]
@@ -802,10 +809,5 @@ fn threat_replies_search_further_and_keep_the_search_sane() {
         plain.stats.nodes
     );
     check_stats(&deeper);
-    for (i, (pos, history)) in random_positions(30, 11).iter().enumerate() {
-        let r = search_with(trained(with), pos, history, Limits::depth(4 + i as u32 % 4));
-        assert!(legal_moves(pos).contains(&r.best.expect("a move")));
-        assert!(r.score.0.abs() < Score::INFINITE.0);
-        check_stats(&r);
-    }
+    assert_sane_on_random_positions(&trained(with), 30, 11, 4);
 }

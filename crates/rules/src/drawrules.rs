@@ -115,12 +115,7 @@ pub fn material_plies_left<'a>(
     earlier: impl Iterator<Item = &'a Position>,
 ) -> Option<usize> {
     let (_, needed) = material_rule(pos)?;
-    let now = signature(pos);
-    let stable = earlier
-        .take(needed)
-        .take_while(|p| signature(p) == now)
-        .count();
-    Some(needed - stable)
+    Some(needed - stable_plies(pos, needed, earlier))
 }
 
 /// [`material_plies_left`], counting also three pieces against a lone king off the
@@ -135,12 +130,7 @@ pub fn material_plies_left_reachable<'a>(
         None if three_against_a_lone_king(pos) => 10,
         None => return None,
     };
-    let now = signature(pos);
-    let stable = earlier
-        .take(needed)
-        .take_while(|p| signature(p) == now)
-        .count();
-    Some(needed - stable)
+    Some(needed - stable_plies(pos, needed, earlier))
 }
 
 /// Whether one side has three pieces, a king among them, against a lone king.
@@ -191,12 +181,22 @@ fn counted_draw<'a>(
         return Some(EndReason::KingMoves);
     }
     let (reason, needed) = material_rule(pos)?;
+    (stable_plies(pos, needed, earlier) >= needed).then_some(reason)
+}
+
+/// The earlier positions (newest first, at most `needed`) in a row with the
+/// material of `pos`: the plies its counting rule has run.
+#[inline(always)]
+fn stable_plies<'a>(
+    pos: &Position,
+    needed: usize,
+    earlier: impl Iterator<Item = &'a Position>,
+) -> usize {
     let now = signature(pos);
-    let stable = earlier
+    earlier
         .take(needed)
         .take_while(|p| signature(p) == now)
-        .count();
-    (stable >= needed).then_some(reason)
+        .count()
 }
 
 #[cfg(test)]

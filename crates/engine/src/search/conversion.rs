@@ -119,7 +119,7 @@ impl<R: Rules> Solver<'_, R> {
             // A conversion into an ending whose counting rule draws the game before
             // its next conversion is none.
             let left = drawrules::material_plies_left_reachable(pos, self.path.iter().rev());
-            return Some(dtc.zip(left).is_none_or(|(d, l)| d as usize <= l));
+            return Some(!super::oracle_cutoff::outlasts_count(dtc, left));
         }
         if left == 0 || dtc.is_some_and(|d| d > left) {
             return Some(false);

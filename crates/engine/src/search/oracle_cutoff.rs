@@ -57,8 +57,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         let answer = oracle.probe_value(pos)?;
         let decided = answer.value != OracleValue::Draw;
         if decided && answer.plies.is_none() {
-            if drawrules::material_plies_left(pos, self.path.iter().rev()).is_some_and(|n| n <= 10)
-            {
+            if drawrules::material_count(pos).is_some_and(|n| n <= 10) {
                 // Two pieces against a lone king (or three, the king on the long
                 // diagonal) are drawn after 5 moves each, and a database without
                 // distances cannot say the win comes in time: search on, and score
@@ -84,20 +83,18 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             }
         }
         if decided && self.t.rules {
-            if let Some(plies) = answer.plies {
-                let path = || self.path.iter().rev();
-                let too_long = |left: Option<usize>| left.is_some_and(|l| plies as usize > l);
-                if too_long(drawrules::material_plies_left(pos, path())) {
+            // One walk back: the reachable count equals the rule's own where one applies.
+            let left = drawrules::material_plies_left_reachable(pos, self.path.iter().rev());
+            if outlasts_count(answer.plies, left) {
+                if drawrules::material_count(pos).is_some() {
                     // A material counting rule draws the game before the conversion
                     // the distance counts: the defender holds out until then.
                     self.stats.egdb_cutoffs += 1;
                     return Some(Score::DRAW);
                 }
-                if too_long(drawrules::material_plies_left_reachable(pos, path())) {
-                    // The lone king may reach the long diagonal first: the win is not
-                    // proven, so the search goes on (the evaluation at its horizon).
-                    return None;
-                }
+                // The lone king may reach the long diagonal first: the win is not
+                // proven, so the search goes on (the evaluation at its horizon).
+                return None;
             }
         }
         let dist = |a: Option<u32>| {
@@ -151,4 +148,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             },
         }
     }
+}
+
+/// Whether a database distance (plies to the next conversion) is longer than the
+/// plies a material counting rule leaves (`left`, from [`drawrules`]): the count
+/// draws the game first. Unknown distances and positions without a rule are not.
+pub(super) fn outlasts_count(distance: Option<u32>, left: Option<usize>) -> bool {
+    distance.zip(left).is_some_and(|(d, l)| d as usize > l)
 }

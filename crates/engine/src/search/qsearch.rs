@@ -28,14 +28,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         let mut best = -Score::INFINITE;
         for m in list.as_slice() {
             self.stats.qs_nodes += 1;
-            let child = pos.play(m);
-            let s = if child.has_capture() {
-                -self.qsearch(&child, -beta, -alpha, ply + 1)
-            } else if child.has_quiet_move() {
-                -self.eval.eval_board(&child)
-            } else {
-                Score::win_in(ply + 1)
-            };
+            let s = self.reply_value(&pos.play(m), alpha, beta, ply);
             if s > best {
                 best = s;
                 if s > alpha {
@@ -47,5 +40,25 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             }
         }
         best
+    }
+
+    /// The value, for the side that moved, of `child` (reached by its move at
+    /// `ply`): the opponent's captures played out, else the evaluation, and a win
+    /// when the opponent has no move.
+    #[inline(always)]
+    pub(crate) fn reply_value(
+        &mut self,
+        child: &Board,
+        alpha: Score,
+        beta: Score,
+        ply: u32,
+    ) -> Score {
+        if child.has_capture() {
+            -self.qsearch(child, -beta, -alpha, ply + 1)
+        } else if child.has_quiet_move() {
+            -self.eval.eval_board(child)
+        } else {
+            Score::win_in(ply + 1)
+        }
     }
 }

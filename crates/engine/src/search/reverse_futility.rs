@@ -46,8 +46,6 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         }
         let v = self.eval.eval(pos);
         let reduced = Score(v.0 - RFP_MARGIN.0 * depth as i32);
-        // The opponent's threat: its captures were the side to move to pass.
-        let threat = || Board::from(&pos.with_side(pos.side_to_move().opponent())).has_capture();
-        (reduced >= beta && !reduced.is_proven() && !threat()).then_some(reduced)
+        (reduced >= beta && !reduced.is_proven() && !board.threatened()).then_some(reduced)
     }
 }

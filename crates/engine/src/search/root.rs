@@ -19,6 +19,7 @@ use damas_rules::moves::{Move, MoveList};
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
+use super::oracle_cutoff::outlasts_count;
 use super::pvs::Engine;
 use super::{Info, Limits, Oracle, OracleAnswer, OracleValue, SearchResult, MAX_DEPTH};
 
@@ -419,18 +420,15 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         if answer.value == OracleValue::Draw {
             return false;
         }
-        let unproven = |plies: Option<u32>, left: Option<usize>| {
-            plies.zip(left).is_some_and(|(d, l)| d as usize > l)
-        };
         let left = drawrules::material_plies_left(pos, self.path.iter().rev());
-        if unproven(answer.plies, left) {
+        if outlasts_count(answer.plies, left) {
             return true;
         }
         let child = pos.play(best);
         self.path.push(*pos);
         let left = drawrules::material_plies_left(&child, self.path.iter().rev());
         self.path.pop();
-        left.is_some() && unproven(oracle.probe(&child).and_then(|a| a.plies), left)
+        left.is_some() && outlasts_count(oracle.probe(&child).and_then(|a| a.plies), left)
     }
 
     /// The result of playing `best`, chosen from the oracle, at once;

@@ -13,7 +13,7 @@ use super::pvs::Engine;
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Fail-soft value of `pos` (no capture for the side to move, a threatened
     /// capture for the opponent): the best of its quiet moves, each followed by the
-    /// opponent's captures played out ([`Engine::qsearch`]) or by the evaluation.
+    /// opponent's captures played out or by the evaluation ([`Engine::reply_value`]).
     /// Each reply counts as a search node (a leaf), so node limits account for the
     /// work.
     pub(crate) fn threat_reply(
@@ -29,14 +29,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         for m in list.as_slice() {
             self.stats.nodes += 1;
             self.stats.leaves += 1;
-            let child = pos.play(m);
-            let s = if child.has_capture() {
-                -self.qsearch(&child, -beta, -alpha, ply + 1)
-            } else if child.has_quiet_move() {
-                -self.eval.eval_board(&child)
-            } else {
-                Score::win_in(ply + 1)
-            };
+            let s = self.reply_value(&pos.play(m), alpha, beta, ply);
             if s > best {
                 best = s;
                 if s > alpha {
