@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use damas_engine::eval::Evaluation;
-use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher};
+use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher, WinPolicy};
 use damas_rules::game::Game;
 use damas_rules::outcome::{EndReason, GameResult};
 use damas_rules::position::{Color, Position};
@@ -44,6 +44,18 @@ pub fn play_out(
     hash_mb: usize,
     max_plies: usize,
 ) -> Playout {
+    play_out_with(db, start, limits, hash_mb, max_plies, WinPolicy::Verdict)
+}
+
+/// [`play_out`] with both sides treating decided database endings by `policy`.
+pub fn play_out_with(
+    db: &Arc<dyn Oracle>,
+    start: Position,
+    limits: &Limits,
+    hash_mb: usize,
+    max_plies: usize,
+    policy: WinPolicy,
+) -> Playout {
     let variant = db.variant();
     let engine = || {
         Searcher::new(
@@ -51,6 +63,7 @@ pub fn play_out(
                 .with_variant(variant)
                 .with_eval(Evaluation::default_for(variant))
                 .with_hash_mb(hash_mb)
+                .with_win_policy(policy)
                 .with_database(Some(db.clone())),
         )
     };

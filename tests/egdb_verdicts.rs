@@ -7,11 +7,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use damas::egdb_playout::play_out;
+use damas::egdb_playout::{play_out, play_out_with};
 use damas_egdb::slices::build::build_slices;
 use damas_egdb::slices::slice::{Slice, SliceIndex};
 use damas_egdb::{BuildOptions, Egdb};
-use damas_engine::search::{Limits, Oracle, OracleValue, SearchOptions, Searcher};
+use damas_engine::search::{Limits, Oracle, OracleValue, SearchOptions, Searcher, WinPolicy};
 use damas_rules::fen::parse_fen;
 use damas_rules::position::Color;
 
@@ -292,4 +292,63 @@ fn a_timed_search_solves_distances_in_the_background_and_uses_them_later() {
         .unwrap()
         .distance
         .is_some_and(|d| d > 0));
+}
+
+/// Whether the side to move at `pos` still has all its pieces after `mv` and every
+/// reply.
+fn keeps_its_pieces(pos: &damas_rules::position::Position, mv: damas_rules::moves::Move) -> bool {
+    let me = pos.side_to_move();
+    let after = pos.play(mv);
+    damas_rules::movegen::legal_moves(&after)
+        .iter()
+        .all(|&r| after.play(r).pieces(me).count() == pos.pieces(me).count())
+}
+
+/// The move a search of `fen` at a fixed node budget plays under `policy`.
+fn chosen(db: &Arc<dyn Oracle>, fen: &str, policy: WinPolicy) -> damas_rules::moves::Move {
+    let mut s = Searcher::new(
+        SearchOptions::default()
+            .with_hash_mb(4)
+            .with_win_policy(policy)
+            .with_database(Some(db.clone())),
+    );
+    let pos = parse_fen(fen).unwrap();
+    let stop = AtomicBool::new(false);
+    s.search(&pos, &[], &Limits::nodes(20_000), &stop, &mut |_| {})
+        .best
+        .unwrap()
+}
+
+/// A won ending outside the counting rules' material (three pieces against a lone
+/// man): the database's fastest conversion gives a man away, which leads towards
+/// three pieces against a lone king, an ending the count may draw; played on the
+/// evaluation the winner keeps every piece, and the game stays won.
+#[test]
+fn a_won_ending_played_on_the_evaluation_keeps_the_winners_material() {
+    const FEN: &str = "B:Wb4:BKg1,d4,b8";
+    let db = open(false);
+    let pos = parse_fen(FEN).unwrap();
+    let verdict = chosen(&db, FEN, WinPolicy::Verdict);
+    assert!(!keeps_its_pieces(&pos, verdict), "{verdict:?}");
+    let play = chosen(&db, FEN, WinPolicy::Play);
+    assert!(keeps_its_pieces(&pos, play), "{play:?}");
+    let after = db.probe_value(&pos.play(play)).unwrap().value;
+    assert_eq!(after, OracleValue::Loss, "{play:?} keeps the win");
+    // Played out, the ending is won under the counting rules.
+    let p = play_out_with(&db, pos, &Limits::nodes(20_000), 4, 200, WinPolicy::Play);
+    assert!(
+        p.won_by(Color::Black) && !p.drawn_by_count(),
+        "{:?}",
+        p.result
+    );
+    // The endings the counting rules cover are still converted in time.
+    for fen in WON_ENDINGS {
+        let start = parse_fen(fen).unwrap();
+        let p = play_out_with(&db, start, &Limits::nodes(20_000), 4, 200, WinPolicy::Play);
+        assert!(
+            p.won_by(Color::White) && !p.drawn_by_count(),
+            "{fen}: {:?}",
+            p.result
+        );
+    }
 }

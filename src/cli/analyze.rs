@@ -169,6 +169,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         ("eval", Some(args.eval.to_string())),
         ("tt-bits", args.tt_bits.map(|b| b.to_string())),
         ("lines", Some(args.lines.to_string())),
+        // Analysis reports the databases' verdicts, exact wins and distances.
+        ("egdb-wins", Some("verdict".to_string())),
     ])?;
     let mut options = settings.search_options().with_oracle(kept);
     if args.weights.is_some() {

@@ -87,6 +87,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let settings = crate::cli::engine_settings(&[
         ("hash", Some(args.hash.to_string())),
         ("variant", Some(game.variant().to_string())),
+        // A review judges moves by the databases' verdicts (a win given up).
+        ("egdb-wins", Some("verdict".to_string())),
     ])?;
     let options = settings.search_options().with_database(oracle);
     let mut searcher = Searcher::new(options);

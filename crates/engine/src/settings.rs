@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use crate::eval::EvalName;
 use crate::level::Strength;
-use crate::search::{parse_threads, SearchOptions, TableKind, Techniques, MAX_THREADS};
+use crate::search::{parse_threads, SearchOptions, TableKind, Techniques, WinPolicy, MAX_THREADS};
 use crate::time::MoveOverhead;
 use crate::tt::shared::{parse_hash, MAX_MB, MIN_MB};
 use damas_rules::variant::{Variant, VariantError};
@@ -49,7 +49,7 @@ pub struct Setting {
 }
 
 /// Every engine setting, in the order the Hub announces them.
-pub const SETTINGS: [Setting; 12] = [
+pub const SETTINGS: [Setting; 13] = [
     Setting {
         key: "variant",
         aliases: &[],
@@ -103,6 +103,14 @@ pub const SETTINGS: [Setting; 12] = [
         searcher: true,
         hub: true,
         doc: "Static evaluation: the trained weights or material only.",
+    },
+    Setting {
+        key: "egdb-wins",
+        aliases: &[],
+        values: Values::Choice(&["play", "verdict"]),
+        searcher: true,
+        hub: true,
+        doc: "Won and lost database endings: `play` them on the evaluation within the counting rules (the winner keeps its material), or score them by the database's `verdict` (exact wins and distances, for analysis).",
     },
     Setting {
         key: "strength",
@@ -218,6 +226,9 @@ pub struct EngineSettings {
     pub techniques: Techniques,
     /// Static evaluation (`trained` or `material`).
     pub eval: EvalName,
+    /// Won and lost database endings: played on the evaluation (the default for
+    /// play) or scored by the database's verdict (analysis).
+    pub egdb_wins: WinPolicy,
     /// Playing strength 1–10 (10, full strength, by default).
     pub strength: Strength,
     /// Play from the opening book while the position is in it (on by default).
@@ -243,6 +254,7 @@ impl Default for EngineSettings {
             threads: o.threads(),
             techniques: o.techniques(),
             eval: EvalName::default(),
+            egdb_wins: WinPolicy::Play,
             strength: Strength::FULL,
             book: true,
             move_overhead: MoveOverhead::default(),
@@ -308,6 +320,10 @@ impl EngineSettings {
                     .parse()
                     .map_err(|e: crate::eval::EvalNameError| bad(e.to_string()))?
             }
+            "egdb-wins" => {
+                self.egdb_wins = WinPolicy::from_name(value)
+                    .ok_or_else(|| bad(format!("{key} must be play or verdict, not {value:?}")))?
+            }
             "strength" => {
                 self.strength = value
                     .parse()
@@ -332,6 +348,7 @@ impl EngineSettings {
             "tt-bits" => self.tt_bits.to_string(),
             "techniques" => self.techniques.to_string(),
             "eval" => self.eval.to_string(),
+            "egdb-wins" => self.egdb_wins.name().to_string(),
             "strength" => self.strength.number().to_string(),
             "book" => self.book.to_string(),
             "move-overhead" => self.move_overhead.millis().to_string(),
@@ -352,6 +369,7 @@ impl EngineSettings {
             .with_aspiration(self.aspiration)
             .with_tt_frontier(self.tt_frontier)
             .with_lines(self.lines)
+            .with_win_policy(self.egdb_wins)
             .with_eval(self.eval.evaluation_for(self.variant));
         match self.table {
             TableKind::Thesis => options.with_thesis_table(self.tt_bits),

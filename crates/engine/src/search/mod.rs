@@ -27,7 +27,7 @@ use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 pub use limits::Limits;
 pub use options::{
-    DrawPolicy, SearchOptions, TableKind, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA,
+    DrawPolicy, SearchOptions, TableKind, WinPolicy, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA,
     THESIS_ASPIRATION_DELTA,
 };
 pub use report::{Info, PvLine, SearchResult, Stats, CONVERSION_UNPROVEN};

@@ -21,6 +21,38 @@ pub enum DrawPolicy {
     Score,
 }
 
+/// What the search does inside a won or lost database ending (the root decided).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum WinPolicy {
+    /// Score decided positions as wins and losses with their distance, and answer a
+    /// decided root with the database's move: the exact verdict analysis wants.
+    #[default]
+    Verdict,
+    /// Play the ending on the evaluation: below a decided root, decided positions
+    /// are searched like any other (a position whose distance outlasts its counting
+    /// rule is a draw), so the winner keeps its material instead of trading it for
+    /// the fastest conversion into an ending the count draws; a root is answered by
+    /// the database only where a counting rule covers its material.
+    Play,
+}
+
+impl WinPolicy {
+    /// The name settings use: `verdict` or `play`.
+    pub fn name(self) -> &'static str {
+        match self {
+            WinPolicy::Verdict => "verdict",
+            WinPolicy::Play => "play",
+        }
+    }
+
+    /// The policy named `name` ([`WinPolicy::name`]).
+    pub fn from_name(name: &str) -> Option<WinPolicy> {
+        [WinPolicy::Verdict, WinPolicy::Play]
+            .into_iter()
+            .find(|p| p.name() == name)
+    }
+}
+
 /// Which transposition table a search with [`Techniques::tt`] uses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum TableKind {
@@ -68,6 +100,8 @@ pub struct SearchOptions {
     pub(crate) evaluation: Evaluation,
     /// Treatment of positions the oracle knows to be drawn.
     pub(crate) egdb_draws: DrawPolicy,
+    /// Treatment of won and lost database endings.
+    pub(crate) egdb_wins: WinPolicy,
     /// Clear the thesis' table at the start of every search (the thesis does:
     /// entries are never replaced by other keys, so a table kept across moves fills
     /// up). The replacing table is kept until [`Searcher::clear`](super::Searcher::clear).
@@ -106,6 +140,7 @@ impl fmt::Debug for SearchOptions {
             .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
             .field("evaluation", &self.evaluation.name())
             .field("egdb_draws", &self.egdb_draws)
+            .field("egdb_wins", &self.egdb_wins)
             .field("clear_tt", &self.clear_tt)
             .field("tt_exact_draft", &self.tt_exact_draft)
             .field("tt_leaves", &self.tt_leaves)
@@ -128,6 +163,7 @@ impl Default for SearchOptions {
             oracle: None,
             evaluation: Evaluation::default(),
             egdb_draws: DrawPolicy::Reduce(4),
+            egdb_wins: WinPolicy::Verdict,
             clear_tt: true,
             tt_exact_draft: false,
             tt_leaves: false,
@@ -196,6 +232,11 @@ impl SearchOptions {
     /// Treatment of positions the oracle knows to be drawn.
     pub fn egdb_draws(&self) -> DrawPolicy {
         self.egdb_draws
+    }
+
+    /// Treatment of won and lost database endings.
+    pub fn egdb_wins(&self) -> WinPolicy {
+        self.egdb_wins
     }
 
     /// Whether the thesis' table is cleared at the start of every search.
@@ -283,6 +324,12 @@ impl SearchOptions {
     /// Treat positions the oracle knows to be drawn by `policy`.
     pub fn with_draw_policy(mut self, policy: DrawPolicy) -> SearchOptions {
         self.egdb_draws = policy;
+        self
+    }
+
+    /// Treat won and lost database endings by `policy`.
+    pub fn with_win_policy(mut self, policy: WinPolicy) -> SearchOptions {
+        self.egdb_wins = policy;
         self
     }
 

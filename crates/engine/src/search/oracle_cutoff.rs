@@ -10,7 +10,7 @@ use damas_rules::variant::Rules;
 
 use super::egdb_progress;
 use super::pvs::{Engine, UNKNOWN_DISTANCE};
-use super::{DrawPolicy, Oracle, OracleValue};
+use super::{DrawPolicy, Oracle, OracleValue, WinPolicy};
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Whether the root of this search, `ply` plies up, has at most `max` pieces
@@ -56,6 +56,24 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         let max = oracle.max_pieces();
         let answer = oracle.probe_value(pos)?;
         let decided = answer.value != OracleValue::Draw;
+        if decided
+            && self.opts.egdb_wins == WinPolicy::Play
+            && self
+                .root_value(oracle, ply)
+                .is_some_and(|v| v != OracleValue::Draw)
+        {
+            // Inside a decided ending the evaluation chooses between the lines (it
+            // values material, which the counting rules cannot draw away); only a
+            // distance a counting rule outlasts is a verdict: a draw.
+            if self.t.rules {
+                let left = drawrules::material_plies_left(pos, self.path.iter().rev());
+                if outlasts_count(answer.plies, left) {
+                    self.stats.egdb_cutoffs += 1;
+                    return Some(Score::DRAW);
+                }
+            }
+            return None;
+        }
         if decided && answer.plies.is_none() {
             if drawrules::material_count(pos).is_some_and(|n| n <= 10) {
                 // Two pieces against a lone king (or three, the king on the long

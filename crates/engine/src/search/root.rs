@@ -21,7 +21,7 @@ use damas_rules::variant::Rules;
 
 use super::oracle_cutoff::outlasts_count;
 use super::pvs::Engine;
-use super::{Info, Limits, Oracle, OracleAnswer, OracleValue, SearchResult, MAX_DEPTH};
+use super::{Info, Limits, Oracle, OracleAnswer, OracleValue, SearchResult, WinPolicy, MAX_DEPTH};
 
 /// Nodes the conversion search may spend at most at the root of a won database
 /// position.
@@ -355,6 +355,17 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         let wait = limits.time.is_none()
             && limits.soft.is_none()
             && (limits.nodes.is_some() || limits.depth.is_some());
+        // Playing the ending on the evaluation, the search chooses (and needs no
+        // distances solved), except where a counting rule covers the material and
+        // the conversion must beat the count.
+        if self.opts.egdb_wins == WinPolicy::Play
+            && drawrules::material_plies_left_reachable(pos, std::iter::empty()).is_none()
+            && oracle
+                .probe_value(pos)
+                .is_some_and(|a| a.value != OracleValue::Draw)
+        {
+            return OracleRoot::Search;
+        }
         oracle.clone().prepare_root(pos, wait);
         let Some(answer) = oracle.probe(pos) else {
             return OracleRoot::Search;

@@ -68,8 +68,13 @@ fn every_value_read_back_sets_the_same() {
 
 #[test]
 fn the_defaults_are_the_search_defaults() {
+    // One exception: games play decided database endings on the evaluation, while a
+    // search built directly reports the databases' verdicts.
+    let settings = EngineSettings::default().search_options();
+    assert_eq!(settings.egdb_wins(), WinPolicy::Play);
+    assert_eq!(SearchOptions::default().egdb_wins(), WinPolicy::Verdict);
     assert_eq!(
-        format!("{:?}", EngineSettings::default().search_options()),
+        format!("{:?}", settings.with_win_policy(WinPolicy::Verdict)),
         format!("{:?}", SearchOptions::default())
     );
     let names: Vec<&str> = EvalName::ALL.iter().map(|e| e.as_str()).collect();
@@ -107,4 +112,15 @@ fn the_variant_key_picks_the_rules_searched() {
     let v = setting("variant").unwrap();
     assert!(v.searcher && v.hub);
     assert_eq!(v.values, Values::Choice(&["brazilian", "russian"]));
+}
+
+#[test]
+fn egdb_wins_selects_the_policy_and_refuses_other_names() {
+    let mut s = EngineSettings::default();
+    s.set("egdb-wins", "verdict").unwrap();
+    assert_eq!(s.search_options().egdb_wins(), WinPolicy::Verdict);
+    assert_eq!(s.get("egdb-wins").as_deref(), Some("verdict"));
+    let e = s.set("egdb-wins", "exact").unwrap_err();
+    assert_eq!(e.to_string(), "egdb-wins must be play or verdict, not \"exact\"");
+    assert_eq!(s.egdb_wins, WinPolicy::Verdict);
 }
