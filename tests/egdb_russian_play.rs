@@ -149,6 +149,10 @@ fn hub_search_in(setup: &[String], standard: Option<&Path>) -> Vec<String> {
     lines
 }
 
+/// The databases' verdicts rather than play on the evaluation: a won root is then
+/// answered by the database's move.
+const VERDICT: &str = "set-param name=egdb-wins value=verdict";
+
 /// Whether the Hub's search was answered by a database probe of its root.
 fn answered_by_database(out: &[String]) -> bool {
     out.iter()
@@ -162,6 +166,7 @@ fn the_hub_answers_with_the_russian_databases_verdict() {
         "hub".into(),
         "set-param name=variant value=russian".into(),
         format!("set-param name=egdb-dir value=\"{ru}\""),
+        VERDICT.into(),
     ]);
     let done = out.last().unwrap();
     let pos = parse_fen(CROWNING).unwrap();
@@ -184,6 +189,7 @@ fn the_hub_answers_with_the_russian_databases_verdict() {
         "hub".into(),
         format!("set-param name=egdb-dir value=\"{base}\""),
         "set-param name=variant value=russian".into(),
+        VERDICT.into(),
     ]);
     assert!(!out2.iter().any(|l| l.starts_with("error")), "{out2:?}");
     assert_eq!(out2.last(), Some(done), "{out2:?}");
@@ -208,7 +214,11 @@ fn the_hub_finds_russian_databases_at_the_standard_place() {
     )
     .unwrap();
     let out = hub_search_in(
-        &["hub".into(), "set-param name=variant value=russian".into()],
+        &[
+            "hub".into(),
+            "set-param name=variant value=russian".into(),
+            VERDICT.into(),
+        ],
         Some(base.path()),
     );
     assert!(!out.iter().any(|l| l.starts_with("error")), "{out:?}");

@@ -121,6 +121,9 @@ fn egdb_wins_selects_the_policy_and_refuses_other_names() {
     assert_eq!(s.search_options().egdb_wins(), WinPolicy::Verdict);
     assert_eq!(s.get("egdb-wins").as_deref(), Some("verdict"));
     let e = s.set("egdb-wins", "exact").unwrap_err();
-    assert_eq!(e.to_string(), "egdb-wins must be play or verdict, not \"exact\"");
+    assert_eq!(
+        e.to_string(),
+        "egdb-wins must be play or verdict, not \"exact\""
+    );
     assert_eq!(s.egdb_wins, WinPolicy::Verdict);
 }
