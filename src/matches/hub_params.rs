@@ -7,8 +7,8 @@ use damas_engine::eval::EvalName;
 use super::player::EngineSpec;
 
 /// The `set-param` name/value pairs for `spec`, given the parameters the engine
-/// declared (`offered`). Techniques, table sizes, threads and the move overhead, when
-/// the spec gives them, are always sent (the
+/// declared (`offered`). Techniques, table sizes, threads, the move overhead and the
+/// database policy (`egdb-wins`), when the spec gives them, are always sent (the
 /// engine reports an error for one it lacks); the move numbering, the book and the
 /// evaluation only to engines that declare them; the database directory (`egdb`)
 /// as `egdb-dir`, which the engine must declare. An evaluation other than the
@@ -24,7 +24,14 @@ pub fn hub_params(
         out.push(("move-numbering", spec.numbering.to_string()));
     }
     // What the spec gave of these is sent whether offered or not.
-    for key in ["techniques", "tt-bits", "hash", "threads", "move-overhead"] {
+    for key in [
+        "techniques",
+        "tt-bits",
+        "hash",
+        "threads",
+        "move-overhead",
+        "egdb-wins",
+    ] {
         if let Some(value) = spec.setting(key) {
             out.push((key, value));
         }
@@ -86,6 +93,15 @@ mod tests {
         // An engine without the parameter would play without them: refused.
         let e = hub_params(&spec, &offered(&["hash"])).unwrap_err();
         assert!(e.contains("egdb=/db/br") && e.contains("egdb-dir"), "{e}");
+        // The policy is sent when the spec names it.
+        let spec: EngineSpec = "egdb=/db/br,egdb-wins=verdict,cmd=damas hub"
+            .parse()
+            .unwrap();
+        let sent = hub_params(&spec, &offered(&["egdb-dir", "egdb-wins"])).unwrap();
+        assert!(
+            sent.contains(&("egdb-wins", "verdict".to_string())),
+            "{sent:?}"
+        );
     }
 
     #[test]
