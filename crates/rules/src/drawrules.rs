@@ -133,6 +133,12 @@ pub fn material_plies_left_reachable<'a>(
     Some(needed - stable_plies(pos, needed, earlier))
 }
 
+/// Whether a material counting rule covers `pos`: one applies now, or one will once
+/// the lone king steps onto the long diagonal (three pieces against it).
+pub fn counted_material(pos: &Position) -> bool {
+    material_rule(pos).is_some() || three_against_a_lone_king(pos)
+}
+
 /// Whether one side has three pieces, a king among them, against a lone king.
 fn three_against_a_lone_king(pos: &Position) -> bool {
     [Color::White, Color::Black].into_iter().any(|strong| {
@@ -405,5 +411,18 @@ mod tests {
             material_plies_left_reachable(&pos, std::iter::empty()),
             None
         );
+    }
+
+    #[test]
+    fn counted_material_covers_the_lone_king_endings_only() {
+        let counted = |fen: &str| counted_material(&parse_fen(fen).unwrap());
+        // Two against a lone king; three, the king off the long diagonal; three kings.
+        assert!(counted("W:WKa1,c3:BKh4"));
+        assert!(counted("W:WKc1,e3,g3:BKb8"));
+        assert!(counted("W:WKc1,Ke1,Kg1:BKb8"));
+        // Four against a lone king, three men against it, and a lone man: none.
+        assert!(!counted("W:WKc1,a3,e3,g3:BKb8"));
+        assert!(!counted("W:Wa3,e3,g3:BKb8"));
+        assert!(!counted("W:WKc1,e3,g3:Bb8"));
     }
 }

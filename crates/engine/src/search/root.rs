@@ -359,7 +359,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         // distances solved), except where a counting rule covers the material and
         // the conversion must beat the count.
         if self.opts.egdb_wins == WinPolicy::Play
-            && drawrules::material_plies_left_reachable(pos, std::iter::empty()).is_none()
+            && !drawrules::counted_material(pos)
             && oracle
                 .probe_value(pos)
                 .is_some_and(|a| a.value != OracleValue::Draw)
