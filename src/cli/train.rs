@@ -104,13 +104,14 @@ pub struct FitArgs {
     #[arg(long, default_value_t = 10)]
     pub holdout: u32,
     /// Feature groups to train, comma-separated (default: all): material, tempo,
-    /// men-squares, king-squares, patterns, mobility, runaways.
+    /// men-squares, king-squares, patterns, mobility, runaways, blocks.
     #[arg(long, value_delimiter = ',')]
     pub groups: Vec<String>,
     /// Leave out positions before this ply.
     #[arg(long, default_value_t = 0)]
     pub skip_plies: u8,
-    /// Start from these weights (default: man 100, king 300, the rest 0).
+    /// Start from these weights (default: man 100, king 300, the rest 0); a file of an
+    /// earlier feature layout starts the groups added since at 0.
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Write the losses per epoch to this CSV file.

@@ -73,11 +73,13 @@ pub enum Group {
     /// Men with no opponent piece in their way to the promotion row, and kings
     /// against none.
     Runaways,
+    /// The men in each 4×4 block of the board, read in base 3.
+    Blocks,
 }
 
 impl Group {
     /// Every group, in index order.
-    pub const ALL: [Group; 7] = [
+    pub const ALL: [Group; 8] = [
         Group::Material,
         Group::Tempo,
         Group::MenSquares,
@@ -85,6 +87,7 @@ impl Group {
         Group::Patterns,
         Group::Mobility,
         Group::Runaways,
+        Group::Blocks,
     ];
 
     /// The name used on the trainer's command line.
@@ -97,6 +100,7 @@ impl Group {
             Group::Patterns => "patterns",
             Group::Mobility => "mobility",
             Group::Runaways => "runaways",
+            Group::Blocks => "blocks",
         }
     }
 
@@ -114,7 +118,8 @@ impl Group {
             Group::KingSquares => KING_SQUARES..PATTERNS,
             Group::Patterns => PATTERNS..MOBILITY,
             Group::Mobility => MOBILITY..RUNAWAYS,
-            Group::Runaways => RUNAWAYS..COUNT,
+            Group::Runaways => RUNAWAYS..BLOCKS,
+            Group::Blocks => BLOCKS..COUNT,
         }
     }
 }
@@ -140,8 +145,13 @@ pub const MOBILITY: usize = PATTERNS + WINDOWS * WINDOW_SIZE;
 /// Runaway men by row 3..=6, opponent without kings (4), then with kings (4); then
 /// "own kings, opponent none" (1).
 pub const RUNAWAYS: usize = MOBILITY + MOBILITY_MAX + 1;
+/// Number of 4×4 blocks: rows 0–3, 2–5 and 4–7, each at files a–d, c–f and e–h.
+pub const BLOCK_COUNT: usize = 9;
+/// `BLOCK_COUNT` tables of `WINDOW_SIZE` entries (a block holds 8 dark squares),
+/// after the 9 runaway features.
+pub const BLOCKS: usize = RUNAWAYS + 9;
 /// Number of features.
-pub const COUNT: usize = RUNAWAYS + 9;
+pub const COUNT: usize = BLOCKS + BLOCK_COUNT * WINDOW_SIZE;
 
 /// Largest value of [`phase`].
 pub const PHASE_MAX: i32 = 24;
@@ -169,6 +179,24 @@ const TRIT: [u16; 256] = {
             k += 1;
         }
         t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// `HALF_TRITS[b]`: for each `q` in 0..3 (16 bits each), the squares `q` and
+/// `q + 1` of each of the two rows in byte `b` (rows of 4 squares) read as 4 base-3
+/// digits, row by row. Packed so that one lookup serves the three blocks of a row pair.
+const HALF_TRITS: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut q = 0;
+        while q < 3 {
+            let bits = ((b >> q) & 3) | (((b >> (q + 4)) & 3) << 2);
+            t[b] |= (TRIT[bits] as u64) << (16 * q);
+            q += 1;
+        }
         b += 1;
     }
     t
@@ -222,7 +250,8 @@ pub fn visit(v: &View, mut f: impl FnMut(usize, i32)) {
     visit_rest(v, &mut f);
 }
 
-/// The men's features: their count, their squares and the two-row patterns.
+/// The men's features: their count, their squares, the two-row patterns and the
+/// blocks.
 #[inline(always)]
 pub fn visit_men(v: &View, mut f: impl FnMut(usize, i32)) {
     let men = v.men.count_ones() as i32;
@@ -240,6 +269,9 @@ pub fn visit_men(v: &View, mut f: impl FnMut(usize, i32)) {
             1,
         );
     }
+    for (b, idx) in block_indices(v.men, v.opp_men).into_iter().enumerate() {
+        f(BLOCKS + b * WINDOW_SIZE + idx, 1);
+    }
 }
 
 /// The index of window `w` (rows `w` and `w + 1`) within its table: each of its
@@ -249,6 +281,29 @@ pub fn window_index(men: u32, opp_men: u32, w: usize) -> usize {
     let shift = 4 * w;
     TRIT[((men >> shift) & 0xFF) as usize] as usize
         + 2 * TRIT[((opp_men >> shift) & 0xFF) as usize] as usize
+}
+
+/// The index of every block within its table (block `b`: rows `2 * (b / 3)` to
+/// `2 * (b / 3) + 3`, squares `b % 3` and `b % 3 + 1` of each row): each of its 8
+/// squares a base-3 digit, row by row from the lowest, 1 for an own man and 2 for an
+/// opponent's man. Turning the board by 180° maps block `b` to block `8 - b` with its
+/// digits reversed.
+#[inline(always)]
+pub fn block_indices(men: u32, opp_men: u32) -> [usize; BLOCK_COUNT] {
+    // Each pair of rows `2i, 2i + 1` read for the three `q` at once (lanes of 16 bits,
+    // each below 3^4), shared by the blocks above and below it.
+    let half = |i: usize| {
+        HALF_TRITS[((men >> (8 * i)) & 0xFF) as usize]
+            + 2 * HALF_TRITS[((opp_men >> (8 * i)) & 0xFF) as usize]
+    };
+    let (h0, h1, h2, h3) = (half(0), half(1), half(2), half(3));
+    // Each lane stays below 3^8, so lanes never carry into each other.
+    let rows = [h0 + 81 * h1, h1 + 81 * h2, h2 + 81 * h3];
+    let mut out = [0usize; BLOCK_COUNT];
+    for (b, o) in out.iter_mut().enumerate() {
+        *o = ((rows[b / 3] >> (16 * (b % 3))) & 0xFFFF) as usize;
+    }
+    out
 }
 
 /// The kings' features: their count and their squares.

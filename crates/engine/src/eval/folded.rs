@@ -5,13 +5,15 @@
 //! inside one window, so for each window one table indexed by White's men and
 //! Black's men there holds White's pattern weight minus Black's (read on the turned
 //! board), plus the count and square weights of the men on the window's own row
-//! (row `w` for window `w`, rows 6 and 7 for the last). Kings' count and square
-//! weights fold into one table per colour. Integer sums are associative, so the
+//! (row `w` for window `w`, rows 6 and 7 for the last). The 4×4 blocks fold the
+//! same way, one table per block. Kings' count and square weights fold into one
+//! table per colour. Integer sums are associative, so the
 //! folded score is exactly the feature-by-feature one; a test checks it.
 
 use super::features::{
-    window_index, CONE, CONE_BLACK, KING_SQUARES, MATERIAL, MEN_SQUARES, MOBILITY, MOBILITY_MAX,
-    PATTERNS, RUNAWAYS, RUNAWAY_ROWS, TEMPO, WINDOWS, WINDOW_SIZE,
+    block_indices, window_index, BLOCKS, BLOCK_COUNT, CONE, CONE_BLACK, KING_SQUARES, MATERIAL,
+    MEN_SQUARES, MOBILITY, MOBILITY_MAX, PATTERNS, RUNAWAYS, RUNAWAY_ROWS, TEMPO, WINDOWS,
+    WINDOW_SIZE,
 };
 use damas_rules::bitboard::{Bitboard, Dir};
 use damas_rules::position::{Color, Position};
@@ -25,6 +27,9 @@ pub struct Folded {
     /// `WINDOWS` tables of `WINDOW_SIZE` entries, indexed by
     /// `window_index(white men, black men, w)`.
     men: Box<[Pair]>,
+    /// `BLOCK_COUNT` tables of `WINDOW_SIZE` entries, indexed by
+    /// `block_index(white men, black men, b)`: White's block weight minus Black's.
+    blocks: Box<[Pair]>,
     /// A white king on each square (count and square weight).
     white_kings: [Pair; 32],
     /// A black king on each square, negated.
@@ -85,6 +90,19 @@ impl Folded {
                 men[win * WINDOW_SIZE + idx] = v;
             }
         }
+        let mut blocks = vec![[0, 0]; BLOCK_COUNT * WINDOW_SIZE].into_boxed_slice();
+        for b in 0..BLOCK_COUNT {
+            for idx in 0..WINDOW_SIZE {
+                let (white, black) = decode(idx);
+                // Black's view turns the board: block `8 - b`, digits reversed.
+                let black_view =
+                    window_index(black.reverse_bits() >> 24, white.reverse_bits() >> 24, 0);
+                blocks[b * WINDOW_SIZE + idx] = sub(
+                    w[BLOCKS + b * WINDOW_SIZE + idx],
+                    w[BLOCKS + (BLOCK_COUNT - 1 - b) * WINDOW_SIZE + black_view],
+                );
+            }
+        }
         let mut white_kings = [[0, 0]; 32];
         let mut black_kings = [[0, 0]; 32];
         for s in 0..32 {
@@ -93,6 +111,7 @@ impl Folded {
         }
         Folded {
             men,
+            blocks,
             white_kings,
             black_kings,
         }
@@ -105,6 +124,9 @@ impl Folded {
         let mut acc = [0i32, 0i32];
         for win in 0..WINDOWS {
             acc = add(acc, self.men[win * WINDOW_SIZE + window_index(wm, bm, win)]);
+        }
+        for (b, idx) in block_indices(wm, bm).into_iter().enumerate() {
+            acc = add(acc, self.blocks[b * WINDOW_SIZE + idx]);
         }
         let mut b = pos.kings_of(Color::White).0;
         while b != 0 {
@@ -176,6 +198,31 @@ mod tests {
             let (own, opp) = decode(idx);
             assert_eq!(own & opp, 0);
             assert_eq!(window_index(own, opp, 0), idx);
+        }
+    }
+
+    #[test]
+    fn blocks_are_four_by_four_and_turn_into_each_other() {
+        use damas_rules::square::Square;
+        // Block 4 (rows 2–5, files c–f) sees a man on d4 and one on e5, not one on b4.
+        let sq = |f: u8, r: u8| 1u32 << Square::from_coords(f, r).unwrap().index();
+        let (d4, e5, b4) = (sq(3, 3), sq(4, 4), sq(1, 3));
+        assert_ne!(block_indices(d4 | e5, 0)[4], 0);
+        assert_eq!(block_indices(b4, 0)[4], 0);
+        assert_eq!(block_indices(0, b4)[3], 2 * block_indices(b4, 0)[3]);
+        // Every block holds 8 squares, and turning the board reverses its digits.
+        for b in 0..BLOCK_COUNT {
+            let mut seen = 0;
+            for s in 0..32 {
+                let one = block_indices(1 << s, 0)[b];
+                if one != 0 {
+                    seen += 1;
+                    let turned = block_indices(1 << (31 - s), 0)[BLOCK_COUNT - 1 - b];
+                    let (bits, _) = decode(one);
+                    assert_eq!(window_index(bits.reverse_bits() >> 24, 0, 0), turned);
+                }
+            }
+            assert_eq!(seen, 8, "block {b}");
         }
     }
 }

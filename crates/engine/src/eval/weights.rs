@@ -4,7 +4,10 @@
 //! layout's fingerprint (u32, [`layout_id`]), the number of features (u32), the
 //! fixed-point shift (u32: weights are in 1/2^shift hundredths of a man), then two
 //! i16 per feature (opening weight, endgame weight), then a CRC-32 of everything
-//! before it. A file of another layout, size or checksum is refused.
+//! before it. Feature groups are only ever added at the end: a file of an earlier
+//! layout (its groups the first groups of this one) reads with zero weights for the
+//! groups added since, which scores every position as it did. A file of any other
+//! layout, size or checksum is refused.
 
 use std::path::Path;
 
@@ -79,9 +82,14 @@ pub enum WeightsError {
 /// A fingerprint of the feature layout: the group boundaries and the version, so
 /// that weights trained for other features are never loaded.
 pub fn layout_id() -> u32 {
+    layout_id_of(&Group::ALL)
+}
+
+/// The fingerprint of a layout made of `groups` (in index order).
+fn layout_id_of(groups: &[Group]) -> u32 {
     let mut h = crc32fast::Hasher::new();
     h.update(b"damas-eval-features-1");
-    for g in Group::ALL {
+    for g in groups {
         h.update(g.name().as_bytes());
         h.update(&(g.range().start as u32).to_le_bytes());
         h.update(&(g.range().end as u32).to_le_bytes());
@@ -108,7 +116,7 @@ impl Weights {
         }
     }
 
-    /// Parse a weight file's bytes.
+    /// Parse a weight file's bytes (this layout or an earlier one).
     pub fn from_bytes(b: &[u8]) -> Result<Weights, WeightsError> {
         if b.len() < HEADER {
             return Err(WeightsError::Truncated {
@@ -125,7 +133,12 @@ impl Weights {
             return Err(WeightsError::Version { found: version });
         }
         let (layout, count, shift) = (u32_at(12), u32_at(16), u32_at(20));
-        if layout != layout_id() || count as usize != features::COUNT {
+        let earlier = |k: usize| {
+            layout_id_of(&Group::ALL[..k]) == layout
+                && Group::ALL[k - 1].range().end == count as usize
+        };
+        let current = layout == layout_id() && count as usize == features::COUNT;
+        if !current && !(1..Group::ALL.len()).any(earlier) {
             return Err(WeightsError::Layout {
                 found: layout,
                 count,
@@ -135,7 +148,7 @@ impl Weights {
         if shift > 8 {
             return Err(WeightsError::Shift(shift));
         }
-        let expected = HEADER + features::COUNT * 4 + 4;
+        let expected = HEADER + count as usize * 4 + 4;
         if b.len() < expected {
             return Err(WeightsError::Truncated {
                 len: b.len(),
@@ -153,7 +166,7 @@ impl Weights {
         if stored != computed {
             return Err(WeightsError::Checksum { stored, computed });
         }
-        let values = body[HEADER..]
+        let mut values: Vec<[i16; 2]> = body[HEADER..]
             .chunks_exact(4)
             .map(|c| {
                 [
@@ -162,6 +175,7 @@ impl Weights {
                 ]
             })
             .collect();
+        values.resize(features::COUNT, [0, 0]);
         Ok(Weights { shift, values })
     }
 
@@ -260,6 +274,39 @@ mod tests {
         let e = Weights::from_bytes(&layout).unwrap_err();
         assert!(matches!(e, WeightsError::Layout { .. }));
         assert!(e.to_string().contains("features"), "{e}");
+    }
+
+    #[test]
+    fn an_earlier_layout_reads_with_zeros_for_the_groups_added_since() {
+        // A file of the layout before the blocks: the first seven groups.
+        let groups = &Group::ALL[..7];
+        let count = groups[6].range().end;
+        let mut b = Vec::new();
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&layout_id_of(groups).to_le_bytes());
+        b.extend_from_slice(&(count as u32).to_le_bytes());
+        b.extend_from_slice(&3u32.to_le_bytes());
+        for i in 0..count {
+            let v = (i % 100) as i16;
+            b.extend_from_slice(&v.to_le_bytes());
+            b.extend_from_slice(&(-v).to_le_bytes());
+        }
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        let w = Weights::from_bytes(&b).unwrap();
+        assert_eq!(w.shift, 3);
+        assert_eq!(w.values.len(), features::COUNT);
+        let last = ((count - 1) % 100) as i16;
+        assert_eq!(w.values[count - 1], [last, -last]);
+        assert!(w.values[count..].iter().all(|v| *v == [0, 0]));
+        // A prefix layout with the wrong count is still refused.
+        let mut wrong = b.clone();
+        wrong[16] ^= 1;
+        assert!(matches!(
+            Weights::from_bytes(&wrong),
+            Err(WeightsError::Layout { .. })
+        ));
     }
 
     #[test]
