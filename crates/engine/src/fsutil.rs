@@ -11,11 +11,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Write `path` atomically from `fill`, which streams the contents into a buffered
 /// temporary file in the same directory; the file is synced and renamed over `path`
-/// only if `fill` succeeds (otherwise it is removed and `path` is untouched).
+/// only if `fill` succeeds (otherwise it is removed and `path` is untouched). A
+/// `path` that exists and is not a regular file (`/dev/null`, a pipe) is written in
+/// place: renaming over it would replace the device with a file.
 pub fn write_atomic_with<F>(path: &Path, fill: F) -> std::io::Result<()>
 where
     F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
 {
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() && !meta.is_dir() {
+            let mut w = BufWriter::new(std::fs::OpenOptions::new().write(true).open(path)?);
+            fill(&mut w)?;
+            return w.flush();
+        }
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -38,6 +47,21 @@ where
 
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_written_in_place_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let null = std::path::Path::new("/dev/null");
+        if !std::fs::metadata(null).is_ok_and(|m| m.file_type().is_char_device()) {
+            return;
+        }
+        super::write_atomic(null, b"discarded").unwrap();
+        assert!(std::fs::metadata(null)
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    }
+
     #[test]
     fn replaces_the_file_whole() {
         let dir = tempfile::tempdir().unwrap();
