@@ -28,7 +28,7 @@ pub struct Folded {
     /// `window_index(white men, black men, w)`.
     men: Box<[Pair]>,
     /// `BLOCK_COUNT` tables of `WINDOW_SIZE` entries, indexed by
-    /// `block_index(white men, black men, b)`: White's block weight minus Black's.
+    /// `block_indices(white men, black men)[b]`: White's block weight minus Black's.
     blocks: Box<[Pair]>,
     /// A white king on each square (count and square weight).
     white_kings: [Pair; 32],
@@ -60,6 +60,13 @@ fn decode(mut idx: usize) -> (u32, u32) {
     (own, opp)
 }
 
+/// The index, in Black's view, of 8 squares holding White's men `white` and Black's
+/// men `black` (bit k: square k): the board turned reverses the digits and swaps
+/// own and opponent.
+fn turned(white: u32, black: u32) -> usize {
+    window_index(black.reverse_bits() >> 24, white.reverse_bits() >> 24, 0)
+}
+
 impl Folded {
     /// Fold the per-feature weights `w` (`features::COUNT` pairs).
     pub fn new(w: &[Pair]) -> Folded {
@@ -69,8 +76,7 @@ impl Folded {
             let rows: u32 = if win + 1 == WINDOWS { 0xFF } else { 0x0F };
             for idx in 0..WINDOW_SIZE {
                 let (white, black) = decode(idx);
-                let black_view =
-                    window_index(black.reverse_bits() >> 24, white.reverse_bits() >> 24, 0);
+                let black_view = turned(white, black);
                 let mut v = sub(
                     w[PATTERNS + win * WINDOW_SIZE + idx],
                     w[PATTERNS + (WINDOWS - 1 - win) * WINDOW_SIZE + black_view],
@@ -95,11 +101,9 @@ impl Folded {
             for idx in 0..WINDOW_SIZE {
                 let (white, black) = decode(idx);
                 // Black's view turns the board: block `8 - b`, digits reversed.
-                let black_view =
-                    window_index(black.reverse_bits() >> 24, white.reverse_bits() >> 24, 0);
                 blocks[b * WINDOW_SIZE + idx] = sub(
                     w[BLOCKS + b * WINDOW_SIZE + idx],
-                    w[BLOCKS + (BLOCK_COUNT - 1 - b) * WINDOW_SIZE + black_view],
+                    w[BLOCKS + (BLOCK_COUNT - 1 - b) * WINDOW_SIZE + turned(white, black)],
                 );
             }
         }
@@ -219,7 +223,7 @@ mod tests {
                     seen += 1;
                     let turned = block_indices(1 << (31 - s), 0)[BLOCK_COUNT - 1 - b];
                     let (bits, _) = decode(one);
-                    assert_eq!(window_index(bits.reverse_bits() >> 24, 0, 0), turned);
+                    assert_eq!(super::turned(0, bits), turned);
                 }
             }
             assert_eq!(seen, 8, "block {b}");

@@ -181,10 +181,15 @@ impl Weights {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
+        self.to_bytes_as(layout_id())
+    }
+
+    /// The file's bytes under the fingerprint `layout` (for files of earlier layouts).
+    fn to_bytes_as(&self, layout: u32) -> Vec<u8> {
         let mut b = Vec::with_capacity(HEADER + self.values.len() * 4 + 4);
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
-        b.extend_from_slice(&layout_id().to_le_bytes());
+        b.extend_from_slice(&layout.to_le_bytes());
         b.extend_from_slice(&(self.values.len() as u32).to_le_bytes());
         b.extend_from_slice(&self.shift.to_le_bytes());
         for [o, e] in &self.values {
@@ -281,19 +286,16 @@ mod tests {
         // A file of the layout before the blocks: the first seven groups.
         let groups = &Group::ALL[..7];
         let count = groups[6].range().end;
-        let mut b = Vec::new();
-        b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
-        b.extend_from_slice(&layout_id_of(groups).to_le_bytes());
-        b.extend_from_slice(&(count as u32).to_le_bytes());
-        b.extend_from_slice(&3u32.to_le_bytes());
-        for i in 0..count {
-            let v = (i % 100) as i16;
-            b.extend_from_slice(&v.to_le_bytes());
-            b.extend_from_slice(&(-v).to_le_bytes());
-        }
-        let crc = crc32fast::hash(&b);
-        b.extend_from_slice(&crc.to_le_bytes());
+        let old = Weights {
+            shift: 3,
+            values: (0..count)
+                .map(|i| {
+                    let v = (i % 100) as i16;
+                    [v, -v]
+                })
+                .collect(),
+        };
+        let b = old.to_bytes_as(layout_id_of(groups));
         let w = Weights::from_bytes(&b).unwrap();
         assert_eq!(w.shift, 3);
         assert_eq!(w.values.len(), features::COUNT);
