@@ -70,16 +70,19 @@ fn turned(white: u32, black: u32) -> usize {
 impl Folded {
     /// Fold the per-feature weights `w` (`features::COUNT` pairs).
     pub fn new(w: &[Pair]) -> Folded {
+        // Each index's squares and its index in Black's view, decoded once for every
+        // window and block.
+        let squares: Vec<(u32, u32)> = (0..WINDOW_SIZE).map(decode).collect();
+        let black_view: Vec<usize> = squares.iter().map(|&(wh, bl)| turned(wh, bl)).collect();
         let mut men = vec![[0, 0]; WINDOWS * WINDOW_SIZE].into_boxed_slice();
         for win in 0..WINDOWS {
             // Rows whose men's count and squares this window carries.
             let rows: u32 = if win + 1 == WINDOWS { 0xFF } else { 0x0F };
             for idx in 0..WINDOW_SIZE {
-                let (white, black) = decode(idx);
-                let black_view = turned(white, black);
+                let (white, black) = squares[idx];
                 let mut v = sub(
                     w[PATTERNS + win * WINDOW_SIZE + idx],
-                    w[PATTERNS + (WINDOWS - 1 - win) * WINDOW_SIZE + black_view],
+                    w[PATTERNS + (WINDOWS - 1 - win) * WINDOW_SIZE + black_view[idx]],
                 );
                 for k in 0..8 {
                     if rows & (1 << k) == 0 {
@@ -99,11 +102,10 @@ impl Folded {
         let mut blocks = vec![[0, 0]; BLOCK_COUNT * WINDOW_SIZE].into_boxed_slice();
         for b in 0..BLOCK_COUNT {
             for idx in 0..WINDOW_SIZE {
-                let (white, black) = decode(idx);
                 // Black's view turns the board: block `8 - b`, digits reversed.
                 blocks[b * WINDOW_SIZE + idx] = sub(
                     w[BLOCKS + b * WINDOW_SIZE + idx],
-                    w[BLOCKS + (BLOCK_COUNT - 1 - b) * WINDOW_SIZE + turned(white, black)],
+                    w[BLOCKS + (BLOCK_COUNT - 1 - b) * WINDOW_SIZE + black_view[idx]],
                 );
             }
         }
