@@ -1,12 +1,13 @@
 //! The interior of the tree: fail-soft negamax α-β, optionally PVS, with the
 //! transposition table, killers, history, enhanced transposition cutoffs, selective
-//! deepening, reverse futility pruning (`reverse_futility.rs`), endgame-database cutoffs (`oracle_cutoff.rs`) and repetition detection.
+//! deepening, reverse futility pruning (`reverse_futility.rs`), singular extensions,
+//! endgame-database cutoffs (`oracle_cutoff.rs`) and repetition detection.
 
 use std::marker::PhantomData;
 
 use crate::eval::Evaluator;
 use crate::score::Score;
-use crate::tt::{from_tt, to_tt, Bound, TableAccess};
+use crate::tt::{from_tt, to_tt, Bound, Found, TableAccess};
 use damas_rules::drawrules;
 use damas_rules::key::Key;
 use damas_rules::movegen::{generate_with, has_capture};
@@ -27,6 +28,10 @@ const ETC_MIN_DEPTH: u32 = 6;
 const LMR_MIN_DEPTH: u32 = 3;
 /// … and from this move (0-based) in the ordered list on.
 const LMR_MIN_MOVE: usize = 3;
+/// Singular extensions apply from this many plies to go …
+const SE_MIN_DEPTH: u32 = 6;
+/// … with the other moves held below the table's bound less this much a ply to go.
+const SE_MARGIN: Score = Score::centi(2);
 /// Single-reply extensions stop this many plies below the root, so a long run of
 /// forced moves cannot deepen the search without bound.
 const EXT_MAX_PLY: u32 = 60;
@@ -103,7 +108,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         ply: u32,
         alpha: Score,
         beta: Score,
-    ) -> Result<(Option<T::Slot>, Option<u32>), Score> {
+    ) -> Result<(Option<T::Slot>, Option<Found>), Score> {
         let known_key = self.known_key.take();
         self.stats.nodes += 1;
         if self.budget.exhausted(self.stats.nodes) {
@@ -141,7 +146,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             }
         }
         let mut slot: Option<T::Slot> = None;
-        let mut tt_move: Option<u32> = None;
+        let mut entry: Option<Found> = None;
         if probe {
             let probed = self.tt.probe(known_key.unwrap_or_else(|| pos.key()));
             if T::TRACKS_PATH && probed.is_none() && !root && self.repeated(pos) {
@@ -170,11 +175,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                             }
                         }
                     }
-                    tt_move = e.best;
+                    entry = Some(e);
                 }
             }
         }
-        Ok((slot, tt_move))
+        Ok((slot, entry))
     }
 
     /// Fail-soft α-β value of `pos` with `depth` plies to go, `ply` plies below the
@@ -188,10 +193,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         beta: Score,
     ) -> Score {
         let mut depth = depth;
-        let (slot, tt_move) = match self.enter(pos, &mut depth, ply, alpha, beta) {
+        let (slot, entry) = match self.enter(pos, &mut depth, ply, alpha, beta) {
             Ok(found) => found,
             Err(v) => return v,
         };
+        let tt_move = entry.and_then(|e| e.best);
         let t = self.t;
         let root = ply == 0;
         let p = ply as usize;
@@ -265,6 +271,12 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         // A forced move is searched one ply deeper (`ext`).
         let child_depth = depth - 1 + u32::from(t.ext && n == 1 && !root && ply < EXT_MAX_PLY);
         self.path.push(*pos);
+        let extend_first = t.singular
+            && !root
+            && ply < EXT_MAX_PLY
+            && n > 1
+            && depth >= SE_MIN_DEPTH
+            && self.singular(pos, p, depth, ply, tt_move, entry);
         let alpha0 = alpha;
         let mut best = -Score::INFINITE;
         let mut best_i = order[0] as usize;
@@ -334,7 +346,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                 }
             }
             let s = if j == 0 || !t.pvs {
-                -self.child(&child, child_key, child_depth, ply + 1, -beta, -alpha)
+                // The table move is first: a singular one is searched a ply deeper.
+                let d = child_depth + u32::from(j == 0 && extend_first);
+                -self.child(&child, child_key, d, ply + 1, -beta, -alpha)
             } else if t.lmr
                 && depth >= LMR_MIN_DEPTH
                 && rank >= LMR_MIN_MOVE
@@ -432,6 +446,49 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         } else {
             self.node(child, depth, ply, alpha, beta)
         }
+    }
+
+    /// Whether the table move (index `tt_move` of this node's list, its entry
+    /// `entry`) is singular: every other move, searched to half the depth, stays
+    /// below the entry's lower bound less a margin. The node is on the path.
+    fn singular(
+        &mut self,
+        pos: &Position,
+        p: usize,
+        depth: u32,
+        ply: u32,
+        tt_move: Option<usize>,
+        entry: Option<Found>,
+    ) -> bool {
+        let (Some(ti), Some(e)) = (tt_move, entry) else {
+            return false;
+        };
+        let v = from_tt(e.value, ply);
+        if !matches!(e.bound, Bound::Lower | Bound::Exact) || e.depth + 3 < depth || v.is_proven() {
+            return false;
+        }
+        let bound = Score(v.0 - SE_MARGIN.0 * depth as i32);
+        if bound.is_proven() {
+            return false;
+        }
+        for i in 0..self.lists[p].len() {
+            if i == ti {
+                continue;
+            }
+            let child = pos.play(self.lists[p][i]);
+            let s = -self.child(
+                &child,
+                None,
+                (depth - 1) / 2,
+                ply + 1,
+                -bound,
+                Score(1 - bound.0),
+            );
+            if s >= bound || self.budget.aborted {
+                return false;
+            }
+        }
+        true
     }
 
     /// Enhanced transposition cutoff: a child whose stored upper bound already

@@ -58,6 +58,11 @@ pub struct Techniques {
     /// capture is not evaluated as it stands but searched one ply further (each quiet
     /// move, then the opponent's captures). Not one of the thesis' techniques.
     pub threat: bool,
+    /// Singular extensions: a node with 6 or more plies to go whose table move has
+    /// a lower bound searches that move one ply deeper when every other move, at
+    /// half the depth, stays below the bound less a small margin. Not one of the
+    /// thesis' techniques.
+    pub singular: bool,
     /// Selective deepening: at every non-capture, non-root node keep only this
     /// percentage of the moves (best by a cheap move score, in their original order).
     /// `sel35` / `sel50` on the command line; `None` searches every move.
@@ -66,7 +71,7 @@ pub struct Techniques {
 
 /// Error for an unknown technique name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, rfp, threat, sel35, sel50, sel<1-99>)")]
+#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, rfp, threat, singular, sel35, sel50, sel<1-99>)")]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
@@ -92,6 +97,7 @@ impl FromStr for Techniques {
                 "probcut" => t.probcut = true,
                 "rfp" => t.rfp = true,
                 "threat" => t.threat = true,
+                "singular" => t.singular = true,
                 other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
                     Some(p) if (1..=99).contains(&p) => t.sel = Some(p),
                     _ => return Err(TechniqueError(other.to_string())),
@@ -121,6 +127,7 @@ impl fmt::Display for Techniques {
             (self.probcut, "probcut"),
             (self.rfp, "rfp"),
             (self.threat, "threat"),
+            (self.singular, "singular"),
         ];
         let mut on: Vec<String> = names
             .iter()
