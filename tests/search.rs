@@ -812,30 +812,25 @@ fn threat_replies_search_further_and_keep_the_search_sane() {
     assert_sane_on_random_positions(&trained(with), 30, 11, 4);
 }
 
-// ---------------------------------------------------------------- small techniques
-
-/// Searches `pos` to `depth` with the default engine's techniques, then with `name`
-/// added (trained evaluation); checks the name's round trip, that the technique is
-/// off by default, and that it stays sane on random positions. Returns the node
-/// counts (without, with).
-fn with_and_without(name: &str, pos: &Position, depth: u32, seed: u64) -> (u64, u64) {
-    let base = Techniques::engine();
-    let with: Techniques = format!("{base}+{name}").parse().expect("techniques");
-    assert_ne!(with, base, "{name}");
-    assert!(with.to_string().ends_with(&format!("+{name}")), "{with}");
-    assert_eq!(with.to_string().parse::<Techniques>(), Ok(with));
-    let trained = |t: Techniques| options(t).with_eval(Evaluation::default());
-    let plain = search_with(trained(base), pos, &[], Limits::depth(depth));
-    let changed = search_with(trained(with), pos, &[], Limits::depth(depth));
-    assert!(legal_moves(pos).contains(&changed.best.expect("a move")));
-    check_stats(&changed);
-    assert_sane_on_random_positions(&trained(with), 30, seed, 4);
-    (plain.stats.nodes, changed.stats.nodes)
-}
-
 #[test]
 fn singular_extensions_search_the_table_move_deeper() {
+    let base = Techniques::engine();
+    let with: Techniques = format!("{base}+singular").parse().expect("techniques");
+    assert_ne!(with, base);
+    assert!(with.to_string().ends_with("+singular"), "{with}");
+    assert_eq!(with.to_string().parse::<Techniques>(), Ok(with));
+    let trained = |t: Techniques| options(t).with_eval(Evaluation::default());
     // The verification searches and the extended moves add nodes to a depth.
-    let (plain, with) = with_and_without("singular", &Position::start(), 15, 24);
-    assert!(with > plain, "{with} vs {plain}");
+    let pos = Position::start();
+    let plain = search_with(trained(base), &pos, &[], Limits::depth(15));
+    let deeper = search_with(trained(with), &pos, &[], Limits::depth(15));
+    assert!(legal_moves(&pos).contains(&deeper.best.expect("a move")));
+    assert!(
+        deeper.stats.nodes > plain.stats.nodes,
+        "{} vs {}",
+        deeper.stats.nodes,
+        plain.stats.nodes
+    );
+    check_stats(&deeper);
+    assert_sane_on_random_positions(&trained(with), 30, 24, 4);
 }
