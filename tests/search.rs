@@ -814,9 +814,13 @@ fn threat_replies_search_further_and_keep_the_search_sane() {
 
 #[test]
 fn singular_extensions_search_the_table_move_deeper() {
-    let base = Techniques::engine();
-    let with: Techniques = format!("{base}+singular").parse().expect("techniques");
-    assert_ne!(with, base);
+    let with = Techniques::engine();
+    assert!(with.singular && !Techniques::strongest().singular);
+    let base = Techniques {
+        singular: false,
+        ..with
+    };
+    assert_eq!(format!("{base}+singular").parse::<Techniques>(), Ok(with));
     assert!(with.to_string().ends_with("+singular"), "{with}");
     assert_eq!(with.to_string().parse::<Techniques>(), Ok(with));
     let trained = |t: Techniques| options(t).with_eval(Evaluation::default());

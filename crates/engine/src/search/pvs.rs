@@ -29,7 +29,7 @@ const LMR_MIN_DEPTH: u32 = 3;
 /// … and from this move (0-based) in the ordered list on.
 const LMR_MIN_MOVE: usize = 3;
 /// Singular extensions apply from this many plies to go …
-const SE_MIN_DEPTH: u32 = 6;
+const SE_MIN_DEPTH: u32 = 8;
 /// … with the other moves held below the table's bound less this much a ply to go.
 const SE_MARGIN: Score = Score::centi(2);
 /// Single-reply extensions stop this many plies below the root, so a long run of
@@ -271,12 +271,27 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         // A forced move is searched one ply deeper (`ext`).
         let child_depth = depth - 1 + u32::from(t.ext && n == 1 && !root && ply < EXT_MAX_PLY);
         self.path.push(*pos);
-        let extend_first = t.singular
-            && !root
-            && ply < EXT_MAX_PLY
-            && n > 1
-            && depth >= SE_MIN_DEPTH
-            && self.singular(pos, p, depth, ply, tt_move, entry);
+        let singular = if t.singular && !root && ply < EXT_MAX_PLY && n > 1 && depth >= SE_MIN_DEPTH
+        {
+            self.singular(pos, depth, ply, (alpha, beta), tt_move, entry)
+        } else {
+            Singular::No
+        };
+        if let Singular::Cut(v) = singular {
+            // Two moves clear `beta`: the node fails high without its full search.
+            self.path.pop();
+            if let Some(s) = slot {
+                self.tt.set_path(s, false);
+                if let Some(ti) = tt_move {
+                    let m = self.lists[p][ti];
+                    self.tt
+                        .store(s, to_tt(v, ply), depth, Bound::Lower, Some((ti, m)));
+                }
+            }
+            // Already counted as an interior node.
+            return v;
+        }
+        let extend_first = singular == Singular::Extend;
         let alpha0 = alpha;
         let mut best = -Score::INFINITE;
         let mut best_i = order[0] as usize;
@@ -450,26 +465,29 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
 
     /// Whether the table move (index `tt_move` of this node's list, its entry
     /// `entry`) is singular: every other move, searched to half the depth, stays
-    /// below the entry's lower bound less a margin. The node is on the path.
+    /// below the entry's lower bound less a margin. At a null-window node whose
+    /// margin-lowered bound still clears `beta`, another move reaching it cuts the
+    /// node off (multi-cut). The node is on the path.
     fn singular(
         &mut self,
         pos: &Position,
-        p: usize,
         depth: u32,
         ply: u32,
+        (alpha, beta): (Score, Score),
         tt_move: Option<usize>,
         entry: Option<Found>,
-    ) -> bool {
+    ) -> Singular {
+        let p = ply as usize;
         let (Some(ti), Some(e)) = (tt_move, entry) else {
-            return false;
+            return Singular::No;
         };
         let v = from_tt(e.value, ply);
         if !matches!(e.bound, Bound::Lower | Bound::Exact) || e.depth + 3 < depth || v.is_proven() {
-            return false;
+            return Singular::No;
         }
         let bound = Score(v.0 - SE_MARGIN.0 * depth as i32);
         if bound.is_proven() {
-            return false;
+            return Singular::No;
         }
         for i in 0..self.lists[p].len() {
             if i == ti {
@@ -484,11 +502,18 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                 -bound,
                 Score(1 - bound.0),
             );
-            if s >= bound || self.budget.aborted {
-                return false;
+            if self.budget.aborted {
+                return Singular::No;
+            }
+            if s >= bound {
+                return if bound >= beta && beta.0 - alpha.0 == 1 {
+                    Singular::Cut(bound)
+                } else {
+                    Singular::No
+                };
             }
         }
-        true
+        Singular::Extend
     }
 
     /// Enhanced transposition cutoff: a child whose stored upper bound already
@@ -529,6 +554,17 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         }
         None
     }
+}
+
+/// What the singular-extension test found for the table move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Singular {
+    /// Singular: searched a ply deeper.
+    Extend,
+    /// Not singular, and two moves clear `beta`: the node's value.
+    Cut(Score),
+    /// Neither.
+    No,
 }
 
 /// The bound a fail-soft value carries with respect to its window.

@@ -58,10 +58,11 @@ pub struct Techniques {
     /// capture is not evaluated as it stands but searched one ply further (each quiet
     /// move, then the opponent's captures). Not one of the thesis' techniques.
     pub threat: bool,
-    /// Singular extensions: a node with 6 or more plies to go whose table move has
+    /// Singular extensions: a node with 8 or more plies to go whose table move has
     /// a lower bound searches that move one ply deeper when every other move, at
-    /// half the depth, stays below the bound less a small margin. Not one of the
-    /// thesis' techniques.
+    /// half the depth, stays below the bound less a small margin; at a null-window
+    /// node where that lowered bound clears `beta`, a second move reaching it cuts
+    /// the node off (multi-cut). Not one of the thesis' techniques.
     pub singular: bool,
     /// Selective deepening: at every non-capture, non-root node keep only this
     /// percentage of the moves (best by a cheap move score, in their original order).
@@ -163,7 +164,7 @@ impl Techniques {
     }
 
     /// The default engine's combination: [`Techniques::strongest`] plus late move
-    /// reductions, ProbCut, reverse futility pruning, the counting draw rules, and killers (which cost nodes with the
+    /// reductions, ProbCut, reverse futility pruning, singular extensions, the counting draw rules, and killers (which cost nodes with the
     /// thesis' material count but pay with the trained evaluation's graded scores);
     /// docs/evaluation.md, "Search changes measured with it", has the matches.
     pub fn engine() -> Techniques {
@@ -173,6 +174,7 @@ impl Techniques {
             killers: true,
             probcut: true,
             rfp: true,
+            singular: true,
             ..Techniques::strongest()
         }
     }
