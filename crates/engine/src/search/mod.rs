@@ -349,6 +349,7 @@ mod qsearch;
 mod report;
 mod reverse_futility;
 mod root;
+mod singular;
 mod smp;
 mod techniques;
 mod threat;

@@ -1,7 +1,8 @@
 //! The interior of the tree: fail-soft negamax α-β, optionally PVS, with the
 //! transposition table, killers, history, enhanced transposition cutoffs, selective
-//! deepening, reverse futility pruning (`reverse_futility.rs`), singular extensions,
-//! endgame-database cutoffs (`oracle_cutoff.rs`) and repetition detection.
+//! deepening, reverse futility pruning (`reverse_futility.rs`), singular extensions
+//! (`singular.rs`), endgame-database cutoffs (`oracle_cutoff.rs`) and repetition
+//! detection.
 
 use std::marker::PhantomData;
 
@@ -19,6 +20,7 @@ use super::busy;
 use super::limits::Budget;
 use super::order::{select, Heuristics};
 use super::pv::PvTable;
+use super::singular::{Singular, SE_MIN_DEPTH};
 use super::{OracleValue, SearchOptions, Stats, Techniques, MAX_PLY};
 
 /// Enhanced transposition cutoffs are tried only this far from the horizon (near the
@@ -28,12 +30,8 @@ const ETC_MIN_DEPTH: u32 = 6;
 const LMR_MIN_DEPTH: u32 = 3;
 /// … and from this move (0-based) in the ordered list on.
 const LMR_MIN_MOVE: usize = 3;
-/// Singular extensions apply from this many plies to go …
-const SE_MIN_DEPTH: u32 = 8;
-/// … with the other moves held below the table's bound less this much a ply to go.
-const SE_MARGIN: Score = Score::centi(2);
-/// Single-reply extensions stop this many plies below the root, so a long run of
-/// forced moves cannot deepen the search without bound.
+/// Single-reply and singular extensions stop this many plies below the root, so a
+/// long run of extended moves cannot deepen the search without bound.
 const EXT_MAX_PLY: u32 = 60;
 pub(crate) use super::egdb_progress::UNKNOWN_DISTANCE;
 
@@ -446,7 +444,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
 
     /// [`Engine::node`] on `child`, whose key the parent may already know.
     #[inline(always)]
-    fn child(
+    pub(crate) fn child(
         &mut self,
         child: &Position,
         key: Option<Key>,
@@ -461,59 +459,6 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         } else {
             self.node(child, depth, ply, alpha, beta)
         }
-    }
-
-    /// Whether the table move (index `tt_move` of this node's list, its entry
-    /// `entry`) is singular: every other move, searched to half the depth, stays
-    /// below the entry's lower bound less a margin. At a null-window node whose
-    /// margin-lowered bound still clears `beta`, another move reaching it cuts the
-    /// node off (multi-cut). The node is on the path.
-    fn singular(
-        &mut self,
-        pos: &Position,
-        depth: u32,
-        ply: u32,
-        (alpha, beta): (Score, Score),
-        tt_move: Option<usize>,
-        entry: Option<Found>,
-    ) -> Singular {
-        let p = ply as usize;
-        let (Some(ti), Some(e)) = (tt_move, entry) else {
-            return Singular::No;
-        };
-        let v = from_tt(e.value, ply);
-        if !matches!(e.bound, Bound::Lower | Bound::Exact) || e.depth + 3 < depth || v.is_proven() {
-            return Singular::No;
-        }
-        let bound = Score(v.0 - SE_MARGIN.0 * depth as i32);
-        if bound.is_proven() {
-            return Singular::No;
-        }
-        for i in 0..self.lists[p].len() {
-            if i == ti {
-                continue;
-            }
-            let child = pos.play(self.lists[p][i]);
-            let s = -self.child(
-                &child,
-                None,
-                (depth - 1) / 2,
-                ply + 1,
-                -bound,
-                Score(1 - bound.0),
-            );
-            if self.budget.aborted {
-                return Singular::No;
-            }
-            if s >= bound {
-                return if bound >= beta && beta.0 - alpha.0 == 1 {
-                    Singular::Cut(bound)
-                } else {
-                    Singular::No
-                };
-            }
-        }
-        Singular::Extend
     }
 
     /// Enhanced transposition cutoff: a child whose stored upper bound already
@@ -554,17 +499,6 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         }
         None
     }
-}
-
-/// What the singular-extension test found for the table move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Singular {
-    /// Singular: searched a ply deeper.
-    Extend,
-    /// Not singular, and two moves clear `beta`: the node's value.
-    Cut(Score),
-    /// Neither.
-    No,
 }
 
 /// The bound a fail-soft value carries with respect to its window.
