@@ -797,17 +797,8 @@ fn threat_replies_search_further_and_keep_the_search_sane() {
     let base = Techniques::engine();
     let with: Techniques = format!("{base}+threat").parse().expect("techniques");
     assert!(with.threat && !base.threat && !Techniques::strongest().threat);
-    let trained = |t: Techniques| options(t).with_eval(Evaluation::default());
     // Threatened horizons are searched one ply further: more nodes to a depth.
-    let pos = Position::start();
-    let plain = search_with(trained(base), &pos, &[], Limits::depth(9));
-    let deeper = search_with(trained(with), &pos, &[], Limits::depth(9));
-    assert!(
-        deeper.stats.nodes > plain.stats.nodes,
-        "{} vs {}",
-        deeper.stats.nodes,
-        plain.stats.nodes
-    );
+    let deeper = larger_tree(base, with, 9);
     check_stats(&deeper);
     assert_sane_on_random_positions(&trained(with), 30, 11, 4);
 }
@@ -823,18 +814,30 @@ fn singular_extensions_search_the_table_move_deeper() {
     assert_eq!(format!("{base}+singular").parse::<Techniques>(), Ok(with));
     assert!(with.to_string().ends_with("+singular"), "{with}");
     assert_eq!(with.to_string().parse::<Techniques>(), Ok(with));
-    let trained = |t: Techniques| options(t).with_eval(Evaluation::default());
     // The verification searches and the extended moves add nodes to a depth.
+    let deeper = larger_tree(base, with, 15);
     let pos = Position::start();
-    let plain = search_with(trained(base), &pos, &[], Limits::depth(15));
-    let deeper = search_with(trained(with), &pos, &[], Limits::depth(15));
     assert!(legal_moves(&pos).contains(&deeper.best.expect("a move")));
+    check_stats(&deeper);
+    assert_sane_on_random_positions(&trained(with), 30, 24, 4);
+}
+
+/// The default options with techniques `t` and the trained evaluation.
+fn trained(t: Techniques) -> SearchOptions {
+    options(t).with_eval(Evaluation::default())
+}
+
+/// Search the start to `depth` with the trained evaluation under `base` and under
+/// `with`, check that `with` searches more nodes, and return its result.
+fn larger_tree(base: Techniques, with: Techniques, depth: u32) -> SearchResult {
+    let pos = Position::start();
+    let plain = search_with(trained(base), &pos, &[], Limits::depth(depth));
+    let deeper = search_with(trained(with), &pos, &[], Limits::depth(depth));
     assert!(
         deeper.stats.nodes > plain.stats.nodes,
         "{} vs {}",
         deeper.stats.nodes,
         plain.stats.nodes
     );
-    check_stats(&deeper);
-    assert_sane_on_random_positions(&trained(with), 30, 24, 4);
+    deeper
 }
