@@ -812,7 +812,7 @@ fn singular_extensions_search_the_table_move_deeper() {
         ..with
     };
     assert_eq!(format!("{base}+singular").parse::<Techniques>(), Ok(with));
-    assert!(with.to_string().ends_with("+singular"), "{with}");
+    assert!(with.to_string().contains("+singular"), "{with}");
     assert_eq!(with.to_string().parse::<Techniques>(), Ok(with));
     // The verification searches and the extended moves add nodes to a depth.
     let deeper = larger_tree(base, with, 15);
@@ -820,6 +820,32 @@ fn singular_extensions_search_the_table_move_deeper() {
     assert!(legal_moves(&pos).contains(&deeper.best.expect("a move")));
     check_stats(&deeper);
     assert_sane_on_random_positions(&trained(with), 30, 24, 4);
+}
+
+#[test]
+fn futility_pruning_skips_quiet_moves_and_keeps_the_search_sane() {
+    let with = Techniques::engine();
+    assert!(with.futility && !Techniques::strongest().futility);
+    let base = Techniques {
+        futility: false,
+        ..with
+    };
+    assert_eq!(format!("{base}+futility").parse::<Techniques>(), Ok(with));
+    assert!(with.to_string().ends_with("+futility"), "{with}");
+    assert_eq!(with.to_string().parse::<Techniques>(), Ok(with));
+    // Skipped moves are not searched: fewer nodes to the same depth.
+    let pos = Position::start();
+    let plain = search_with(trained(base), &pos, &[], Limits::depth(15));
+    let cut = search_with(trained(with), &pos, &[], Limits::depth(15));
+    assert!(
+        cut.stats.nodes < plain.stats.nodes,
+        "{} vs {}",
+        cut.stats.nodes,
+        plain.stats.nodes
+    );
+    assert!(legal_moves(&pos).contains(&cut.best.expect("a move")));
+    check_stats(&cut);
+    assert_sane_on_random_positions(&trained(with), 30, 25, 4);
 }
 
 /// The default options with techniques `t` and the trained evaluation.

@@ -8,7 +8,8 @@
 //! search returns, `pvs` the node search (α-β / PVS, TT, killers, history, ETC,
 //! selective deepening, endgame database, repetition), `leaf` the horizon nodes,
 //! `qsearch` quiescence, `probcut` ProbCut,
-//! `reverse_futility` reverse futility pruning, `order` move ordering and selection, `root` iterative
+//! `reverse_futility` reverse futility pruning, `futility` futility pruning,
+//! `singular` singular extensions, `order` move ordering and selection, `root` iterative
 //! deepening with the thesis' aspiration procedure, `mtdf` MTD(f), `game_path` the
 //! marking of the game history in the thesis' table, `smp` lazy SMP over the shared
 //! table. The tables themselves, and the interface through which the search uses
@@ -334,6 +335,7 @@ mod busy;
 mod conversion;
 mod egdb_progress;
 mod egdb_root;
+mod futility;
 mod game_path;
 mod leaf;
 mod limits;

@@ -1,7 +1,7 @@
 //! The interior of the tree: fail-soft negamax α-β, optionally PVS, with the
 //! transposition table, killers, history, enhanced transposition cutoffs, selective
-//! deepening, reverse futility pruning (`reverse_futility.rs`), singular extensions
-//! (`singular.rs`), endgame-database cutoffs (`oracle_cutoff.rs`) and repetition
+//! deepening, reverse futility pruning (`reverse_futility.rs`), futility pruning
+//! (`futility.rs`), singular extensions (`singular.rs`), endgame-database cutoffs (`oracle_cutoff.rs`) and repetition
 //! detection.
 
 use std::marker::PhantomData;
@@ -17,6 +17,7 @@ use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
 use super::busy;
+use super::futility::futile;
 use super::limits::Budget;
 use super::order::{select, Heuristics};
 use super::pv::PvTable;
@@ -290,6 +291,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             return v;
         }
         let extend_first = singular == Singular::Extend;
+        let futility = if self.lists[p][0].is_capture() {
+            None
+        } else {
+            self.futility(pos, depth, ply, alpha, beta)
+        };
         let alpha0 = alpha;
         let mut best = -Score::INFINITE;
         let mut best_i = order[0] as usize;
@@ -342,6 +348,12 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                     self.tt.prefetch(k);
                     next_key = Some(k);
                 }
+            }
+            if let Some(v) = futility.filter(|_| j > 0 && futile(&child)) {
+                // Skipped, scored at the evaluation plus the margin (fail-soft).
+                best = best.max(v);
+                j += 1;
+                continue;
             }
             let mut entered = None;
             if let Some(b) = busy {

@@ -64,6 +64,11 @@ pub struct Techniques {
     /// node where that lowered bound clears `beta`, a second move reaching it cuts
     /// the node off (multi-cut). Not one of the thesis' techniques.
     pub singular: bool,
+    /// Futility pruning: at a null-window node with 2 or fewer plies to go, whose
+    /// moves are quiet and whose static evaluation plus 0.5 of a man per ply to go
+    /// stays at or below `alpha`, the moves after the first that neither give nor
+    /// threaten a capture are skipped. Not one of the thesis' techniques.
+    pub futility: bool,
     /// Selective deepening: at every non-capture, non-root node keep only this
     /// percentage of the moves (best by a cheap move score, in their original order).
     /// `sel35` / `sel50` on the command line; `None` searches every move.
@@ -72,7 +77,7 @@ pub struct Techniques {
 
 /// Error for an unknown technique name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, rfp, threat, singular, sel35, sel50, sel<1-99>)")]
+#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, rfp, threat, singular, futility, sel35, sel50, sel<1-99>)")]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
@@ -99,6 +104,7 @@ impl FromStr for Techniques {
                 "rfp" => t.rfp = true,
                 "threat" => t.threat = true,
                 "singular" => t.singular = true,
+                "futility" => t.futility = true,
                 other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
                     Some(p) if (1..=99).contains(&p) => t.sel = Some(p),
                     _ => return Err(TechniqueError(other.to_string())),
@@ -129,6 +135,7 @@ impl fmt::Display for Techniques {
             (self.rfp, "rfp"),
             (self.threat, "threat"),
             (self.singular, "singular"),
+            (self.futility, "futility"),
         ];
         let mut on: Vec<String> = names
             .iter()
@@ -164,7 +171,8 @@ impl Techniques {
     }
 
     /// The default engine's combination: [`Techniques::strongest`] plus late move
-    /// reductions, ProbCut, reverse futility pruning, singular extensions, the counting draw rules, and killers (which cost nodes with the
+    /// reductions, ProbCut, reverse futility pruning, singular extensions, futility
+    /// pruning, the counting draw rules, and killers (which cost nodes with the
     /// thesis' material count but pay with the trained evaluation's graded scores);
     /// docs/evaluation.md, "Search changes measured with it", has the matches.
     pub fn engine() -> Techniques {
@@ -175,6 +183,7 @@ impl Techniques {
             probcut: true,
             rfp: true,
             singular: true,
+            futility: true,
             ..Techniques::strongest()
         }
     }
