@@ -22,6 +22,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// the node at `pos`, whose moves are quiet, may skip its futile moves: a
     /// null-window, non-root node with few plies to go, no capture threatened against
     /// the side to move and no proven bound. `None` where every move is searched.
+    /// The evaluation is shared with reverse futility pruning through `static_eval`.
     pub(crate) fn futility(
         &mut self,
         pos: &Position,
@@ -29,6 +30,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         ply: u32,
         alpha: Score,
         beta: Score,
+        static_eval: &mut Option<Score>,
     ) -> Option<Score> {
         if !self.t.futility
             || depth > FUTILITY_MAX_DEPTH
@@ -39,7 +41,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         {
             return None;
         }
-        let v = Score(self.eval.eval(pos).0 + FUTILITY_MARGIN.0 * depth as i32);
+        let v = Score(self.static_eval(pos, static_eval).0 + FUTILITY_MARGIN.0 * depth as i32);
         (v <= alpha).then_some(v)
     }
 }

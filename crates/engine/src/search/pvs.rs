@@ -85,6 +85,12 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         drawrules::trail(pos, self.path.iter().rev()).repeated
     }
 
+    /// The static evaluation of the node at `pos`, computed once and kept in `cache`.
+    #[inline(always)]
+    pub(crate) fn static_eval(&self, pos: &Position, cache: &mut Option<Score>) -> Score {
+        *cache.get_or_insert_with(|| self.eval.eval(pos))
+    }
+
     /// Whether `child`, a child of `pos` (the current node, not yet on the path),
     /// repeats a position of the path.
     fn repeats_after(&mut self, pos: &Position, child: &Position) -> bool {
@@ -203,7 +209,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         if depth == 0 || p >= MAX_PLY {
             return self.horizon(pos, slot, ply, alpha, beta);
         }
-        if let Some(v) = self.reverse_futility(pos, depth, ply, alpha, beta) {
+        // The static evaluation, once a pruning test has needed it.
+        let mut static_eval = None;
+        if let Some(v) = self.reverse_futility(pos, depth, ply, alpha, beta, &mut static_eval) {
             // Counted as a leaf: decided by the static evaluation.
             self.stats.leaves += 1;
             return v;
@@ -294,7 +302,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         let futility = if self.lists[p][0].is_capture() {
             None
         } else {
-            self.futility(pos, depth, ply, alpha, beta)
+            self.futility(pos, depth, ply, alpha, beta, &mut static_eval)
         };
         let alpha0 = alpha;
         let mut best = -Score::INFINITE;

@@ -23,7 +23,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// The fail-high value of a null-window node with few plies to go whose static
     /// evaluation, less the margin, still reaches `beta`: neither side may have a
     /// capture (a pending shot is beyond the evaluation) and the side to move must
-    /// have a move. `None` where the node must be searched.
+    /// have a move. `None` where the node must be searched. The evaluation is kept in
+    /// `static_eval` for the node's other tests.
     pub(crate) fn reverse_futility(
         &mut self,
         pos: &Position,
@@ -31,6 +32,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         ply: u32,
         alpha: Score,
         beta: Score,
+        static_eval: &mut Option<Score>,
     ) -> Option<Score> {
         if !self.t.rfp
             || depth > RFP_MAX_DEPTH
@@ -44,7 +46,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         if board.has_capture() || !board.has_quiet_move() {
             return None;
         }
-        let v = self.eval.eval(pos);
+        let v = self.static_eval(pos, static_eval);
         let reduced = Score(v.0 - RFP_MARGIN.0 * depth as i32);
         (reduced >= beta && !reduced.is_proven() && !board.threatened()).then_some(reduced)
     }
