@@ -1,6 +1,7 @@
 //! Search correctness: every technique combination against a plain minimax, the
 //! transposition table, tactics, repetition, time limits and the oracle path.
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -746,16 +747,7 @@ fn probcut_prunes_and_plays_legal_moves() {
     // Fewer nodes to the same depth with the trained evaluation (the material count
     // ties too many positions for a margin to tell them apart): the shallow
     // searches cut off whole subtrees.
-    let pos = Position::start();
-    let trained = |t: Techniques| options(t).with_eval(Evaluation::default());
-    let plain = search_with(trained(base), &pos, &[], Limits::depth(13));
-    let cut = search_with(trained(with), &pos, &[], Limits::depth(13));
-    assert!(
-        cut.stats.nodes < plain.stats.nodes,
-        "{} vs {}",
-        cut.stats.nodes,
-        plain.stats.nodes
-    );
+    let cut = tree_against(base, with, 13, Ordering::Less);
     check_stats(&cut);
     assert_sane_on_random_positions(&options(with), 40, 5, 5);
 }
@@ -778,16 +770,7 @@ fn reverse_futility_prunes_and_keeps_the_search_sane() {
     assert!(Techniques::engine().rfp && !Techniques::strongest().rfp);
     // Fewer nodes to the same depth with the trained evaluation (graded scores clear
     // the margin; the material count ties too many positions).
-    let pos = Position::start();
-    let trained = |t: Techniques| options(t).with_eval(Evaluation::default());
-    let plain = search_with(trained(base), &pos, &[], Limits::depth(15));
-    let cut = search_with(trained(with), &pos, &[], Limits::depth(15));
-    assert!(
-        cut.stats.nodes < plain.stats.nodes,
-        "{} vs {}",
-        cut.stats.nodes,
-        plain.stats.nodes
-    );
+    let cut = tree_against(base, with, 15, Ordering::Less);
     check_stats(&cut);
     assert_sane_on_random_positions(&trained(with), 40, 9, 5);
 }
@@ -798,24 +781,17 @@ fn threat_replies_search_further_and_keep_the_search_sane() {
     let with: Techniques = format!("{base}+threat").parse().expect("techniques");
     assert!(with.threat && !base.threat && !Techniques::strongest().threat);
     // Threatened horizons are searched one ply further: more nodes to a depth.
-    let deeper = larger_tree(base, with, 9);
+    let deeper = tree_against(base, with, 9, Ordering::Greater);
     check_stats(&deeper);
     assert_sane_on_random_positions(&trained(with), 30, 11, 4);
 }
 
 #[test]
 fn singular_extensions_search_the_table_move_deeper() {
-    let with = Techniques::engine();
-    assert!(with.singular && !Techniques::strongest().singular);
-    let base = Techniques {
-        singular: false,
-        ..with
-    };
-    assert_eq!(format!("{base}+singular").parse::<Techniques>(), Ok(with));
-    assert!(with.to_string().contains("+singular"), "{with}");
-    assert_eq!(with.to_string().parse::<Techniques>(), Ok(with));
+    let (base, with) = default_without("singular");
+    assert!(with.singular && !base.singular && !Techniques::strongest().singular);
     // The verification searches and the extended moves add nodes to a depth.
-    let deeper = larger_tree(base, with, 15);
+    let deeper = tree_against(base, with, 15, Ordering::Greater);
     let pos = Position::start();
     assert!(legal_moves(&pos).contains(&deeper.best.expect("a move")));
     check_stats(&deeper);
@@ -824,25 +800,12 @@ fn singular_extensions_search_the_table_move_deeper() {
 
 #[test]
 fn futility_pruning_skips_quiet_moves_and_keeps_the_search_sane() {
-    let with = Techniques::engine();
-    assert!(with.futility && !Techniques::strongest().futility);
-    let base = Techniques {
-        futility: false,
-        ..with
-    };
-    assert_eq!(format!("{base}+futility").parse::<Techniques>(), Ok(with));
+    let (base, with) = default_without("futility");
+    assert!(with.futility && !base.futility && !Techniques::strongest().futility);
     assert!(with.to_string().ends_with("+futility"), "{with}");
-    assert_eq!(with.to_string().parse::<Techniques>(), Ok(with));
     // Skipped moves are not searched: fewer nodes to the same depth.
+    let cut = tree_against(base, with, 15, Ordering::Less);
     let pos = Position::start();
-    let plain = search_with(trained(base), &pos, &[], Limits::depth(15));
-    let cut = search_with(trained(with), &pos, &[], Limits::depth(15));
-    assert!(
-        cut.stats.nodes < plain.stats.nodes,
-        "{} vs {}",
-        cut.stats.nodes,
-        plain.stats.nodes
-    );
     assert!(legal_moves(&pos).contains(&cut.best.expect("a move")));
     check_stats(&cut);
     assert_sane_on_random_positions(&trained(with), 30, 25, 4);
@@ -853,17 +816,43 @@ fn trained(t: Techniques) -> SearchOptions {
     options(t).with_eval(Evaluation::default())
 }
 
+/// The default techniques without technique `name`, and the default (with it), after
+/// checking that `name` is on by default and that the names read back.
+fn default_without(name: &str) -> (Techniques, Techniques) {
+    let with = Techniques::engine();
+    let text = with.to_string();
+    let base: Techniques = text
+        .split('+')
+        .filter(|n| *n != name)
+        .collect::<Vec<_>>()
+        .join("+")
+        .parse()
+        .expect("techniques");
+    assert_ne!(base, with, "{name} is on by default");
+    assert_eq!(format!("{base}+{name}").parse::<Techniques>(), Ok(with));
+    assert!(text.contains(&format!("+{name}")), "{with}");
+    assert_eq!(text.parse::<Techniques>(), Ok(with));
+    (base, with)
+}
+
 /// Search the start to `depth` with the trained evaluation under `base` and under
-/// `with`, check that `with` searches more nodes, and return its result.
-fn larger_tree(base: Techniques, with: Techniques, depth: u32) -> SearchResult {
+/// `with`, check that `with`'s tree compares to `base`'s as `expected` (more nodes or
+/// fewer), and return its result.
+fn tree_against(
+    base: Techniques,
+    with: Techniques,
+    depth: u32,
+    expected: Ordering,
+) -> SearchResult {
     let pos = Position::start();
     let plain = search_with(trained(base), &pos, &[], Limits::depth(depth));
-    let deeper = search_with(trained(with), &pos, &[], Limits::depth(depth));
-    assert!(
-        deeper.stats.nodes > plain.stats.nodes,
+    let changed = search_with(trained(with), &pos, &[], Limits::depth(depth));
+    assert_eq!(
+        changed.stats.nodes.cmp(&plain.stats.nodes),
+        expected,
         "{} vs {}",
-        deeper.stats.nodes,
+        changed.stats.nodes,
         plain.stats.nodes
     );
-    deeper
+    changed
 }
