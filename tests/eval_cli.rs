@@ -119,3 +119,61 @@ fn train_pipeline_end_to_end() {
     assert!(!o.status.success());
     assert!(text(&o).contains("unknown feature group"), "{}", text(&o));
 }
+
+#[test]
+fn selfplay_ends_games_in_the_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    let egdb = dir.path().join("egdb");
+    let o = run(
+        env!("CARGO_BIN_EXE_damas-egdb"),
+        &[
+            "build",
+            "--pieces",
+            "4",
+            "--dir",
+            egdb.to_str().unwrap(),
+            "--quiet",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let train = env!("CARGO_BIN_EXE_damas-train");
+    let data = dir.path().join("sp.bin");
+    let args = |db: &str| {
+        vec![
+            "selfplay".to_string(),
+            "--out".into(),
+            data.to_str().unwrap().into(),
+            "--games".into(),
+            "6".into(),
+            "--nodes".into(),
+            "500".into(),
+            "--eval".into(),
+            "material".into(),
+            "--egdb".into(),
+            db.into(),
+        ]
+    };
+    let o = Command::new(train)
+        .args(args(egdb.to_str().unwrap()))
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    // "… played now in … s, N of them ended by the databases), …"
+    let n: u32 = t
+        .split(" of them ended by the databases")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no count of adjudicated games: {t}"));
+    assert!(n <= 6, "{t}");
+    // A directory without databases is refused, naming the flag.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let o = Command::new(train)
+        .args(args(empty.to_str().unwrap()))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(text(&o).contains("--egdb"), "{}", text(&o));
+}

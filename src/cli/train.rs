@@ -9,6 +9,7 @@ use clap::{Args as ClapArgs, Parser, Subcommand};
 use crate::train::data::{read_games, DataError};
 use crate::train::fit::{export, fit, fit_scale, initial, split, EpochReport, FitConfig};
 use crate::train::selfplay::{self, SelfPlayConfig};
+use damas_egdb::location;
 use damas_engine::eval::features::{self, Group};
 use damas_engine::eval::{EvalName, Evaluation, Trained, Weights};
 use damas_rules::variant::Variant;
@@ -71,6 +72,11 @@ pub struct SelfplayArgs {
     /// Worker threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Endgame databases (`damas-egdb build --dir DIR`, of `--variant`'s rules): a game
+    /// ends at the first position they hold, with their result as its label
+    /// (default: every game is played out).
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<PathBuf>,
 }
 
 /// Arguments of `fit`.
@@ -153,6 +159,13 @@ fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
         )),
         None => a.eval.evaluation_for(a.variant),
     };
+    // Only the directory given: a run's games do not depend on the environment.
+    let egdb = match &a.egdb {
+        Some(dir) => location::open_for(a.variant, Some(dir), &location::Env::default())
+            .map_err(|e| format!("--egdb {}: {e}", dir.display()))?
+            .map(std::sync::Arc::new),
+        None => None,
+    };
     let cfg = SelfPlayConfig {
         variant: a.variant,
         games: a.games,
@@ -162,6 +175,7 @@ fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
         max_plies: a.max_plies,
         evaluation,
         progress: true,
+        egdb,
         ..SelfPlayConfig::default()
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -172,8 +186,13 @@ fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
     let s = pool
         .install(|| selfplay::run(&cfg, &a.out))
         .map_err(|e| e.to_string())?;
+    let adjudicated = if cfg.egdb.is_some() {
+        format!(", {} of them ended by the databases", s.adjudicated)
+    } else {
+        String::new()
+    };
     println!(
-        "{} ({}): {} games ({} played now in {:.1} s), {} positions, White +{} ={} -{}",
+        "{} ({}): {} games ({} played now in {:.1} s{adjudicated}), {} positions, White +{} ={} -{}",
         a.out.display(),
         a.variant,
         s.games,

@@ -3,13 +3,19 @@
 //! vary. Every quiet position (no capture for the side to move) is recorded with the
 //! search's score; the game's result labels them all.
 //!
+//! With endgame databases, a game that reaches a position they hold ends there with
+//! their result: the label of every position before it is then the exact value, not
+//! what the engine made of the ending under the counting rules.
+//!
 //! Game `i` depends only on the seed, `i` and the settings, so a run is
 //! reproducible, and an interrupted run resumes at the first game not in its file.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use damas_egdb::progress::Bar;
+use damas_egdb::{Egdb, Wdl};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -57,6 +63,9 @@ pub struct SelfPlayConfig {
     pub tt_bits: u32,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// Endgame databases that end a game at the first position they hold, with
+    /// their result (of `variant`'s rules); `None` plays every game out.
+    pub egdb: Option<Arc<Egdb>>,
 }
 
 impl Default for SelfPlayConfig {
@@ -71,6 +80,7 @@ impl Default for SelfPlayConfig {
             evaluation: Evaluation::default(),
             tt_bits: 18,
             progress: false,
+            egdb: None,
         }
     }
 }
@@ -92,8 +102,44 @@ fn white_score(pos: &Position, s: damas_engine::score::Score) -> i16 {
     }) as i16
 }
 
+/// How a self-play game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// By the rules: no move left, or a draw rule.
+    Rules,
+    /// At `max_plies`, drawn.
+    Length,
+    /// At a position the endgame databases hold, with their result.
+    Databases,
+}
+
+/// The result of `pos` by the databases, for White, when they hold it.
+fn adjudicate(db: &Egdb, pos: &Position) -> Option<Outcome> {
+    if pos.piece_count() as usize > db.max_pieces() {
+        return None;
+    }
+    let winner = match db.probe_wdl(pos)? {
+        Wdl::Draw => return Some(Outcome::Draw),
+        Wdl::Win => pos.side_to_move(),
+        Wdl::Loss => pos.side_to_move().opponent(),
+    };
+    Some(match winner {
+        Color::White => Outcome::WhiteWin,
+        Color::Black => Outcome::BlackWin,
+    })
+}
+
 /// Play game `index` of a run.
 pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> GameRecord {
+    play_game_ending(cfg, openings, index).0
+}
+
+/// [`play_game`], and how the game ended.
+pub fn play_game_ending(
+    cfg: &SelfPlayConfig,
+    openings: &[Position],
+    index: u32,
+) -> (GameRecord, Ending) {
     let mut rng =
         ChaCha8Rng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let start = openings[index as usize % openings.len()];
@@ -116,24 +162,42 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> Gam
     let stop = AtomicBool::new(false);
     let limits = Limits::nodes(cfg.nodes);
     let mut samples = Vec::new();
-    let outcome = loop {
+    let (outcome, ending) = loop {
         if let Some(r) = game.result() {
-            break match r.winner {
+            let outcome = match r.winner {
                 Some(Color::White) => Outcome::WhiteWin,
                 Some(Color::Black) => Outcome::BlackWin,
                 None => Outcome::Draw,
             };
+            break (outcome, Ending::Rules);
         }
         if game.moves().len() >= cfg.max_plies as usize {
-            break Outcome::Draw;
+            break (Outcome::Draw, Ending::Length);
         }
         let pos = game.position();
+        if let Some(outcome) = cfg.egdb.as_deref().and_then(|db| adjudicate(db, &pos)) {
+            // The position itself is a sample with its exact value.
+            if !has_capture(&pos) {
+                let score = match outcome {
+                    Outcome::WhiteWin => PROVEN,
+                    Outcome::BlackWin => -PROVEN,
+                    Outcome::Draw => 0,
+                };
+                samples.push(Sample {
+                    pos,
+                    ply: game.moves().len().min(255) as u8,
+                    score,
+                });
+            }
+            break (outcome, Ending::Databases);
+        }
         let r = searcher.search(&pos, game.history(), &limits, &stop, &mut |_| {});
         let Some(best) = r.best else {
-            break match pos.side_to_move() {
+            let outcome = match pos.side_to_move() {
                 Color::White => Outcome::BlackWin,
                 Color::Black => Outcome::WhiteWin,
             };
+            break (outcome, Ending::Rules);
         };
         if !has_capture(&pos) {
             samples.push(Sample {
@@ -144,11 +208,12 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> Gam
         }
         game.play(best);
     };
-    GameRecord {
+    let record = GameRecord {
         index,
         outcome,
         samples,
-    }
+    };
+    (record, ending)
 }
 
 /// What a run produced.
@@ -162,6 +227,8 @@ pub struct Summary {
     pub samples: u64,
     /// White wins, draws, Black wins.
     pub results: [u32; 3],
+    /// Of the games played by this run, those ended by the endgame databases.
+    pub adjudicated: u32,
 }
 
 impl Summary {
@@ -196,14 +263,15 @@ pub fn run(cfg: &SelfPlayConfig, path: &Path) -> Result<Summary, DataError> {
     let batch = (rayon::current_num_threads() * 4) as u32;
     while next < cfg.games {
         let end = (next + batch).min(cfg.games);
-        let games: Vec<GameRecord> = (next..end)
+        let (games, endings): (Vec<GameRecord>, Vec<Ending>) = (next..end)
             .into_par_iter()
-            .map(|i| play_game(cfg, &openings, i))
-            .collect();
+            .map(|i| play_game_ending(cfg, &openings, i))
+            .unzip();
         writer.append(&games)?;
-        for g in &games {
+        for (g, e) in games.iter().zip(&endings) {
             summary.add(g);
             summary.played += 1;
+            summary.adjudicated += u32::from(*e == Ending::Databases);
         }
         bar.set_position(summary.games as u64);
         bar.set_message(format!(
@@ -265,6 +333,72 @@ mod tests {
             vec![0, 1, 2]
         );
         assert_eq!(games[1], a);
+    }
+
+    #[test]
+    fn the_databases_end_a_game_with_their_result() {
+        let dir = tempfile::tempdir().unwrap();
+        damas_egdb::slices::build::build_slices(
+            dir.path(),
+            4,
+            &damas_egdb::BuildOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        let db = Arc::new(Egdb::open(dir.path()).unwrap());
+        let cfg = SelfPlayConfig {
+            nodes: 2_000,
+            random_plies: 0,
+            evaluation: Evaluation::Material,
+            tt_bits: 12,
+            ..SelfPlayConfig::default()
+        };
+        let with_db = SelfPlayConfig {
+            egdb: Some(db.clone()),
+            ..cfg.clone()
+        };
+        // Three kings against one off the long diagonal: won for White. The game
+        // ends at once, its one sample carrying the proven value.
+        let won = parse_fen("W:WKg5,Ka3,Kh8:BKf2").unwrap();
+        assert_eq!(db.probe_wdl(&won), Some(Wdl::Win));
+        let (g, ending) = play_game_ending(&with_db, &[won], 0);
+        assert_eq!(ending, Ending::Databases);
+        assert_eq!(g.outcome, Outcome::WhiteWin);
+        assert_eq!(g.samples.len(), 1);
+        assert_eq!((g.samples[0].pos, g.samples[0].score), (won, PROVEN));
+        // Played out instead, the same game runs on (the material count alone finds
+        // no win in time, so the counting rule or the length ends it).
+        let (g, ending) = play_game_ending(&cfg, &[won], 0);
+        assert_ne!(ending, Ending::Databases);
+        assert!(g.samples.len() > 1);
+        // Black to move and lost, and a drawn ending: the result for White follows.
+        let lost = parse_fen("B:WKg5,Ka3,Kh8:BKf2").unwrap();
+        let expected = match db.probe_wdl(&lost).unwrap() {
+            Wdl::Win => Outcome::BlackWin,
+            Wdl::Loss => Outcome::WhiteWin,
+            Wdl::Draw => Outcome::Draw,
+        };
+        assert_eq!(play_game_ending(&with_db, &[lost], 0).0.outcome, expected);
+        let drawn = parse_fen("W:WKa1:BKh2").unwrap();
+        assert_eq!(db.probe_wdl(&drawn), Some(Wdl::Draw));
+        let (g, ending) = play_game_ending(&with_db, &[drawn], 0);
+        assert_eq!((g.outcome, ending), (Outcome::Draw, Ending::Databases));
+        assert_eq!(g.samples[0].score, 0);
+        // Above the databases' piece count the game is played until it enters them:
+        // White's forced capture c3xe5 leaves four pieces, the first sample.
+        let start = parse_fen("W:WKa1,Kh8,c3:BKa7,d4").unwrap();
+        assert!(start.piece_count() as usize > db.max_pieces());
+        let (g, ending) = play_game_ending(&with_db, &[start], 0);
+        assert_eq!(ending, Ending::Databases);
+        assert_eq!(g.samples.len(), 1);
+        let entered = g.samples[0].pos;
+        assert_eq!(entered, parse_fen("B:WKa1,Kh8,e5:BKa7").unwrap());
+        let expected = match db.probe_wdl(&entered).unwrap() {
+            Wdl::Win => Outcome::BlackWin,
+            Wdl::Loss => Outcome::WhiteWin,
+            Wdl::Draw => Outcome::Draw,
+        };
+        assert_eq!(g.outcome, expected);
     }
 
     #[test]
