@@ -40,8 +40,10 @@ pub struct Args {
     /// Search this many nodes.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Techniques, comma- or plus-separated: ab, pvs, id, asp, tt, qs, killers,
-    /// history, etc, mtdf, egdb, sel35, sel50 (default: the strongest measured).
+    /// Techniques, comma- or plus-separated: the thesis' ab, pvs, id, asp, tt, qs,
+    /// killers, history, etc, mtdf, egdb, sel<1-99>, and lmr, rules, ext, probcut, rfp,
+    /// threat, singular, futility (default: the default engine's,
+    /// pvs+id+asp+tt+qs+killers+history+etc+lmr+rules+probcut+rfp+singular+futility).
     #[arg(long)]
     pub techniques: Option<String>,
     /// Use the thesis' never-replacing transposition table of 2^P entries, cleared
