@@ -129,17 +129,8 @@ fn adjudicate(db: &Egdb, pos: &Position) -> Option<Outcome> {
     })
 }
 
-/// Play game `index` of a run.
-pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> GameRecord {
-    play_game_ending(cfg, openings, index).0
-}
-
-/// [`play_game`], and how the game ended.
-pub fn play_game_ending(
-    cfg: &SelfPlayConfig,
-    openings: &[Position],
-    index: u32,
-) -> (GameRecord, Ending) {
+/// Play game `index` of a run: its record, and how it ended.
+pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> (GameRecord, Ending) {
     let mut rng =
         ChaCha8Rng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let start = openings[index as usize % openings.len()];
@@ -265,7 +256,7 @@ pub fn run(cfg: &SelfPlayConfig, path: &Path) -> Result<Summary, DataError> {
         let end = (next + batch).min(cfg.games);
         let (games, endings): (Vec<GameRecord>, Vec<Ending>) = (next..end)
             .into_par_iter()
-            .map(|i| play_game_ending(cfg, &openings, i))
+            .map(|i| play_game(cfg, &openings, i))
             .unzip();
         writer.append(&games)?;
         for (g, e) in games.iter().zip(&endings) {
@@ -309,8 +300,8 @@ mod tests {
             ..SelfPlayConfig::default()
         };
         let openings = ballots();
-        let a = play_game(&cfg, &openings, 1);
-        assert_eq!(a, play_game(&cfg, &openings, 1));
+        let (a, _) = play_game(&cfg, &openings, 1);
+        assert_eq!(a, play_game(&cfg, &openings, 1).0);
         assert!(!a.samples.is_empty());
         assert!(a.samples.iter().all(|s| !has_capture(&s.pos)));
 
@@ -361,14 +352,14 @@ mod tests {
         // ends at once, its one sample carrying the proven value.
         let won = parse_fen("W:WKg5,Ka3,Kh8:BKf2").unwrap();
         assert_eq!(db.probe_wdl(&won), Some(Wdl::Win));
-        let (g, ending) = play_game_ending(&with_db, &[won], 0);
+        let (g, ending) = play_game(&with_db, &[won], 0);
         assert_eq!(ending, Ending::Databases);
         assert_eq!(g.outcome, Outcome::WhiteWin);
         assert_eq!(g.samples.len(), 1);
         assert_eq!((g.samples[0].pos, g.samples[0].score), (won, PROVEN));
         // Played out instead, the same game runs on (the material count alone finds
         // no win in time, so the counting rule or the length ends it).
-        let (g, ending) = play_game_ending(&cfg, &[won], 0);
+        let (g, ending) = play_game(&cfg, &[won], 0);
         assert_ne!(ending, Ending::Databases);
         assert!(g.samples.len() > 1);
         // Black to move and lost, and a drawn ending: the result for White follows.
@@ -378,17 +369,17 @@ mod tests {
             Wdl::Loss => Outcome::WhiteWin,
             Wdl::Draw => Outcome::Draw,
         };
-        assert_eq!(play_game_ending(&with_db, &[lost], 0).0.outcome, expected);
+        assert_eq!(play_game(&with_db, &[lost], 0).0.outcome, expected);
         let drawn = parse_fen("W:WKa1:BKh2").unwrap();
         assert_eq!(db.probe_wdl(&drawn), Some(Wdl::Draw));
-        let (g, ending) = play_game_ending(&with_db, &[drawn], 0);
+        let (g, ending) = play_game(&with_db, &[drawn], 0);
         assert_eq!((g.outcome, ending), (Outcome::Draw, Ending::Databases));
         assert_eq!(g.samples[0].score, 0);
         // Above the databases' piece count the game is played until it enters them:
         // White's forced capture c3xe5 leaves four pieces, the first sample.
         let start = parse_fen("W:WKa1,Kh8,c3:BKa7,d4").unwrap();
         assert!(start.piece_count() as usize > db.max_pieces());
-        let (g, ending) = play_game_ending(&with_db, &[start], 0);
+        let (g, ending) = play_game(&with_db, &[start], 0);
         assert_eq!(ending, Ending::Databases);
         assert_eq!(g.samples.len(), 1);
         let entered = g.samples[0].pos;
