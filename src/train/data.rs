@@ -43,6 +43,24 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The outcome won by `winner` (`None`: drawn).
+    pub fn won_by(winner: Option<Color>) -> Outcome {
+        match winner {
+            Some(Color::White) => Outcome::WhiteWin,
+            Some(Color::Black) => Outcome::BlackWin,
+            None => Outcome::Draw,
+        }
+    }
+
+    /// The outcome as a proven score for White: ±[`PROVEN`], or 0 for a draw.
+    pub fn proven_score(self) -> i16 {
+        match self {
+            Outcome::BlackWin => -PROVEN,
+            Outcome::Draw => 0,
+            Outcome::WhiteWin => PROVEN,
+        }
+    }
+
     /// White's points: 0, ½ or 1.
     pub fn white_points(self) -> f32 {
         match self {

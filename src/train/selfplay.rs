@@ -22,6 +22,7 @@ use rayon::prelude::*;
 
 use super::data::{DataError, GameRecord, Outcome, Sample, Writer, PROVEN};
 use damas_engine::eval::Evaluation;
+use damas_engine::search::Oracle as _;
 use damas_engine::search::{Limits, SearchOptions, Searcher};
 use damas_rules::fen::parse_fen;
 use damas_rules::game::Game;
@@ -115,18 +116,15 @@ pub enum Ending {
 
 /// The result of `pos` by the databases, for White, when they hold it.
 fn adjudicate(db: &Egdb, pos: &Position) -> Option<Outcome> {
-    if pos.piece_count() as usize > db.max_pieces() {
+    if !db.covers(pos) {
         return None;
     }
     let winner = match db.probe_wdl(pos)? {
-        Wdl::Draw => return Some(Outcome::Draw),
-        Wdl::Win => pos.side_to_move(),
-        Wdl::Loss => pos.side_to_move().opponent(),
+        Wdl::Draw => None,
+        Wdl::Win => Some(pos.side_to_move()),
+        Wdl::Loss => Some(pos.side_to_move().opponent()),
     };
-    Some(match winner {
-        Color::White => Outcome::WhiteWin,
-        Color::Black => Outcome::BlackWin,
-    })
+    Some(Outcome::won_by(winner))
 }
 
 /// Play game `index` of a run: its record, and how it ended.
@@ -155,48 +153,30 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> (Ga
     let mut samples = Vec::new();
     let (outcome, ending) = loop {
         if let Some(r) = game.result() {
-            let outcome = match r.winner {
-                Some(Color::White) => Outcome::WhiteWin,
-                Some(Color::Black) => Outcome::BlackWin,
-                None => Outcome::Draw,
-            };
-            break (outcome, Ending::Rules);
+            break (Outcome::won_by(r.winner), Ending::Rules);
         }
         if game.moves().len() >= cfg.max_plies as usize {
             break (Outcome::Draw, Ending::Length);
         }
         let pos = game.position();
+        // Quiet positions are stored, with White's score.
+        let ply = game.moves().len().min(255) as u8;
+        let mut record = |score| {
+            if !has_capture(&pos) {
+                samples.push(Sample { pos, ply, score });
+            }
+        };
         if let Some(outcome) = cfg.egdb.as_deref().and_then(|db| adjudicate(db, &pos)) {
             // The position itself is a sample with its exact value.
-            if !has_capture(&pos) {
-                let score = match outcome {
-                    Outcome::WhiteWin => PROVEN,
-                    Outcome::BlackWin => -PROVEN,
-                    Outcome::Draw => 0,
-                };
-                samples.push(Sample {
-                    pos,
-                    ply: game.moves().len().min(255) as u8,
-                    score,
-                });
-            }
+            record(outcome.proven_score());
             break (outcome, Ending::Databases);
         }
         let r = searcher.search(&pos, game.history(), &limits, &stop, &mut |_| {});
         let Some(best) = r.best else {
-            let outcome = match pos.side_to_move() {
-                Color::White => Outcome::BlackWin,
-                Color::Black => Outcome::WhiteWin,
-            };
-            break (outcome, Ending::Rules);
+            let winner = pos.side_to_move().opponent();
+            break (Outcome::won_by(Some(winner)), Ending::Rules);
         };
-        if !has_capture(&pos) {
-            samples.push(Sample {
-                pos,
-                ply: game.moves().len().min(255) as u8,
-                score: white_score(&pos, r.score),
-            });
-        }
+        record(white_score(&pos, r.score));
         game.play(best);
     };
     let record = GameRecord {
