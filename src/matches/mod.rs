@@ -12,8 +12,9 @@ pub mod sprt;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use damas_engine::time::TimeControl;
 use damas_rules::game::Game;
 use damas_rules::pdn::PdnGame;
 use damas_rules::position::Color;
@@ -185,6 +186,21 @@ impl Tally {
     }
 }
 
+/// A game played to its end.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// The game, from the opening's start position.
+    pub game: Game,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Color>,
+    /// How it ended (the PDN's `Termination`).
+    pub termination: String,
+    /// Each engine move's time as a PDN comment, by ply, where its player plays on
+    /// time: `[%emt H:MM:SS.mmm]` the time it took and, on a clock, `[%clk …]` the
+    /// clock after it (increment added).
+    pub times: Vec<(usize, String)>,
+}
+
 /// Play one game under the rules of `variant`: `opening` moves from its start
 /// position (as far as they are legal), then the players in turn until the game ends
 /// by the rules, a draw rule, the move cap, or a player failing (which loses).
@@ -194,10 +210,17 @@ pub fn play_game(
     black: &mut dyn Player,
     opening: &Opening,
     max_plies: usize,
-) -> (Game, Option<Color>, String) {
+) -> PlayedGame {
     let never = AtomicBool::new(false);
     play_game_until(variant, white, black, opening, max_plies, &never)
         .expect("a game that is never aborted ends")
+}
+
+/// A duration as PDN clock comments write it: `H:MM:SS.mmm`.
+fn clock_text(d: Duration) -> String {
+    let ms = d.as_millis();
+    let (h, m, s) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60);
+    format!("{h}:{m:02}:{s:02}.{:03}", ms % 1000)
 }
 
 /// [`play_game`], abandoned (`None`) when `abort` is set between two moves.
@@ -208,26 +231,29 @@ fn play_game_until(
     opening: &Opening,
     max_plies: usize,
     abort: &AtomicBool,
-) -> Option<(Game, Option<Color>, String)> {
+) -> Option<PlayedGame> {
     let mut game = Game::new_for(variant, opening.start);
     for &m in &opening.moves {
         if !game.play(m) {
             break;
         }
     }
-    if let Err(e) = white.new_game() {
-        return Some((
+    let mut times = Vec::new();
+    let ended = |game: Game, winner: Option<Color>, termination: String, times| {
+        Some(PlayedGame {
             game,
-            Some(Color::Black),
-            format!("{} failed: {e}", white.name()),
-        ));
+            winner,
+            termination,
+            times,
+        })
+    };
+    if let Err(e) = white.new_game() {
+        let why = format!("{} failed: {e}", white.name());
+        return ended(game, Some(Color::Black), why, times);
     }
     if let Err(e) = black.new_game() {
-        return Some((
-            game,
-            Some(Color::White),
-            format!("{} failed: {e}", black.name()),
-        ));
+        let why = format!("{} failed: {e}", black.name());
+        return ended(game, Some(Color::White), why, times);
     }
     // Time left per side in clock games.
     let mut clocks = [white.clock().map(|c| c.0), black.clock().map(|c| c.0)];
@@ -236,14 +262,12 @@ fn play_game_until(
             return None;
         }
         if let Some(r) = game.result() {
-            return Some((game, r.winner, r.reason.describe().to_string()));
+            let why = r.reason.describe().to_string();
+            return ended(game, r.winner, why, times);
         }
         if game.moves().len() >= max_plies {
-            return Some((
-                game,
-                None,
-                format!("adjudicated draw after {max_plies} plies"),
-            ));
+            let why = format!("adjudicated draw after {max_plies} plies");
+            return ended(game, None, why, times);
         }
         let side = game.position().side_to_move();
         let player: &mut dyn Player = if side == Color::White {
@@ -254,32 +278,36 @@ fn play_game_until(
         let clock = &mut clocks[usize::from(side == Color::Black)];
         let started = Instant::now();
         let chosen = player.choose(&game, *clock);
+        let spent = started.elapsed();
         if let (Some(left), Some((_, inc))) = (clock.as_mut(), player.clock()) {
-            let spent = started.elapsed();
             if spent > *left {
-                return Some((
-                    game,
-                    Some(side.opponent()),
-                    format!("{} lost on time", player.name()),
-                ));
+                let why = format!("{} lost on time", player.name());
+                return ended(game, Some(side.opponent()), why, times);
             }
             *left = *left - spent + inc;
         }
+        let timed = matches!(
+            player.limit(),
+            TimeControl::MoveTime(_) | TimeControl::Clock { .. }
+        );
+        let ply = game.moves().len();
         match chosen {
-            Ok(m) if game.play(m) => {}
+            Ok(m) if game.play(m) => {
+                if timed {
+                    let mut text = format!("[%emt {}]", clock_text(spent));
+                    if let Some(left) = clock {
+                        text.push_str(&format!(" [%clk {}]", clock_text(*left)));
+                    }
+                    times.push((ply, text));
+                }
+            }
             Ok(m) => {
-                return Some((
-                    game,
-                    Some(side.opponent()),
-                    format!("{} played an illegal move {m:?}", player.name()),
-                ))
+                let why = format!("{} played an illegal move {m:?}", player.name());
+                return ended(game, Some(side.opponent()), why, times);
             }
             Err(e) => {
-                return Some((
-                    game,
-                    Some(side.opponent()),
-                    format!("{} failed: {e}", player.name()),
-                ))
+                let why = format!("{} failed: {e}", player.name());
+                return ended(game, Some(side.opponent()), why, times);
             }
         }
     }
@@ -294,7 +322,12 @@ fn play_indexed(
     abort: &AtomicBool,
 ) -> Option<GameOutcome> {
     let (opening, first_is_white) = config.opening_of(index)?;
-    let (game, winner, termination) = if first_is_white {
+    let PlayedGame {
+        game,
+        winner,
+        termination,
+        times,
+    } = if first_is_white {
         play_game_until(
             config.variant,
             first,
@@ -327,6 +360,7 @@ fn play_indexed(
     // the opening moves, so that the record replays.
     let mut pdn = PdnGame::from_game(&game);
     pdn.result = Some(result.to_string());
+    pdn.comments = times;
     pdn.set_tag("Event", config.event.clone());
     pdn.set_tag("Round", (index + 1).to_string());
     pdn.set_tag("White", white);

@@ -249,8 +249,12 @@ pub trait Player {
     /// The move to play in the game's current position; `clock` is the time left
     /// in clock games.
     fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError>;
+    /// The player's time control (`depth`, `nodes`, `time` or `clock`).
+    fn limit(&self) -> TimeControl;
     /// Base time and increment when the player plays on a clock.
-    fn clock(&self) -> Option<(Duration, Duration)>;
+    fn clock(&self) -> Option<(Duration, Duration)> {
+        game_clock(&self.limit())
+    }
 }
 
 /// The built-in searcher.
@@ -333,8 +337,8 @@ impl Player for InternalPlayer {
         let thought = think(&mut self.searcher, &job, &mut self.rng, &stop, &mut |_| {});
         thought.result.best.ok_or(PlayerError::NoMove)
     }
-    fn clock(&self) -> Option<(Duration, Duration)> {
-        game_clock(&self.limit)
+    fn limit(&self) -> TimeControl {
+        self.limit
     }
 }
 
@@ -391,8 +395,8 @@ impl Player for HubPlayer {
             .think(&game.start(), game.moves(), &level, timeout)?;
         Ok(reply.best)
     }
-    fn clock(&self) -> Option<(Duration, Duration)> {
-        game_clock(&self.limit)
+    fn limit(&self) -> TimeControl {
+        self.limit
     }
 }
 

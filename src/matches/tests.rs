@@ -152,3 +152,56 @@ fn clock_games_are_played_within_the_clock() {
         assert!(!o.termination.contains("on time"), "{}", o.termination);
     }
 }
+
+/// The seconds of a `H:MM:SS.mmm` clock text.
+fn seconds(text: &str) -> f64 {
+    let parts: Vec<f64> = text.split(':').map(|p| p.parse().unwrap()).collect();
+    parts[0] * 3600.0 + parts[1] * 60.0 + parts[2]
+}
+
+#[test]
+fn timed_games_record_each_engine_move_time_and_clock() {
+    let opening = random_opening_list(1, 4, 3);
+    let timed = config(2, opening.clone(), 24);
+    let outcomes = run_match(pairs(1, "clock=2+0.1", "time=0.02"), &timed, |_| {
+        Flow::Continue
+    });
+    for o in &outcomes {
+        let g = &o.pdn;
+        let first = opening[0].moves.len();
+        // Every engine move has its comment, the opening's moves none.
+        let plies: Vec<usize> = g.comments.iter().map(|(p, _)| *p).collect();
+        assert_eq!(plies, (first..g.moves.len()).collect::<Vec<_>>(), "{g:?}");
+        let clock_is_white = o.first_is_white;
+        let first_side = g.start.side_to_move();
+        for (ply, text) in &g.comments {
+            let white = (first_side == Color::White) == (ply % 2 == 0);
+            let emt = text.strip_prefix("[%emt ").unwrap();
+            let (emt, clk) = emt.split_once(']').unwrap();
+            assert!(seconds(emt) < 2.0, "{text}");
+            if white == clock_is_white {
+                // The clock after the move: what was left, less the move, plus 0.1.
+                let clk = clk
+                    .strip_prefix(" [%clk ")
+                    .unwrap()
+                    .strip_suffix(']')
+                    .unwrap();
+                assert!(
+                    seconds(clk) > 0.0 && seconds(clk) <= 2.0 + 0.1 * 24.0,
+                    "{text}"
+                );
+            } else {
+                assert_eq!(clk, "", "a fixed time per move has no clock: {text}");
+            }
+        }
+        // The comments are written into the record and read back.
+        let back = read_games(&write_games(std::slice::from_ref(g))).unwrap();
+        assert_eq!(back[0].comments, g.comments);
+    }
+    // Node-limited games have none, so their records stay the same from run to run.
+    let counted = config(1, opening, 24);
+    let o = &run_match(pairs(1, "nodes=500", "depth=2"), &counted, |_| {
+        Flow::Continue
+    })[0];
+    assert!(o.pdn.comments.is_empty());
+}

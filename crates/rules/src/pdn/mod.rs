@@ -4,9 +4,10 @@
 //! from a [`Game`].
 //!
 //! Reading accepts tags, move numbers (`1.`, `1...`), algebraic or numeric moves with
-//! `-`, `x` or `:`, and skips comments `{…}`, `;` line comments, `$n` annotations and
-//! (nested) variations `(…)`. Writing uses algebraic moves and
-//! `GameType "26,W,8,8,A0,0"` (`"25,…"` for Russian).
+//! `-`, `x` or `:`, keeps a comment `{…}` with the move before it, and skips `;` line
+//! comments, `$n` annotations and (nested) variations `(…)`. Writing uses algebraic
+//! moves, each comment after its move, and `GameType "26,W,8,8,A0,0"` (`"25,…"` for
+//! Russian).
 
 use std::fmt;
 
@@ -60,6 +61,9 @@ pub struct PdnGame {
     pub moves: Vec<Move>,
     /// The game termination marker.
     pub result: Option<String>,
+    /// Comments after moves (`{…}` in the movetext) as (ply, text), in ply order;
+    /// match records keep each move's time here (`[%emt …]`, `[%clk …]`).
+    pub comments: Vec<(usize, String)>,
 }
 
 /// A move number as PDN writes it: `12` for White's move, `12...` for Black's.
@@ -145,6 +149,26 @@ impl fmt::Display for PdnError {
     }
 }
 
+/// Add `text` to the comment after the move at `ply` in `comments` (kept in ply
+/// order): a `}`, which would end the comment, becomes `)`; surrounding blanks are
+/// dropped, and an empty text adds nothing.
+pub(crate) fn add_comment(comments: &mut Vec<(usize, String)>, ply: usize, text: &str) {
+    let text = text.trim().replace('}', ")");
+    if text.is_empty() {
+        return;
+    }
+    match comments.iter_mut().find(|(p, _)| *p == ply) {
+        Some((_, c)) => {
+            c.push(' ');
+            c.push_str(&text);
+        }
+        None => {
+            let at = comments.partition_point(|(p, _)| *p < ply);
+            comments.insert(at, (ply, text));
+        }
+    }
+}
+
 impl PdnGame {
     /// A game with the standard tags (`Event`, `Date` (unknown), `White`, `Black`,
     /// `Result`, `GameType`, and `FEN` when `start` is not the initial position).
@@ -178,6 +202,7 @@ impl PdnGame {
             start,
             moves,
             result,
+            comments: Vec::new(),
         }
     }
 
@@ -209,6 +234,19 @@ impl PdnGame {
             Some(t) => t.1 = value,
             None => self.tags.push((name.to_string(), value)),
         }
+    }
+
+    /// The comment after the move at `ply`, if any.
+    pub fn comment(&self, ply: usize) -> Option<&str> {
+        self.comments
+            .iter()
+            .find(|(p, _)| *p == ply)
+            .map(|(_, c)| c.as_str())
+    }
+
+    /// Add `text` to the comment after the move at `ply` ([`add_comment`]).
+    pub fn add_comment(&mut self, ply: usize, text: &str) {
+        add_comment(&mut self.comments, ply, text);
     }
 
     /// The position after every move.

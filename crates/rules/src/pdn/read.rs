@@ -7,7 +7,7 @@ use crate::notation::parse_move_for;
 use crate::position::Position;
 use crate::variant::Variant;
 
-use super::{MoveNumber, PdnError, PdnErrorKind, PdnGame};
+use super::{add_comment, MoveNumber, PdnError, PdnErrorKind, PdnGame};
 
 /// A token with the byte offset where it starts.
 #[derive(Debug)]
@@ -15,6 +15,8 @@ enum Token<'a> {
     Tag(String, String),
     Word(&'a str),
     Result(&'a str),
+    /// A `{…}` comment's text, without the braces.
+    Comment(&'a str),
 }
 
 struct Lexer<'a> {
@@ -151,7 +153,11 @@ impl<'a> Lexer<'a> {
                 c if c.is_whitespace() => {}
                 '%' if line_start => self.skip_line(),
                 ';' => self.skip_line(),
-                '{' => self.skip_comment(start)?,
+                '{' => {
+                    self.skip_comment(start)?;
+                    let text = &self.text[start + 1..self.at - 1];
+                    return Ok(Some((start, Token::Comment(text))));
+                }
                 '(' => self.skip_variation(start)?,
                 ')' | '}' | ']' => {
                     return Err(LexError {
@@ -225,6 +231,7 @@ struct Pending {
     /// The start position and the position now, once the first move is read.
     positions: Option<(Position, Position)>,
     moves: Vec<crate::moves::Move>,
+    comments: Vec<(usize, String)>,
 }
 
 impl Pending {
@@ -261,6 +268,7 @@ impl Pending {
             start,
             moves: self.moves,
             result,
+            comments: self.comments,
         })
     }
 }
@@ -303,6 +311,13 @@ pub fn read_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
                     .finish(Some(r.to_string()))
                     .map_err(|k| error(&games, at, None, k))?;
                 games.push(game);
+            }
+            // A comment belongs to the move before it; one before the first move
+            // is not kept.
+            Token::Comment(text) => {
+                if let Some(ply) = pending.moves.len().checked_sub(1) {
+                    add_comment(&mut pending.comments, ply, text);
+                }
             }
             Token::Word(word) => {
                 let (number, mv_text) = split_word(word);

@@ -333,3 +333,31 @@ fn russian_games_read_and_write_by_their_game_type() {
     assert!(read_games(&brazilian).is_err());
     assert!(read_games(&text.replace("[GameType \"25\"]\n", "")).is_err());
 }
+
+#[test]
+fn comments_after_moves_are_kept_and_written_back() {
+    let text = "{before} 1. c3-d4 {[%emt 0:00:00.150]} {second} f6-e5 2. d4xf6 { a } g7xe5 *";
+    let games = read_games(text).unwrap();
+    let g = &games[0];
+    assert_eq!(g.moves.len(), 4);
+    assert_eq!(
+        g.comments,
+        vec![
+            (0, "[%emt 0:00:00.150] second".to_string()),
+            (2, "a".to_string())
+        ]
+    );
+    assert_eq!(g.comment(1), None);
+    let written = write_game(g);
+    assert!(
+        written.contains("1. c3-d4 {[%emt 0:00:00.150] second} f6-e5 2. d4xf6 {a} g7xe5 *"),
+        "{written}"
+    );
+    let back = &read_games(&written).unwrap()[0];
+    assert_eq!((&back.moves, &back.comments), (&g.moves, &g.comments));
+    // A brace inside a comment's text cannot end it early.
+    let mut h = g.clone();
+    h.add_comment(3, "x}y");
+    assert_eq!(h.comment(3), Some("x)y"));
+    assert_eq!(read_games(&write_game(&h)).unwrap()[0].comments, h.comments);
+}

@@ -1,5 +1,6 @@
 //! Writing PDN: tags (with `GameType`, `FEN` and `Result` kept consistent with the
-//! game), then algebraic movetext wrapped at 80 columns, then the result.
+//! game), then algebraic movetext wrapped at 80 columns, each move's comment after
+//! it, then the result.
 
 use crate::fen::to_fen;
 use crate::notation::{move_to_string_for, Notation};
@@ -63,6 +64,9 @@ pub fn write_game(g: &PdnGame) -> String {
             words.push(format!("{}...", n.number));
         }
         words.push(move_to_string_for(variant, &pos, m, Notation::Algebraic));
+        if let Some(text) = g.comment(ply) {
+            words.push(format!("{{{text}}}"));
+        }
         pos = pos.play(m);
     }
     words.push(g.result.clone().unwrap_or_else(|| "*".into()));
