@@ -74,8 +74,13 @@ impl Default for MoveOverhead {
     }
 }
 
-/// Moves assumed left in the game when the clock gives no `moves=` (or more).
+/// Moves assumed left in the game when the clock gives no `moves=` (or more) and no
+/// increment beyond half the overhead: what is on the clock must last the game.
 pub const HORIZON: u32 = 30;
+/// The same with a net increment: later moves are paid for by their increments, so
+/// the clock is shared among fewer moves (measured at 6 s + 0.06 s against 30:
+/// docs/performance.md, "Time management").
+pub const HORIZON_WITH_INCREMENT: u32 = 14;
 /// At a fixed time per move, the overhead kept back is at most this fraction of it:
 /// exceeding a fixed time per move by a little loses nothing.
 const MOVE_TIME_RESERVE: f64 = 0.05;
@@ -134,7 +139,9 @@ impl MoveBudget {
     ///
     /// A fixed time per move is searched to its end less the overhead (at most 5 % of
     /// it). On a clock (the kind of rule Stockfish's time manager uses), with `mtg`
-    /// the moves to go (`moves=`, else an assumed [`HORIZON`] of 30, at most that):
+    /// the moves to go (`moves=`, else an assumed horizon, at most that: 30 moves,
+    /// [`HORIZON`], or 14, [`HORIZON_WITH_INCREMENT`], when each increment is more
+    /// than half the overhead):
     /// - `left = time + (inc − overhead / 2) × (mtg − 1) − 2 × overhead`: what the
     ///   rest of the game may spend: each future increment less half the overhead
     ///   (what a move loses outside the search on average, the overhead being a worst
@@ -164,9 +171,14 @@ impl MoveBudget {
                 }
             }
             TimeControl::Clock { moves, time, inc } => {
-                // `moves=0` is sudden death like no `moves` at all.
-                let mtg = moves.filter(|&m| m > 0).unwrap_or(HORIZON).min(HORIZON);
                 let net_inc = inc.saturating_sub(o / 2);
+                let horizon = if net_inc.is_zero() {
+                    HORIZON
+                } else {
+                    HORIZON_WITH_INCREMENT
+                };
+                // `moves=0` is sudden death like no `moves` at all.
+                let mtg = moves.filter(|&m| m > 0).unwrap_or(horizon).min(horizon);
                 let left = (time + net_inc * (mtg - 1)).saturating_sub(o * 2);
                 let optimum = left / mtg;
                 let cap = time.mul_f64(MAX_FRACTION).saturating_sub(o);

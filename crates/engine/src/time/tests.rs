@@ -53,14 +53,17 @@ fn the_optimum_is_the_base_share_plus_most_of_the_increment() {
     let b = MoveBudget::for_level(&clock(300.0, 0.0, None), o);
     assert_eq!(b.soft, Some(secs(10.0)));
     assert_eq!(b.hard, Some(secs(50.0)));
+    // With an increment, the clock and the increments to come are shared among
+    // 14 moves.
     let b = MoveBudget::for_level(&clock(60.0, 0.6, None), o);
-    let want = (60.0 + 0.6 * 29.0) / 30.0;
+    let want = (60.0 + 0.6 * 13.0) / 14.0;
     assert!((b.soft.unwrap().as_secs_f64() - want).abs() < 1e-6, "{b:?}");
     // Each future increment counts less half the overhead, never below nothing.
     let o = MoveOverhead::from_millis(100);
     let b = MoveBudget::for_level(&clock(60.0, 0.6, None), o);
-    let want = (60.0 + 0.55 * 29.0 - 0.2) / 30.0;
+    let want = (60.0 + 0.55 * 13.0 - 0.2) / 14.0;
     assert!((b.soft.unwrap().as_secs_f64() - want).abs() < 1e-6, "{b:?}");
+    // An increment the overhead takes whole is no increment: 30 moves.
     let b = MoveBudget::for_level(&clock(1.0, 0.05, None), o);
     assert!(close(b.soft.unwrap(), secs(0.8 / 30.0)), "{b:?}");
     let o = MoveOverhead::from_millis(0);
