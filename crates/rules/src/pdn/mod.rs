@@ -244,7 +244,9 @@ impl PdnGame {
             .map(|(_, c)| c.as_str())
     }
 
-    /// Add `text` to the comment after the move at `ply` ([`add_comment`]).
+    /// Add `text` to the comment after the move at `ply`: a `}`, which would end the
+    /// comment, becomes `)`; surrounding blanks are dropped, and an empty text adds
+    /// nothing.
     pub fn add_comment(&mut self, ply: usize, text: &str) {
         add_comment(&mut self.comments, ply, text);
     }
