@@ -360,4 +360,8 @@ fn comments_after_moves_are_kept_and_written_back() {
     h.add_comment(3, "x}y");
     assert_eq!(h.comment(3), Some("x)y"));
     assert_eq!(read_games(&write_game(&h)).unwrap()[0].comments, h.comments);
+    // Nor in one set on the field directly: the writer keeps the record readable.
+    h.comments = vec![(1, "a}b".to_string())];
+    let back = read_games(&write_game(&h)).unwrap();
+    assert_eq!(back[0].comments, vec![(1, "a)b".to_string())]);
 }

@@ -65,7 +65,8 @@ pub fn write_game(g: &PdnGame) -> String {
         }
         words.push(move_to_string_for(variant, &pos, m, Notation::Algebraic));
         if let Some(text) = g.comment(ply) {
-            words.push(format!("{{{text}}}"));
+            // A `}` would end the comment early (`comments` is a public field).
+            words.push(format!("{{{}}}", text.replace('}', ")")));
         }
         pos = pos.play(m);
     }
