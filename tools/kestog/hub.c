@@ -35,6 +35,8 @@
 #include <unistd.h>
 #ifdef KESTOG_14
 #include <windows.h> /* the shim: 1.4 uses __stdcall before its own includes */
+#include <cstdio>    /* included here, first: it #undefs printf, the macro below */
+#include <fstream>
 #endif
 
 /* KestoG's printf calls write to stderr, so that stdout carries only the protocol;
@@ -130,14 +132,16 @@ static int hub_set_position(const char *s) {
 
 /* Whether two moves have the same start, end, crowning and captured set (KestoG
  * lists each route of a capture; Hub moves, like damas, name the move once). */
+static int hub_takes(const struct move2 *m, int square) {
+    for (int j = 2; j < m->l; j++)
+        if ((m->m[j] & 255) == square) return 1;
+    return 0;
+}
+
 static int hub_same_move(const struct move2 *a, const struct move2 *b) {
     if (a->l != b->l || a->m[0] != b->m[0] || a->m[1] != b->m[1]) return 0;
-    for (int i = 2; i < a->l; i++) {
-        int found = 0;
-        for (int j = 2; j < b->l; j++)
-            if ((a->m[i] & 255) == (b->m[j] & 255)) found = 1;
-        if (!found) return 0;
-    }
+    for (int i = 2; i < a->l; i++)
+        if (!hub_takes(b, a->m[i] & 255)) return 0;
     return 1;
 }
 
@@ -191,12 +195,7 @@ static int hub_play_text(const char *text) {
             continue;
         if (count > 2 && m->l - 2 != count - 2) continue;
         int all = 1;
-        for (int c = 2; c < count && all; c++) {
-            int found = 0;
-            for (int j = 2; j < m->l; j++)
-                if ((m->m[j] & 255) == hub_std_to_k[sq[c]]) found = 1;
-            all = found;
-        }
+        for (int c = 2; c < count && all; c++) all = hub_takes(m, hub_std_to_k[sq[c]]);
         if (!all) continue;
         HUB_PLAY(hub_board, &list[i], hub_side);
         hub_side ^= 3;
