@@ -130,14 +130,15 @@ static int hub_set_position(const char *s) {
     return 1;
 }
 
-/* Whether two moves have the same start, end, crowning and captured set (KestoG
- * lists each route of a capture; Hub moves, like damas, name the move once). */
+/* Whether move m captures the piece on KestoG square `square`. */
 static int hub_takes(const struct move2 *m, int square) {
     for (int j = 2; j < m->l; j++)
         if ((m->m[j] & 255) == square) return 1;
     return 0;
 }
 
+/* Whether two moves have the same start, end, crowning and captured set (KestoG
+ * lists each route of a capture; Hub moves, like damas, name the move once). */
 static int hub_same_move(const struct move2 *a, const struct move2 *b) {
     if (a->l != b->l || a->m[0] != b->m[0] || a->m[1] != b->m[1]) return 0;
     for (int i = 2; i < a->l; i++)
