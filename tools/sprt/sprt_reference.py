@@ -68,10 +68,16 @@ CASES = [
     (0, 2, 5123, 10050, 5000),
 ]
 
-for elo0, elo1, w, d, l in CASES:
-    print(f"elo0={elo0} elo1={elo1} +{w} ={d} -{l}: "
-          f"LLR={llr_alt2(elo0, elo1, w, d, l):.10f} "
-          f"(exact {llr_exact(elo0, elo1, w, d, l):.6f})")
-for alpha, beta in [(0.05, 0.05), (0.05, 0.1)]:
-    print(f"alpha={alpha} beta={beta}: lower={math.log(beta / (1 - alpha)):.10f} "
-          f"upper={math.log((1 - beta) / alpha):.10f}")
+
+def main():
+    for elo0, elo1, w, d, l in CASES:
+        print(f"elo0={elo0} elo1={elo1} +{w} ={d} -{l}: "
+              f"LLR={llr_alt2(elo0, elo1, w, d, l):.10f} "
+              f"(exact {llr_exact(elo0, elo1, w, d, l):.6f})")
+    for alpha, beta in [(0.05, 0.05), (0.05, 0.1)]:
+        print(f"alpha={alpha} beta={beta}: lower={math.log(beta / (1 - alpha)):.10f} "
+              f"upper={math.log((1 - beta) / alpha):.10f}")
+
+
+if __name__ == "__main__":
+    main()
