@@ -75,7 +75,8 @@ impl Default for MoveOverhead {
 }
 
 /// Moves assumed left in the game when the clock gives no `moves=` (or more) and no
-/// increment beyond half the overhead: what is on the clock must last the game.
+/// increment beyond half the overhead: what is on the clock must last the game (by
+/// SPRT at 6 s sudden death, 20 is no better: docs/performance.md).
 pub const HORIZON: u32 = 30;
 /// The same with a net increment: later moves are paid for by their increments, so
 /// the clock is shared among fewer moves (by SPRT at 6 s + 0.06 s, 14 beats 30 and 10
