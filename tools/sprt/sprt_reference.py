@@ -69,14 +69,19 @@ CASES = [
 ]
 
 
+def bounds(alpha, beta):
+    """Wald's bounds on the LLR: accept H0 at or below the first, H1 at or above the second."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
 def main():
     for elo0, elo1, w, d, l in CASES:
         print(f"elo0={elo0} elo1={elo1} +{w} ={d} -{l}: "
               f"LLR={llr_alt2(elo0, elo1, w, d, l):.10f} "
               f"(exact {llr_exact(elo0, elo1, w, d, l):.6f})")
     for alpha, beta in [(0.05, 0.05), (0.05, 0.1)]:
-        print(f"alpha={alpha} beta={beta}: lower={math.log(beta / (1 - alpha)):.10f} "
-              f"upper={math.log((1 - beta) / alpha):.10f}")
+        lower, upper = bounds(alpha, beta)
+        print(f"alpha={alpha} beta={beta}: lower={lower:.10f} upper={upper:.10f}")
 
 
 if __name__ == "__main__":

@@ -11,10 +11,9 @@ error rates there instead of assuming Wald's alpha and beta.
 Run: python3 tools/sprt/sprt_simulate.py --elo0 0 --elo1 10 --draws 0.955 [--runs 1000]
 """
 import argparse
-import math
 import random
 
-from sprt_reference import L, llr_exact
+from sprt_reference import L, bounds, llr_exact
 
 
 def trinomial(elo, draws):
@@ -64,8 +63,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
 
-    lower = math.log(args.beta / (1 - args.alpha))
-    upper = math.log((1 - args.beta) / args.alpha)
+    lower, upper = bounds(args.alpha, args.beta)
     trues = args.true_elo or [args.elo0, (args.elo0 + args.elo1) / 2, args.elo1]
     rng = random.Random(args.seed)
     cache = {}
