@@ -152,7 +152,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     type Db = Option<std::sync::Arc<dyn damas_engine::search::Oracle>>;
     // A database named or found switches `egdb` on, unless `--techniques` chose
     // without it (a found one is then only kept at hand).
-    let opened = crate::cli::open_databases(variant, args.egdb.as_deref())?;
+    // Without a directory, the 1-4-piece databases built into the program.
+    let opened = crate::cli::open_databases(variant, args.egdb.as_deref())?
+        .or_else(|| crate::cli::built_in_databases(variant));
     let (database, kept): (Db, Db) = if args.egdb.is_some() || args.techniques.is_none() {
         (opened, None)
     } else {

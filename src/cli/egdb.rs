@@ -63,6 +63,20 @@ pub enum EgdbCommand {
     /// Play won database positions out, engine against engine with the databases,
     /// under the draw rules: how many are won over the board.
     Playout(super::egdb_playout::PlayoutArgs),
+    /// Write the bundle of a directory's 2–4-piece slices that the program builds
+    /// in (`data/builtin-egdb/VARIANT.wdls`; docs/egdb.md, "Built-in databases").
+    Bundle(BundleArgs),
+}
+
+/// Arguments of `bundle`.
+#[derive(ClapArgs, Debug)]
+pub struct BundleArgs {
+    /// The directory of a `build --pieces 4` (or larger) and its variant.
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// The bundle to write.
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 /// The database directory and the rules of its databases.
@@ -129,6 +143,14 @@ pub struct BuildArgs {
     pub quiet: bool,
 }
 
+/// `bundle`: the built-in databases' file from a directory's slices.
+fn run_bundle(a: &BundleArgs) -> Result<ExitCode, EgdbError> {
+    let dir = a.dir.resolve();
+    let bytes = damas_egdb::slices::builtin::write_bundle(a.dir.variant, &dir, &a.out)?;
+    println!("{}: {bytes} bytes", a.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Arguments of `verify`.
 #[derive(ClapArgs, Debug)]
 pub struct VerifyArgs {
@@ -171,6 +193,7 @@ pub fn run(cli: Cli) -> ExitCode {
         EgdbCommand::Stats(a) => run_stats(&a),
         EgdbCommand::Probe(a) => run_probe(&a),
         EgdbCommand::Playout(a) => super::egdb_playout::run(&a),
+        EgdbCommand::Bundle(a) => run_bundle(&a),
     };
     match result {
         Ok(code) => code,

@@ -122,10 +122,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         (None, None) => ui::default_level(),
     };
     // The databases of --egdb, else those at the standard place (egdb::location)
-    // when they were built.
+    // when they were built, else the built-in ones of 1-4 pieces.
     let oracle =
         crate::cli::open_databases(args.variant.unwrap_or_default(), args.egdb.as_deref())?;
     let oracle_found = oracle.is_some();
+    // Without them, the smallest endings are still known exactly.
+    let oracle =
+        oracle.or_else(|| crate::cli::built_in_databases(args.variant.unwrap_or_default()));
     // --weights replaces the embedded weights of whichever rules are played.
     let custom = match &args.weights {
         Some(_) => {
@@ -156,9 +159,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         if let (Evaluation::Trained(t), true) = (&evaluation, variety > 0) {
             evaluation = Evaluation::Trained(Arc::new(t.with_noise(seed, variety)));
         }
+        let database = engine_oracle
+            .clone()
+            .filter(|o| o.variant() == v)
+            .or_else(|| crate::cli::built_in_databases(v));
         s.search_options()
             .with_eval(evaluation)
-            .with_database(engine_oracle.clone())
+            .with_database(database)
     };
     let config = ui::Config {
         start,

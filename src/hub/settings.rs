@@ -24,7 +24,8 @@ pub struct Settings {
     /// Endgame database directory (empty: none).
     pub egdb_dir: PathBuf,
     /// The database opened from `egdb_dir`, for the search's endgame-database
-    /// technique.
+    /// technique; without one the search uses the built-in databases when
+    /// `builtin-egdb` is on.
     pub egdb: Option<Arc<Egdb>>,
     /// Numbering of squares in moves.
     pub numbering: MoveNumbering,
@@ -35,9 +36,19 @@ impl Settings {
     pub fn search_options(&self) -> SearchOptions {
         // An opened database switches the `egdb` technique on: setting `egdb-dir` is
         // how a GUI asks for it.
+        // Without one, the 1–4-piece databases built into the program
+        // (`builtin-egdb`).
+        let variant = self.engine.variant;
+        let database = self
+            .egdb
+            .clone()
+            .filter(|db| db.variant() == variant)
+            .or_else(|| {
+                location::or_built_in(variant, None, self.engine.builtin_egdb).map(Arc::new)
+            });
         self.engine
             .search_options()
-            .with_database(self.egdb.clone().map(|db| db as Arc<dyn Oracle>))
+            .with_database(database.map(|db| db as Arc<dyn Oracle>))
     }
 
     /// The `id` line, one `param` line per setting with its current value, and

@@ -88,7 +88,8 @@ pub struct EngineSpec {
     /// Weight file of the built-in engine's trained evaluation (`weights=FILE`).
     pub weights: Option<std::path::PathBuf>,
     /// Endgame database directory (`egdb=DIR`): the built-in engine searches with
-    /// it; a Hub engine is sent it as `egdb-dir`. `None`: no databases.
+    /// it; a Hub engine is sent it as `egdb-dir`. `None`: the databases built into
+    /// the program (`builtin-egdb`, on by default).
     pub egdb: Option<std::path::PathBuf>,
 }
 
@@ -299,7 +300,13 @@ impl InternalPlayer {
                 eprintln!("warning: {e}; playing without endgame databases");
                 options
             }
-            None => options,
+            // Without a directory, the built-in ones (`builtin-egdb`).
+            None => options.with_database(
+                damas_egdb::location::or_built_in(settings.variant, None, settings.builtin_egdb)
+                    .map(|db| {
+                        std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::oracle::Oracle>
+                    }),
+            ),
         };
         InternalPlayer {
             name: spec.to_string(),

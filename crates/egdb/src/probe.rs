@@ -113,6 +113,15 @@ impl Egdb {
         Ok(Egdb::assemble(dir, variant, parts, slices, dtc))
     }
 
+    /// The 1–4-piece databases built into the program for the rules `variant`
+    /// ([`crate::slices::builtin`]); an error only if the program's copy is damaged.
+    pub fn built_in(variant: Variant) -> Result<Egdb, EgdbError> {
+        let slices = crate::slices::builtin::built_in(variant)?;
+        let parts = (0..=MAX_PIECES).map(|_| None).collect();
+        let name = crate::slices::builtin::name(variant);
+        Ok(Egdb::assemble(&name, variant, parts, Some(slices), None))
+    }
+
     /// The database of these files, with [`Egdb::max_pieces`] counted once.
     fn assemble(
         dir: &Path,

@@ -3,10 +3,12 @@
 //! ([`mod@slice`]) and coded in blocks ([`codec`], [`compact`]), with optional
 //! distances to conversion ([`dtc`], or solved in memory by [`on_demand`]). Built
 //! slice by slice ([`mod@build`]), checked against the rules ([`check`]) and probed
-//! through [`db::SliceDb`].
+//! through [`db::SliceDb`]; the 1–4-piece files are built into the program
+//! ([`builtin`]).
 
 pub mod blockindex;
 pub mod build;
+pub mod builtin;
 pub mod check;
 pub mod codec;
 pub mod compact;

@@ -49,7 +49,7 @@ pub struct Setting {
 }
 
 /// Every engine setting, in the order the Hub announces them.
-pub const SETTINGS: [Setting; 13] = [
+pub const SETTINGS: [Setting; 14] = [
     Setting {
         key: "variant",
         aliases: &[],
@@ -111,6 +111,14 @@ pub const SETTINGS: [Setting; 13] = [
         searcher: true,
         hub: true,
         doc: "Won and lost database endings: `play` them on the evaluation within the counting rules (the winner keeps its material), or score them by the database's `verdict` (exact wins and distances, for analysis).",
+    },
+    Setting {
+        key: "builtin-egdb",
+        aliases: &[],
+        values: Values::Bool,
+        searcher: true,
+        hub: true,
+        doc: "Where no database directory is set or found, search with the 1-4-piece databases built into the program.",
     },
     Setting {
         key: "strength",
@@ -229,6 +237,9 @@ pub struct EngineSettings {
     /// Won and lost database endings: played on the evaluation (the default for
     /// play) or scored by the database's verdict (analysis).
     pub egdb_wins: WinPolicy,
+    /// Whether the 1–4-piece databases built into the program stand in for a
+    /// database directory when none is set or found (on by default).
+    pub builtin_egdb: bool,
     /// Playing strength 1–10 (10, full strength, by default).
     pub strength: Strength,
     /// Play from the opening book while the position is in it (on by default).
@@ -255,6 +266,7 @@ impl Default for EngineSettings {
             techniques: o.techniques(),
             eval: EvalName::default(),
             egdb_wins: WinPolicy::Play,
+            builtin_egdb: true,
             strength: Strength::FULL,
             book: true,
             move_overhead: MoveOverhead::default(),
@@ -324,6 +336,7 @@ impl EngineSettings {
                 self.egdb_wins = WinPolicy::from_name(value)
                     .ok_or_else(|| bad(format!("{key} must be play or verdict, not {value:?}")))?
             }
+            "builtin-egdb" => self.builtin_egdb = flag()?,
             "strength" => {
                 self.strength = value
                     .parse()
@@ -349,6 +362,7 @@ impl EngineSettings {
             "techniques" => self.techniques.to_string(),
             "eval" => self.eval.to_string(),
             "egdb-wins" => self.egdb_wins.name().to_string(),
+            "builtin-egdb" => self.builtin_egdb.to_string(),
             "strength" => self.strength.number().to_string(),
             "book" => self.book.to_string(),
             "move-overhead" => self.move_overhead.millis().to_string(),

@@ -130,6 +130,21 @@ fn hash_and_threads_parameters_choose_the_table_and_threads() {
 }
 
 #[test]
+fn the_built_in_databases_are_a_parameter() {
+    let (engine, out) = session(&["hub", "set-param name=builtin-egdb value=false"]);
+    assert!(
+        out.iter()
+            .any(|l| l == "param name=builtin-egdb value=true type=bool"),
+        "{out:?}"
+    );
+    assert!(!engine.settings().engine.builtin_egdb);
+    assert!(engine.settings().search_options().oracle().is_none());
+    let (engine, _) = session(&[]);
+    let options = engine.settings().search_options();
+    assert!(options.oracle().is_some() && options.techniques().egdb);
+}
+
+#[test]
 fn parameters_are_checked_and_stored() {
     let db = tempfile::tempdir().unwrap();
     damas_egdb::build(db.path(), 2, &Default::default(), |_| {}).unwrap();
@@ -156,7 +171,13 @@ fn parameters_are_checked_and_stored() {
     assert!(s.egdb.is_none());
     assert_eq!(s.numbering, MoveNumbering::RowsReversed);
     assert_eq!(s.engine.variant, Variant::Russian);
-    assert!(s.search_options().oracle().is_none());
+    // In their place, the built-in Russian databases of 1-4 pieces.
+    let options = s.search_options();
+    let oracle = options.oracle().expect("the built-in databases");
+    assert_eq!(
+        (oracle.variant(), oracle.max_pieces()),
+        (Variant::Russian, 4)
+    );
     let errors: Vec<&String> = out
         .iter()
         .filter(|l| l.starts_with("error message="))

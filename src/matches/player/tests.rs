@@ -164,9 +164,25 @@ fn an_endgame_database_directory_reaches_the_engine() {
     assert_eq!(spec.egdb.as_deref(), Some(dir.path()));
     let options = InternalPlayer::new(&spec).searcher.options().clone();
     assert!(options.oracle().is_some() && options.techniques().egdb);
-    // Without the key the engine searches without databases.
+    // Without the key the engine searches with the built-in 1-4 pieces, unless
+    // `builtin-egdb=false`.
     let plain = InternalPlayer::new(&"nodes=100".parse().unwrap());
-    assert!(plain.searcher.options().oracle().is_none());
+    let built_in = plain
+        .searcher
+        .options()
+        .oracle()
+        .expect("the built-in databases");
+    assert_eq!(built_in.max_pieces(), 4);
+    assert!(plain.searcher.options().techniques().egdb);
+    let none = InternalPlayer::new(&"nodes=100,builtin-egdb=false".parse().unwrap());
+    assert!(none.searcher.options().oracle().is_none());
+    let russian = InternalPlayer::new(&"nodes=100,variant=russian".parse().unwrap());
+    let oracle = russian
+        .searcher
+        .options()
+        .oracle()
+        .expect("the Russian ones");
+    assert_eq!(oracle.variant(), damas_rules::Variant::Russian);
     // A directory without databases stops the match before it starts, naming the key.
     let empty = tempfile::tempdir().unwrap();
     let e = format!("egdb={},nodes=100", empty.path().display())
@@ -180,4 +196,43 @@ fn an_endgame_database_directory_reaches_the_engine() {
         hub.egdb.as_deref(),
         Some(std::path::Path::new("/no/such/dir"))
     );
+}
+
+/// With the built-in databases alone, the default engine wins three kings against
+/// one with the lone king off the long diagonal within the 15-move count, from the
+/// positions where games of the 1 s match against `cc024e3` drew it.
+#[test]
+fn the_built_in_databases_win_three_kings_against_one() {
+    use crate::matches::openings::Opening;
+    use damas_rules::fen::parse_fen;
+    use damas_rules::position::Color;
+    for fen in ["B:WKf2:BKa1,Kc1,Kh6", "W:WKa5:BKd6,Kd8,Kh8"] {
+        let start = parse_fen(fen).unwrap();
+        let opening = Opening {
+            name: fen.to_string(),
+            start,
+            moves: Vec::new(),
+        };
+        let spec: EngineSpec = "nodes=20000".parse().unwrap();
+        let (mut white, mut black) = (InternalPlayer::new(&spec), InternalPlayer::new(&spec));
+        let game = crate::matches::play_game(
+            damas_rules::Variant::Brazilian,
+            &mut white,
+            &mut black,
+            &opening,
+            300,
+        );
+        let strong = if start.kings_of(Color::White).count() == 3 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        assert_eq!(
+            game.winner,
+            Some(strong),
+            "{fen}: {} after {} plies",
+            game.termination,
+            game.game.moves().len()
+        );
+    }
 }

@@ -114,6 +114,8 @@ pub fn write_slice_file(
 #[derive(Debug)]
 enum Backing {
     Mapped(Mmap),
+    /// Bytes inside the program ([`crate::slices::builtin`]).
+    Static(&'static [u8]),
     Shared {
         area: Arc<Mmap>,
         start: usize,
@@ -157,7 +159,33 @@ impl SliceFile {
         let Some(map) = header::map_existing(&path)? else {
             return Ok(None);
         };
-        let h = Header::read(&map, &path, HEADER_LEN as u64)?;
+        SliceFile::checked(variant, path, slice, Backing::Mapped(map)).map(Some)
+    }
+
+    /// The file of `slice` held in `bytes` (a copy built into the program, named
+    /// `name` in messages), checked as [`SliceFile::open_for`] checks a file.
+    pub fn from_static(
+        variant: Variant,
+        name: PathBuf,
+        slice: Slice,
+        bytes: &'static [u8],
+    ) -> Result<SliceFile, EgdbError> {
+        SliceFile::checked(variant, name, slice, Backing::Static(bytes))
+    }
+
+    /// The file of `slice` with these bytes, its header and length checked.
+    fn checked(
+        variant: Variant,
+        path: PathBuf,
+        slice: Slice,
+        map: Backing,
+    ) -> Result<SliceFile, EgdbError> {
+        let bytes: &[u8] = match &map {
+            Backing::Mapped(m) => m,
+            Backing::Static(b) => b,
+            Backing::Shared { .. } => &[],
+        };
+        let h = Header::read(bytes, &path, HEADER_LEN as u64)?;
         h.check_variant(variant)?;
         let version = h.version();
         if version != SLICE_FORMAT_VERSION && version != SLICE_FORMAT_V2 {
@@ -176,18 +204,18 @@ impl SliceFile {
         // Saturating: a header claiming an absurd code length must be refused as
         // the wrong length, not overflow.
         let expected = (codes_at as u64).saturating_add(h.u64_at(40));
-        header::check_length(&path, map.len() as u64, expected)?;
+        header::check_length(&path, bytes.len() as u64, expected)?;
         let stored_sum = h.checksum();
-        Ok(Some(SliceFile {
+        Ok(SliceFile {
             path,
-            map: Backing::Mapped(map),
+            map,
             index,
             codes_at,
             version,
             stored_sum,
             computed_sum: OnceLock::new(),
             located: OnceLock::new(),
-        }))
+        })
     }
 
     /// The file's bytes, header included (what [`SliceFile::move_to`] copies).
@@ -195,6 +223,7 @@ impl SliceFile {
     pub(crate) fn bytes(&self) -> &[u8] {
         match &self.map {
             Backing::Mapped(m) => m,
+            Backing::Static(b) => b,
             Backing::Shared { area, start, len } => area
                 .get(*start..start.wrapping_add(*len))
                 .unwrap_or_default(),

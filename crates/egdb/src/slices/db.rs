@@ -47,28 +47,43 @@ impl SliceDb {
             let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
             return Err(EgdbError::io(dir, e));
         }
+        let mut found = Vec::new();
+        for n in 2..=MAX_SLICE_PIECES {
+            for s in Slice::all(n) {
+                if let Some(f) = SliceFile::open_for(variant, dir, s)? {
+                    found.push((s, f));
+                }
+            }
+        }
+        Ok(SliceDb::of_files(dir.to_path_buf(), variant, found))
+    }
+
+    /// The database of these slice files (`dir` names them in messages).
+    pub(crate) fn of_files(
+        dir: PathBuf,
+        variant: Variant,
+        found: Vec<(Slice, SliceFile)>,
+    ) -> SliceDb {
         let mut files: Vec<Option<SliceFile>> = (0..Slice::KEYS).map(|_| None).collect();
+        for (s, f) in found {
+            files[s.key()] = Some(f);
+        }
         let mut max_pieces = 0;
         let mut complete = [false; MAX_SLICE_PIECES + 1];
         for (n, whole) in complete.iter_mut().enumerate().skip(2) {
-            *whole = true;
-            for s in Slice::all(n) {
-                let f = SliceFile::open_for(variant, dir, s)?;
-                *whole &= f.is_some();
-                files[s.key()] = f;
-            }
+            *whole = Slice::all(n).iter().all(|s| files[s.key()].is_some());
             let previous = if n == 2 { 0 } else { n - 1 };
             if *whole && max_pieces == previous {
                 max_pieces = n;
             }
         }
-        Ok(SliceDb {
-            dir: dir.to_path_buf(),
+        SliceDb {
+            dir,
             variant,
             files,
             complete,
             max_pieces,
-        })
+        }
     }
 
     /// The directory.

@@ -320,6 +320,12 @@ fn run<E: Evaluator + ?Sized, T: TableAccess, R: Rules>(
         known_key: None,
         rules: PhantomData::<R>,
         root_value: None,
+        oracle_pieces: shared
+            .opts
+            .oracle
+            .as_deref()
+            .filter(|_| t.egdb)
+            .map_or(0, |o| o.max_pieces()),
     };
     let marked = if t.tt && T::TRACKS_PATH {
         game_path::mark_game_path(&mut *engine.tt, pos, history)

@@ -64,6 +64,9 @@ pub(crate) struct Engine<'a, E: Evaluator + ?Sized, T: TableAccess, R: Rules> {
     /// The oracle's value of the root, once a node inside the database asked for it
     /// (`Some(None)`: the root is not in the database).
     pub root_value: Option<Option<OracleValue>>,
+    /// The oracle's most pieces (0 without one): most nodes have more and skip
+    /// the oracle's dynamic call.
+    pub oracle_pieces: u32,
 }
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
@@ -140,7 +143,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                 return Err(Score::DRAW);
             }
         }
-        if t.egdb && !root {
+        if t.egdb && !root && pos.piece_count() <= self.oracle_pieces {
             // The options outlive the engine: the oracle is borrowed from them, not
             // cloned (an atomic count shared by every thread, at every node).
             let opts = self.opts;
