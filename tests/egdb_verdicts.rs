@@ -352,3 +352,39 @@ fn a_won_ending_played_on_the_evaluation_keeps_the_winners_material() {
         );
     }
 }
+
+/// The built-in 1-4-piece databases are consulted only from a root they cover:
+/// from five pieces the search is node for node the one without them, from four
+/// it knows the result.
+#[test]
+fn the_built_in_databases_act_from_roots_they_cover_only() {
+    let built_in = Egdb::built_in(damas_rules::Variant::Brazilian).unwrap();
+    assert!(built_in.is_built_in() && built_in.root_only());
+    let db: Arc<dyn Oracle> = Arc::new(built_in);
+    let search = |fen: &str, with: bool| {
+        let options = SearchOptions::default().with_hash_mb(4);
+        let options = if with {
+            options.with_database(Some(db.clone()))
+        } else {
+            options
+        };
+        let mut s = Searcher::new(options);
+        let pos = parse_fen(fen).unwrap();
+        let r = s.search(
+            &pos,
+            &[],
+            &Limits::depth(9),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        (r.best, r.score, r.stats.nodes)
+    };
+    // Five pieces: every move leads into the databases, which change nothing.
+    let five = "B:WKa7,Kb8,Kd8,Kf6:BKe5";
+    assert_eq!(search(five, true), search(five, false));
+    // Four: three kings against a lone king off the long diagonal, a proven win.
+    let (_, score, _) = search("W:WKa1,Kc1,Ke1:BKb8", true);
+    assert!(score.is_win(), "{score:?}");
+    let (_, score, _) = search("W:WKa1,Kc1,Ke1:BKb8", false);
+    assert!(!score.is_win(), "{score:?}");
+}

@@ -45,6 +45,10 @@ impl Oracle for Egdb {
         })
     }
 
+    fn root_only(&self) -> bool {
+        self.is_built_in()
+    }
+
     fn prepare_root(self: Arc<Self>, pos: &Position, wait: bool) {
         // A failed solve is remembered and leaves the position to the conversion
         // search, as without distances.

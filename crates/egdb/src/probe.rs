@@ -67,6 +67,8 @@ pub struct Egdb {
     /// [`Egdb::max_pieces`], fixed once the files are mapped (the search asks at
     /// every node).
     max_pieces: usize,
+    /// Whether these are the databases built into the program ([`Egdb::built_in`]).
+    built_in: bool,
 }
 
 impl Egdb {
@@ -119,7 +121,19 @@ impl Egdb {
         let slices = crate::slices::builtin::built_in(variant)?;
         let parts = (0..=MAX_PIECES).map(|_| None).collect();
         let name = crate::slices::builtin::name(variant);
-        Ok(Egdb::assemble(&name, variant, parts, Some(slices), None))
+        let mut db = Egdb::assemble(&name, variant, parts, Some(slices), None);
+        db.built_in = true;
+        Ok(db)
+    }
+
+    /// Whether these are the 1–4-piece databases built into the program: a search
+    /// consults them only from a root they cover ([`Oracle::root_only`]), since
+    /// without distances their wins inside a longer ending mislead more than they
+    /// help (docs/egdb.md, "Built-in databases").
+    ///
+    /// [`Oracle::root_only`]: damas_engine::oracle::Oracle::root_only
+    pub fn is_built_in(&self) -> bool {
+        self.built_in
     }
 
     /// The database of these files, with [`Egdb::max_pieces`] counted once.
@@ -138,6 +152,7 @@ impl Egdb {
             dtc,
             on_demand: OnDemandDistances::default(),
             max_pieces: 0,
+            built_in: false,
         };
         db.max_pieces = db.count_max_pieces();
         db

@@ -63,4 +63,10 @@ pub trait Oracle: Send + Sync {
     fn variant(&self) -> Variant {
         Variant::Brazilian
     }
+    /// Whether a search consults it only from a root it covers (the small set built
+    /// into the program): from a root with more pieces the search is the one it
+    /// would be without it.
+    fn root_only(&self) -> bool {
+        false
+    }
 }

@@ -324,7 +324,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess, R: Rules>(
             .opts
             .oracle
             .as_deref()
-            .filter(|_| t.egdb)
+            .filter(|o| t.egdb && (!o.root_only() || o.covers(pos)))
             .map_or(0, |o| o.max_pieces()),
     };
     let marked = if t.tt && T::TRACKS_PATH {

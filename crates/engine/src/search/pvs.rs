@@ -64,8 +64,8 @@ pub(crate) struct Engine<'a, E: Evaluator + ?Sized, T: TableAccess, R: Rules> {
     /// The oracle's value of the root, once a node inside the database asked for it
     /// (`Some(None)`: the root is not in the database).
     pub root_value: Option<Option<OracleValue>>,
-    /// The oracle's most pieces (0 without one): most nodes have more and skip
-    /// the oracle's dynamic call.
+    /// The oracle's most pieces (0 without one, or for a root-only oracle from a
+    /// root it does not cover): most nodes have more and skip the oracle's call.
     pub oracle_pieces: u32,
 }
 
