@@ -54,21 +54,26 @@ fn open_values_only() -> Arc<dyn Oracle> {
 }
 
 fn root_score(db: Arc<dyn Oracle>, fen: &str) -> damas_engine::score::Score {
-    let mut s = Searcher::new(
-        SearchOptions::default()
-            .with_hash_mb(4)
-            .with_database(Some(db)),
-    );
-    let pos = parse_fen(fen).unwrap();
-    let r = s.search(
-        &pos,
-        &[],
-        &Limits::depth(6),
-        &AtomicBool::new(false),
-        &mut |_| {},
-    );
+    let r = root_search(Some(db), fen, 6);
     assert!(r.best.is_some());
     r.score
+}
+
+/// A search of `fen` to `depth` with `db` (or none), on a small table.
+fn root_search(
+    db: Option<Arc<dyn Oracle>>,
+    fen: &str,
+    depth: u32,
+) -> damas_engine::search::SearchResult {
+    let mut s = Searcher::new(SearchOptions::default().with_hash_mb(4).with_database(db));
+    let pos = parse_fen(fen).unwrap();
+    s.search(
+        &pos,
+        &[],
+        &Limits::depth(depth),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
 }
 
 #[test]
@@ -362,21 +367,7 @@ fn the_built_in_databases_act_from_roots_they_cover_only() {
     assert!(built_in.is_built_in() && built_in.root_only());
     let db: Arc<dyn Oracle> = Arc::new(built_in);
     let search = |fen: &str, with: bool| {
-        let options = SearchOptions::default().with_hash_mb(4);
-        let options = if with {
-            options.with_database(Some(db.clone()))
-        } else {
-            options
-        };
-        let mut s = Searcher::new(options);
-        let pos = parse_fen(fen).unwrap();
-        let r = s.search(
-            &pos,
-            &[],
-            &Limits::depth(9),
-            &AtomicBool::new(false),
-            &mut |_| {},
-        );
+        let r = root_search(with.then(|| db.clone()), fen, 9);
         (r.best, r.score, r.stats.nodes)
     };
     // Five pieces: every move leads into the databases, which change nothing.

@@ -154,7 +154,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     // without it (a found one is then only kept at hand).
     // Without a directory, the 1-4-piece databases built into the program.
     let opened = crate::cli::open_databases(variant, args.egdb.as_deref())?
-        .or_else(|| crate::cli::built_in_databases(variant));
+        .or_else(|| damas_egdb::oracle::built_in(variant));
     let (database, kept): (Db, Db) = if args.egdb.is_some() || args.techniques.is_none() {
         (opened, None)
     } else {

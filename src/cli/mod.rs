@@ -143,16 +143,6 @@ pub fn open_databases(
     )
 }
 
-/// The 1–4-piece databases built into the program for `variant`, as a search's
-/// oracle: what `play`, `analyze` and `review` use where no directory holds any.
-pub fn built_in_databases(
-    variant: damas_rules::Variant,
-) -> Option<std::sync::Arc<dyn damas_engine::search::Oracle>> {
-    damas_egdb::Egdb::built_in(variant)
-        .ok()
-        .map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::search::Oracle>)
-}
-
 /// Parse `--fen` (or the start position when absent).
 pub fn position_arg(fen: Option<&str>) -> Result<Position, CliError> {
     match fen {

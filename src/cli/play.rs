@@ -127,8 +127,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         crate::cli::open_databases(args.variant.unwrap_or_default(), args.egdb.as_deref())?;
     let oracle_found = oracle.is_some();
     // Without them, the smallest endings are still known exactly.
-    let oracle =
-        oracle.or_else(|| crate::cli::built_in_databases(args.variant.unwrap_or_default()));
+    let oracle = oracle.or_else(|| damas_egdb::oracle::built_in(args.variant.unwrap_or_default()));
     // --weights replaces the embedded weights of whichever rules are played.
     let custom = match &args.weights {
         Some(_) => {
@@ -162,7 +161,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         let database = engine_oracle
             .clone()
             .filter(|o| o.variant() == v)
-            .or_else(|| crate::cli::built_in_databases(v));
+            .or_else(|| damas_egdb::oracle::built_in(v));
         s.search_options()
             .with_eval(evaluation)
             .with_database(database)

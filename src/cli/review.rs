@@ -83,7 +83,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     // Each position gets all of it, as in analysis.
     let limits = MoveBudget::new(&level, Spend::Exact).search_limits();
     let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?
-        .or_else(|| crate::cli::built_in_databases(game.variant()));
+        .or_else(|| damas_egdb::oracle::built_in(game.variant()));
     // The game's rules: the search, its weights and its moves' notation follow them.
     let settings = crate::cli::engine_settings(&[
         ("hash", Some(args.hash.to_string())),

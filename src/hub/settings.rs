@@ -43,12 +43,13 @@ impl Settings {
             .egdb
             .clone()
             .filter(|db| db.variant() == variant)
+            .map(|db| db as Arc<dyn Oracle>)
             .or_else(|| {
-                location::or_built_in(variant, None, self.engine.builtin_egdb).map(Arc::new)
+                (self.engine.builtin_egdb)
+                    .then(|| damas_egdb::oracle::built_in(variant))
+                    .flatten()
             });
-        self.engine
-            .search_options()
-            .with_database(database.map(|db| db as Arc<dyn Oracle>))
+        self.engine.search_options().with_database(database)
     }
 
     /// The `id` line, one `param` line per setting with its current value, and

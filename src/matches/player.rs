@@ -302,10 +302,10 @@ impl InternalPlayer {
             }
             // Without a directory, the built-in ones (`builtin-egdb`).
             None => options.with_database(
-                damas_egdb::location::or_built_in(settings.variant, None, settings.builtin_egdb)
-                    .map(|db| {
-                        std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::oracle::Oracle>
-                    }),
+                settings
+                    .builtin_egdb
+                    .then(|| damas_egdb::oracle::built_in(settings.variant))
+                    .flatten(),
             ),
         };
         InternalPlayer {

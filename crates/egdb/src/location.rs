@@ -146,12 +146,6 @@ pub fn open_for(
     }
 }
 
-/// `opened`, else, when `built_in` allows it, the 1–4-piece databases built into
-/// the program for `variant` ([`Egdb::built_in`]).
-pub fn or_built_in(variant: Variant, opened: Option<Egdb>, built_in: bool) -> Option<Egdb> {
-    opened.or_else(|| built_in.then(|| Egdb::built_in(variant).ok()).flatten())
-}
-
 /// Every candidate directory, best first (see the module documentation).
 pub fn candidates(explicit: Option<&Path>, env: &Env) -> Vec<PathBuf> {
     let mut v = Vec::new();

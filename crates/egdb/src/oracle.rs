@@ -7,6 +7,15 @@ use damas_engine::oracle::{Oracle, OracleAnswer, OracleValue};
 use damas_rules::position::Position;
 use damas_rules::Variant;
 
+/// The 1–4-piece databases built into the program for `variant`, as a search's
+/// oracle ([`Egdb::built_in`]): what every front end uses where no directory
+/// holds databases. `None` only if the program's copy is damaged.
+pub fn built_in(variant: Variant) -> Option<Arc<dyn Oracle>> {
+    Egdb::built_in(variant)
+        .ok()
+        .map(|db| Arc::new(db) as Arc<dyn Oracle>)
+}
+
 fn value(wdl: Wdl) -> OracleValue {
     match wdl {
         Wdl::Win => OracleValue::Win,

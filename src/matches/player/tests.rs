@@ -166,22 +166,21 @@ fn an_endgame_database_directory_reaches_the_engine() {
     assert!(options.oracle().is_some() && options.techniques().egdb);
     // Without the key the engine searches with the built-in 1-4 pieces, unless
     // `builtin-egdb=false`.
-    let plain = InternalPlayer::new(&"nodes=100".parse().unwrap());
-    let built_in = plain
-        .searcher
-        .options()
-        .oracle()
-        .expect("the built-in databases");
+    let options_of = |spec: &str| {
+        InternalPlayer::new(&spec.parse().unwrap())
+            .searcher
+            .options()
+            .clone()
+    };
+    let plain = options_of("nodes=100");
+    let built_in = plain.oracle().expect("the built-in databases");
     assert_eq!(built_in.max_pieces(), 4);
-    assert!(plain.searcher.options().techniques().egdb);
-    let none = InternalPlayer::new(&"nodes=100,builtin-egdb=false".parse().unwrap());
-    assert!(none.searcher.options().oracle().is_none());
-    let russian = InternalPlayer::new(&"nodes=100,variant=russian".parse().unwrap());
-    let oracle = russian
-        .searcher
-        .options()
+    assert!(plain.techniques().egdb);
+    assert!(options_of("nodes=100,builtin-egdb=false")
         .oracle()
-        .expect("the Russian ones");
+        .is_none());
+    let russian = options_of("nodes=100,variant=russian");
+    let oracle = russian.oracle().expect("the Russian ones");
     assert_eq!(oracle.variant(), damas_rules::Variant::Russian);
     // A directory without databases stops the match before it starts, naming the key.
     let empty = tempfile::tempdir().unwrap();

@@ -17,7 +17,7 @@ use byteorder::{ByteOrder, LittleEndian};
 
 use crate::error::EgdbError;
 use crate::format::HEADER_LEN;
-use crate::slices::compact::{slice_path, SliceFile, BLOCK_POSITIONS};
+use crate::slices::compact::{codes_at, slice_path, SliceFile};
 use crate::slices::db::SliceDb;
 use crate::slices::slice::{Slice, SliceIndex};
 use damas_rules::Variant;
@@ -51,10 +51,7 @@ fn bundle_slices() -> impl Iterator<Item = Slice> {
 /// `rest` is shorter than a header.
 fn file_len(slice: Slice, rest: &[u8]) -> Option<usize> {
     let code_len = LittleEndian::read_u64(rest.get(40..48)?);
-    let blocks = SliceIndex::new(slice)
-        .size()
-        .div_ceil(u64::from(BLOCK_POSITIONS));
-    let len = (HEADER_LEN as u64 + 4 * (blocks + 1)).saturating_add(code_len);
+    let len = (codes_at(&SliceIndex::new(slice)) as u64).saturating_add(code_len);
     usize::try_from(len).ok()
 }
 

@@ -123,6 +123,27 @@ enum Backing {
     },
 }
 
+impl Backing {
+    /// The bytes, header included.
+    #[inline(always)]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Backing::Mapped(m) => m,
+            Backing::Static(b) => b,
+            Backing::Shared { area, start, len } => area
+                .get(*start..start.wrapping_add(*len))
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// Where the code area of a file of the slice numbered by `index` starts: after
+/// the header and the `blocks + 1` offsets.
+pub(crate) fn codes_at(index: &SliceIndex) -> usize {
+    let blocks = index.size().div_ceil(u64::from(BLOCK_POSITIONS)) as usize;
+    HEADER_LEN + 4 * (blocks + 1)
+}
+
 /// A memory-mapped slice file. Probes take `&self`; `Send + Sync`.
 #[derive(Debug)]
 pub struct SliceFile {
@@ -180,11 +201,7 @@ impl SliceFile {
         slice: Slice,
         map: Backing,
     ) -> Result<SliceFile, EgdbError> {
-        let bytes: &[u8] = match &map {
-            Backing::Mapped(m) => m,
-            Backing::Static(b) => b,
-            Backing::Shared { .. } => &[],
-        };
+        let bytes = map.bytes();
         let h = Header::read(bytes, &path, HEADER_LEN as u64)?;
         h.check_variant(variant)?;
         let version = h.version();
@@ -199,8 +216,7 @@ impl SliceFile {
             return Err(h.bad(format!("block of {} positions", h.u32_at(32))));
         }
         h.check_reserved(36..40)?;
-        let blocks = index.size().div_ceil(u64::from(BLOCK_POSITIONS)) as usize;
-        let codes_at = HEADER_LEN + 4 * (blocks + 1);
+        let codes_at = codes_at(&index);
         // Saturating: a header claiming an absurd code length must be refused as
         // the wrong length, not overflow.
         let expected = (codes_at as u64).saturating_add(h.u64_at(40));
@@ -221,13 +237,7 @@ impl SliceFile {
     /// The file's bytes, header included (what [`SliceFile::move_to`] copies).
     #[inline(always)]
     pub(crate) fn bytes(&self) -> &[u8] {
-        match &self.map {
-            Backing::Mapped(m) => m,
-            Backing::Static(b) => b,
-            Backing::Shared { area, start, len } => area
-                .get(*start..start.wrapping_add(*len))
-                .unwrap_or_default(),
-        }
+        self.map.bytes()
     }
 
     /// Probe from bytes `start..start + self.len()` of `area` from now on (a copy

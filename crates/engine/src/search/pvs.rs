@@ -147,7 +147,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             // The options outlive the engine: the oracle is borrowed from them, not
             // cloned (an atomic count shared by every thread, at every node).
             let opts = self.opts;
-            if let Some(o) = opts.oracle.as_deref().filter(|o| o.covers(pos)) {
+            // `oracle_pieces` already says the oracle covers `pos`.
+            if let Some(o) = opts.oracle.as_deref() {
                 if let Some(s) = self.oracle(o, pos, ply, depth) {
                     return Err(s);
                 }
