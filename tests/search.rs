@@ -396,6 +396,38 @@ fn repeating_a_history_position_is_a_draw() {
 }
 
 #[test]
+fn contempt_scores_a_draw_by_the_rules_below_even_for_the_root_side() {
+    // The position of the test above: White's king, a man down, can only draw by
+    // repeating. With contempt the draw is worth `-contempt` to White (the root's
+    // side); a negative contempt makes it worth more than even.
+    let before = parse_fen("B:WKa1:Bh8,Kb8").expect("fen");
+    let mut history = vec![before];
+    let mut pos = before;
+    for m in ["b8-c7", "a1-b2", "c7-b8"] {
+        pos = pos.play(damas_rules::notation::parse_move(&pos, m).expect("move"));
+        history.push(pos);
+    }
+    let pos = history.pop().expect("current");
+    for contempt in [30, -30, 0] {
+        for depth in [1, 3, 5] {
+            let opts = options("pvs,id,asp,tt,qs,rules".parse().expect("techniques"))
+                .with_contempt(contempt);
+            let r = search_with(opts, &pos, &history, Limits::depth(depth));
+            assert_eq!(
+                r.score,
+                Score::centi(-contempt),
+                "contempt {contempt}, depth {depth}"
+            );
+            assert_eq!(
+                move_to_string(&pos, r.best.expect("move"), Notation::Algebraic),
+                "b2-a1",
+                "contempt {contempt}, depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
 fn repetition_inside_the_search_is_a_draw() {
     // Kings only, on squares where nothing can be taken: positions repeat after four
     // plies, and the reference and the search agree on the draws found in the tree.

@@ -19,6 +19,7 @@ pub struct Args {
     /// weights (FILE), egdb (DIR), numbering, the engine settings hash, threads, tt-bits,
     /// techniques (pvs+tt…), eval (trained|material), egdb-wins (play|verdict),
     /// builtin-egdb (true|false), strength (or level: 1-10 or a name), book (true|false), move-overhead (ms),
+    /// contempt (hundredths of a man),
     /// aspiration, tt-frontier, lines, and last `cmd=COMMAND ARGS` for a Hub engine.
     #[arg(long, default_value = "depth=6")]
     pub engine1: EngineSpec,

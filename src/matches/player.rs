@@ -54,7 +54,8 @@ fn seconds(text: &str) -> Option<Duration> {
 /// `techniques` (e.g. `pvs+tt`), `tt-bits` (the thesis' table of `2^bits` entries),
 /// `hash` (the replacing table's megabytes), `threads`, `aspiration` (the aspiration
 /// window's half-width in hundredths of a man), `move-overhead` (milliseconds lost
-/// outside the search on every move), `tt-frontier` (`false`: frontier nodes
+/// outside the search on every move), `contempt` (hundredths of a man a draw by
+/// the rules is worth less than even to this engine), `tt-frontier` (`false`: frontier nodes
 /// leave the replacing table alone, see [`damas_engine::search::SearchOptions::tt_frontier`]),
 /// `depth`, `nodes`, `time` (seconds per
 /// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
@@ -173,7 +174,7 @@ impl FromStr for EngineSpec {
                 "egdb" => spec.egdb = Some(std::path::PathBuf::from(value)),
                 // The Hub parameter's name; `numbering` is the older spelling.
                 "move-numbering" | "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, move-overhead, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, egdb, level or strength, book, move-numbering or numbering, cmd)"))),
+                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, move-overhead, contempt, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, egdb, level or strength, book, move-numbering or numbering, cmd)"))),
             }
         }
         // These tune damas's own search; a Hub engine has no parameter for them,

@@ -49,7 +49,7 @@ pub struct Setting {
 }
 
 /// Every engine setting, in the order the Hub announces them.
-pub const SETTINGS: [Setting; 14] = [
+pub const SETTINGS: [Setting; 15] = [
     Setting {
         key: "variant",
         aliases: &[],
@@ -148,6 +148,17 @@ pub const SETTINGS: [Setting; 14] = [
         doc: "Milliseconds lost outside the search on every move (pipes, a busy machine), kept off the clock.",
     },
     Setting {
+        key: "contempt",
+        aliases: &[],
+        values: Values::Int {
+            min: -MAX_CONTEMPT as i64,
+            max: MAX_CONTEMPT as i64,
+        },
+        searcher: true,
+        hub: true,
+        doc: "Hundredths of a man a draw by repetition or a counting rule is worth less than an even position to the side the engine plays (negative: more).",
+    },
+    Setting {
         key: "aspiration",
         aliases: &[],
         values: Values::Int {
@@ -178,6 +189,9 @@ pub const SETTINGS: [Setting; 14] = [
         doc: "How many best moves a search finds, each with its score and line (multi-PV, on one thread).",
     },
 ];
+
+/// Largest contempt either way: a draw never outweighs a man.
+pub const MAX_CONTEMPT: i32 = 100;
 
 /// Most lines (multi-PV) a search is asked for.
 pub const MAX_LINES: usize = 20;
@@ -246,6 +260,9 @@ pub struct EngineSettings {
     pub book: bool,
     /// Time lost outside the search on every move.
     pub move_overhead: MoveOverhead,
+    /// How much less than even a draw by the rules is worth to the engine's side,
+    /// in hundredths of a man.
+    pub contempt: i32,
     /// Aspiration window half-width in hundredths of a man.
     pub aspiration: i32,
     /// Whether frontier nodes probe the replacing table.
@@ -270,6 +287,7 @@ impl Default for EngineSettings {
             strength: Strength::FULL,
             book: true,
             move_overhead: MoveOverhead::default(),
+            contempt: o.contempt(),
             aspiration: o.aspiration_delta(),
             tt_frontier: o.tt_frontier(),
             lines: o.lines(),
@@ -344,6 +362,7 @@ impl EngineSettings {
             }
             "book" => self.book = flag()?,
             "move-overhead" => self.move_overhead = MoveOverhead::from_millis(int()? as u64),
+            "contempt" => self.contempt = int()? as i32,
             "aspiration" => self.aspiration = int()? as i32,
             "tt-frontier" => self.tt_frontier = flag()?,
             "lines" => self.lines = int()? as usize,
@@ -366,6 +385,7 @@ impl EngineSettings {
             "strength" => self.strength.number().to_string(),
             "book" => self.book.to_string(),
             "move-overhead" => self.move_overhead.millis().to_string(),
+            "contempt" => self.contempt.to_string(),
             "aspiration" => self.aspiration.to_string(),
             "tt-frontier" => self.tt_frontier.to_string(),
             "lines" => self.lines.to_string(),
@@ -381,6 +401,7 @@ impl EngineSettings {
             .with_hash_mb(self.hash_mb)
             .with_threads(self.threads)
             .with_aspiration(self.aspiration)
+            .with_contempt(self.contempt)
             .with_tt_frontier(self.tt_frontier)
             .with_lines(self.lines)
             .with_win_policy(self.egdb_wins)

@@ -93,6 +93,10 @@ pub struct SearchOptions {
     pub(crate) threads: usize,
     /// Aspiration window half-width in hundredths of a man.
     pub(crate) aspiration_delta: i32,
+    /// What a draw by the rules (repetition, the counting rules) is worth to the
+    /// side to move at the root, less than an even position: a draw scores
+    /// `-contempt` for it and `+contempt` for its opponent, in hundredths of a man.
+    pub(crate) contempt: i32,
     /// Endgame database used when [`Techniques::egdb`] is on.
     pub(crate) oracle: Option<Arc<dyn Oracle>>,
     /// Static evaluation: the trained one by default; the thesis' configurations
@@ -137,6 +141,7 @@ impl fmt::Debug for SearchOptions {
             .field("hash_mb", &self.hash_mb)
             .field("threads", &self.threads)
             .field("aspiration_delta", &self.aspiration_delta)
+            .field("contempt", &self.contempt)
             .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
             .field("evaluation", &self.evaluation.name())
             .field("egdb_draws", &self.egdb_draws)
@@ -160,6 +165,7 @@ impl Default for SearchOptions {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             aspiration_delta: ENGINE_ASPIRATION_DELTA,
+            contempt: 0,
             oracle: None,
             evaluation: Evaluation::default(),
             egdb_draws: DrawPolicy::Reduce(4),
@@ -217,6 +223,12 @@ impl SearchOptions {
     /// Aspiration window half-width in hundredths of a man.
     pub fn aspiration_delta(&self) -> i32 {
         self.aspiration_delta
+    }
+
+    /// How much less than even a draw by the rules is worth to the root's side to
+    /// move, in hundredths of a man.
+    pub fn contempt(&self) -> i32 {
+        self.contempt
     }
 
     /// The endgame database, if any.
@@ -304,6 +316,13 @@ impl SearchOptions {
     /// Use an aspiration half-width of `delta` hundredths of a man.
     pub fn with_aspiration(mut self, delta: i32) -> SearchOptions {
         self.aspiration_delta = delta;
+        self
+    }
+
+    /// Score draws by the rules `contempt` hundredths of a man below even for the
+    /// side to move at the root (and as much above for its opponent).
+    pub fn with_contempt(mut self, contempt: i32) -> SearchOptions {
+        self.contempt = contempt;
         self
     }
 

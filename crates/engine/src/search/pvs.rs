@@ -82,6 +82,15 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         }
     }
 
+    /// A draw by the rules `ply` plies below the root, for the side to move there:
+    /// [`SearchOptions::contempt`] below even for the root's side, above it for
+    /// the other (the side to move is the root's at even plies).
+    #[inline(always)]
+    fn rule_draw(&self, ply: u32) -> Score {
+        let c = self.opts.contempt;
+        Score(if ply.is_multiple_of(2) { -c } else { c })
+    }
+
     /// Whether `pos` already stands on the path (search or game history).
     #[inline]
     pub fn repeated(&self, pos: &Position) -> bool {
@@ -140,7 +149,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                     && drawrules::count_draw_after(pos, trail.reversible_plies, path).is_some()
             {
                 self.stats.terminal += 1;
-                return Err(Score::DRAW);
+                return Err(self.rule_draw(ply));
             }
         }
         if t.egdb && !root && pos.piece_count() <= self.oracle_pieces {
@@ -160,7 +169,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             let probed = self.tt.probe(known_key.unwrap_or_else(|| pos.key()));
             if T::TRACKS_PATH && probed.is_none() && !root && self.repeated(pos) {
                 self.stats.terminal += 1;
-                return Err(Score::DRAW);
+                return Err(self.rule_draw(ply));
             }
             if let Some((s, found)) = probed {
                 slot = Some(s);
@@ -168,7 +177,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                     if !root {
                         if e.on_path {
                             self.stats.terminal += 1;
-                            return Err(Score::DRAW);
+                            return Err(self.rule_draw(ply));
                         }
                         if e.depth == *depth || e.depth > *depth && !self.opts.tt_exact_draft {
                             let v = from_tt(e.value, ply);

@@ -20,6 +20,8 @@ fn unknown_keys_and_bad_values_are_typed_errors() {
         ("move-overhead", "-1"),
         ("move-overhead", "10001"),
         ("aspiration", "0"),
+        ("contempt", "101"),
+        ("contempt", "-101"),
         ("tt-frontier", "sometimes"),
         ("variant", "italian"),
     ] {
@@ -46,6 +48,7 @@ fn every_value_read_back_sets_the_same() {
         ("book", "off"),
         ("move-overhead", "250"),
         ("aspiration", "30"),
+        ("contempt", "-15"),
         ("tt-frontier", "false"),
         ("tt-bits", "16"),
     ] {
