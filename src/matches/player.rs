@@ -152,16 +152,42 @@ impl FromStr for EngineSpec {
             }
             match key {
                 "name" => spec.name = Some(value.to_string()),
-                "depth" => spec.limit = TimeControl::Depth(value.parse().ok().filter(|&d| d > 0).ok_or_else(|| number("a depth ≥ 1"))?),
-                "nodes" => spec.limit = TimeControl::Nodes(value.parse().ok().filter(|&n| n > 0).ok_or_else(|| number("a node count ≥ 1"))?),
+                "depth" => {
+                    spec.limit = TimeControl::Depth(
+                        value
+                            .parse()
+                            .ok()
+                            .filter(|&d| d > 0)
+                            .ok_or_else(|| number("a depth ≥ 1"))?,
+                    )
+                }
+                "nodes" => {
+                    spec.limit = TimeControl::Nodes(
+                        value
+                            .parse()
+                            .ok()
+                            .filter(|&n| n > 0)
+                            .ok_or_else(|| number("a node count ≥ 1"))?,
+                    )
+                }
                 "time" => {
-                    let s: f64 = value.parse().ok().filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e6).ok_or_else(|| number("seconds > 0"))?;
+                    let s: f64 = value
+                        .parse()
+                        .ok()
+                        .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e6)
+                        .ok_or_else(|| number("seconds > 0"))?;
                     spec.limit = TimeControl::MoveTime(Duration::from_secs_f64(s));
                 }
                 "clock" => {
                     let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
                     match (seconds(base), seconds(inc)) {
-                        (Some(base), Some(inc)) if !base.is_zero() => spec.limit = TimeControl::Clock { moves: None, time: base, inc },
+                        (Some(base), Some(inc)) if !base.is_zero() => {
+                            spec.limit = TimeControl::Clock {
+                                moves: None,
+                                time: base,
+                                inc,
+                            }
+                        }
                         _ => return Err(number("BASE+INC seconds, e.g. 60+0.5")),
                     }
                 }
@@ -173,8 +199,12 @@ impl FromStr for EngineSpec {
                 "egdb" if value.is_empty() => return Err(number("a database directory")),
                 "egdb" => spec.egdb = Some(std::path::PathBuf::from(value)),
                 // The Hub parameter's name; `numbering` is the older spelling.
-                "move-numbering" | "numbering" => spec.numbering = value.parse().map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?,
-                other => return Err(bad(format!("unknown key {other:?} (name, techniques, tt-bits, hash, threads, move-overhead, contempt, aspiration, tt-frontier, depth, nodes, time, clock, eval, weights, egdb, level or strength, book, move-numbering or numbering, cmd)"))),
+                "move-numbering" | "numbering" => {
+                    spec.numbering = value
+                        .parse()
+                        .map_err(|e: crate::hub::numbering::NumberingError| bad(e.to_string()))?
+                }
+                other => return Err(bad(format!("unknown key {other:?} ({})", known_keys()))),
             }
         }
         // These tune damas's own search; a Hub engine has no parameter for them,
@@ -208,6 +238,35 @@ impl FromStr for EngineSpec {
         }
         Ok(spec)
     }
+}
+
+/// The keys a spec takes besides the engine settings (the arms of
+/// [`EngineSpec::from_str`]'s match).
+const SPEC_KEYS: [&str; 10] = [
+    "name",
+    "depth",
+    "nodes",
+    "time",
+    "clock",
+    "weights",
+    "egdb",
+    "move-numbering",
+    "numbering",
+    "cmd",
+];
+
+/// Every key a spec takes, for the message about one it does not: its own and
+/// those of the settings table, with their aliases.
+fn known_keys() -> String {
+    let settings = engine_settings::SETTINGS
+        .iter()
+        .flat_map(|s| std::iter::once(s.key).chain(s.aliases.iter().copied()));
+    SPEC_KEYS
+        .iter()
+        .copied()
+        .chain(settings)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl EngineSpec {

@@ -235,3 +235,28 @@ fn the_built_in_databases_win_three_kings_against_one() {
         );
     }
 }
+
+#[test]
+fn an_unknown_key_is_answered_with_every_key_a_spec_takes() {
+    let e = "depth=2,colour=white"
+        .parse::<EngineSpec>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unknown key \"colour\""), "{e}");
+    for s in &engine_settings::SETTINGS {
+        assert!(e.contains(s.key), "{e} omits {}", s.key);
+    }
+    // Each of the spec's own keys is one it reads: a bad value is refused for
+    // what it is, never as an unknown key.
+    for key in SPEC_KEYS {
+        assert!(e.contains(key), "{e} omits {key}");
+        let refused = format!("{key}=-")
+            .parse::<EngineSpec>()
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            !refused.as_deref().unwrap_or("").contains("unknown key"),
+            "{key}: {refused:?}"
+        );
+    }
+}
