@@ -45,6 +45,12 @@ pub fn move_control(limit: &TimeControl, left: Option<Duration>) -> TimeControl 
     }
 }
 
+/// A whole number above zero (a depth or a node count).
+fn positive<T: FromStr + Default + PartialOrd>(text: &str) -> Option<T> {
+    text.parse().ok().filter(|n| *n > T::default())
+}
+
+/// A number of seconds from 0 to a million (a time or an increment).
 fn seconds(text: &str) -> Option<Duration> {
     let s: f64 = text.trim().parse().ok()?;
     (s.is_finite() && (0.0..1e6).contains(&s)).then(|| Duration::from_secs_f64(s))
@@ -153,30 +159,20 @@ impl FromStr for EngineSpec {
             match key {
                 "name" => spec.name = Some(value.to_string()),
                 "depth" => {
-                    spec.limit = TimeControl::Depth(
-                        value
-                            .parse()
-                            .ok()
-                            .filter(|&d| d > 0)
-                            .ok_or_else(|| number("a depth ≥ 1"))?,
-                    )
+                    spec.limit =
+                        TimeControl::Depth(positive(value).ok_or_else(|| number("a depth ≥ 1"))?)
                 }
                 "nodes" => {
                     spec.limit = TimeControl::Nodes(
-                        value
-                            .parse()
-                            .ok()
-                            .filter(|&n| n > 0)
-                            .ok_or_else(|| number("a node count ≥ 1"))?,
+                        positive(value).ok_or_else(|| number("a node count ≥ 1"))?,
                     )
                 }
                 "time" => {
-                    let s: f64 = value
-                        .parse()
-                        .ok()
-                        .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e6)
-                        .ok_or_else(|| number("seconds > 0"))?;
-                    spec.limit = TimeControl::MoveTime(Duration::from_secs_f64(s));
+                    spec.limit = TimeControl::MoveTime(
+                        seconds(value)
+                            .filter(|t| !t.is_zero())
+                            .ok_or_else(|| number("seconds > 0"))?,
+                    )
                 }
                 "clock" => {
                     let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
