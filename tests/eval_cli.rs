@@ -112,6 +112,49 @@ fn train_pipeline_end_to_end() {
     );
     assert!(o.status.success(), "{}", text(&o));
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    // A network over those weights: the file carries both and plays, and scores
+    // otherwise than the linear weights alone.
+    let netted = dir.path().join("n.bin");
+    let o = run(
+        train,
+        &[
+            "fit",
+            "--data",
+            d,
+            "--out",
+            netted.to_str().unwrap(),
+            "--init",
+            weights.to_str().unwrap(),
+            "--net",
+            "16",
+            "--epochs",
+            "2",
+            "--batch",
+            "32",
+            "--net-lr",
+            "0.01",
+            "--holdout",
+            "20",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("16 hidden units"), "{}", text(&o));
+    let bytes = std::fs::read(&netted).unwrap();
+    assert_eq!(&bytes[8..12], &2u32.to_le_bytes(), "a version-2 file");
+    let scores: Vec<i32> = [&weights, &netted]
+        .iter()
+        .map(|w| {
+            let o = damas(&["analyze", "--depth", "1", "--weights", w.to_str().unwrap()]);
+            assert!(o.status.success(), "{}", text(&o));
+            best_score(&o)
+        })
+        .collect();
+    assert_ne!(scores[0], scores[1], "the network changes the score");
+    let o = run(
+        train,
+        &["fit", "--data", d, "--out", "x.bin", "--net", "16"],
+    );
+    assert!(!o.status.success(), "--net needs --init");
     let o = run(
         train,
         &["fit", "--data", d, "--out", "x.bin", "--groups", "nonsense"],

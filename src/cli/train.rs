@@ -6,11 +6,13 @@ use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
-use crate::train::data::{read_games, DataError};
+use crate::train::data::{read_games, DataError, GameRecord};
 use crate::train::fit::{export, fit, fit_scale, initial, split, EpochReport, FitConfig};
+use crate::train::net::{self, NetConfig};
 use crate::train::selfplay::{self, SelfPlayConfig};
 use damas_egdb::location;
 use damas_engine::eval::features::{self, Group};
+use damas_engine::eval::network::MAX_HIDDEN;
 use damas_engine::eval::{EvalName, Evaluation, Trained, Weights};
 use damas_rules::variant::Variant;
 
@@ -123,6 +125,13 @@ pub struct FitArgs {
     /// Write the losses per epoch to this CSV file.
     #[arg(long)]
     pub curve: Option<PathBuf>,
+    /// Train a network of this many hidden units per view on top of `--init`'s
+    /// linear weights, which stay as they are (docs/evaluation.md, "The network").
+    #[arg(long, value_name = "UNITS", requires = "init")]
+    pub net: Option<usize>,
+    /// Adam's step size for `--net`.
+    #[arg(long, default_value_t = 0.001)]
+    pub net_lr: f32,
 }
 
 /// Arguments of `plot`.
@@ -206,6 +215,73 @@ fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// `fit --net`: a network fitted over fixed linear weights.
+fn run_fit_net(
+    a: &FitArgs,
+    cfg: &FitConfig,
+    games: &[GameRecord],
+    hidden: usize,
+) -> Result<(), String> {
+    if hidden == 0 || hidden > MAX_HIDDEN {
+        return Err(format!(
+            "--net {hidden}: hidden units must be 1 to {MAX_HIDDEN}"
+        ));
+    }
+    let init_path = a.init.as_ref().ok_or("--net needs --init")?;
+    let mut weights = Weights::load(init_path).map_err(|e| e.to_string())?;
+    weights.net = None;
+    let linear = Trained::new(&weights);
+    // K as the linear fit measures it.
+    let (lin_train, _) = split(games, cfg);
+    let k = fit_scale(&lin_train);
+    drop(lin_train);
+    let (train, valid) = net::split(games, &linear, cfg.holdout, cfg.skip_plies);
+    if train.is_empty() {
+        return Err("no training positions in the data".into());
+    }
+    println!(
+        "{} games: {} training positions, {} held out; K = {k:.6} per hundredth; {hidden} hidden units",
+        games.len(),
+        train.len(),
+        valid.len()
+    );
+    let ncfg = NetConfig {
+        hidden,
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.net_lr,
+        lambda: cfg.lambda,
+        l2: cfg.l2,
+        seed: cfg.seed,
+        holdout: cfg.holdout,
+        skip_plies: cfg.skip_plies,
+    };
+    let start = std::time::Instant::now();
+    let mut curve: Vec<EpochReport> = Vec::new();
+    let net = net::fit_net(&train, &valid, k, &ncfg, &mut |epoch, t, v| {
+        println!(
+            "epoch {epoch:3}  train {t:.5}  held-out {v:.5}  ({:.0} s)",
+            start.elapsed().as_secs_f64()
+        );
+        curve.push(EpochReport {
+            epoch,
+            train: t,
+            valid: v,
+        });
+    });
+    weights.net = Some(net.export());
+    weights.save(&a.out).map_err(|e| e.to_string())?;
+    println!(
+        "wrote {}: linear weights of {} and the network",
+        a.out.display(),
+        init_path.display()
+    );
+    if let Some(p) = &a.curve {
+        write_curve(p, &curve)?;
+    }
+    Ok(())
+}
+
 fn run_fit(a: &FitArgs) -> Result<(), String> {
     let groups = if a.groups.is_empty() {
         Group::ALL.to_vec()
@@ -252,6 +328,9 @@ fn run_fit(a: &FitArgs) -> Result<(), String> {
             g.index += base;
             g
         }));
+    }
+    if let Some(hidden) = a.net {
+        return run_fit_net(a, &cfg, &games, hidden);
     }
     let (train, valid) = split(&games, &cfg);
     if train.is_empty() {

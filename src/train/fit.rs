@@ -144,8 +144,7 @@ pub fn split(games: &[GameRecord], cfg: &FitConfig) -> (Dataset, Dataset) {
     let mut train = Dataset::default();
     let mut valid = Dataset::default();
     for g in games {
-        let h = (g.index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-        if (h % 100) < cfg.holdout as u64 {
+        if held_out(g.index, cfg.holdout) {
             valid.push_game(g, cfg.skip_plies);
         } else {
             train.push_game(g, cfg.skip_plies);
@@ -154,19 +153,30 @@ pub fn split(games: &[GameRecord], cfg: &FitConfig) -> (Dataset, Dataset) {
     (train, valid)
 }
 
-fn sigmoid(x: f32) -> f32 {
+pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
 /// Cross-entropy of prediction `p` for target `y`.
-fn xent(y: f32, p: f32) -> f64 {
+pub(crate) fn xent(y: f32, p: f32) -> f64 {
     let p = p.clamp(1e-6, 1.0 - 1e-6) as f64;
     let y = y as f64;
     -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
 fn target(d: &Dataset, i: usize, k: f32, lambda: f32) -> f32 {
-    lambda * d.result[i] + (1.0 - lambda) * sigmoid(k * d.score[i])
+    blend(d.result[i], d.score[i], k, lambda)
+}
+
+/// The training target: White's game points blended with the search's score.
+pub(crate) fn blend(result: f32, score: f32, k: f32, lambda: f32) -> f32 {
+    lambda * result + (1.0 - lambda) * sigmoid(k * score)
+}
+
+/// Whether the game of index `index` is held out (`holdout` percent of them).
+pub(crate) fn held_out(index: u32, holdout: u32) -> bool {
+    let h = (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    (h % 100) < holdout as u64
 }
 
 /// Mean loss of weights `w` on `d`.
@@ -234,6 +244,7 @@ pub fn export(w: &[[f32; 2]], shift: u32) -> Weights {
     Weights {
         shift,
         values: w.iter().map(|&[o, e]| [q(o), q(e)]).collect(),
+        net: None,
     }
 }
 

@@ -6,7 +6,8 @@
 //!   features of [`features`] (material, piece-square tables, men patterns of two rows,
 //!   mobility, king terms), blended between an opening and an endgame weight by the
 //!   number of pieces; its weights are fitted by `damas-train` on self-play games and
-//!   embedded from `data/eval/weights.bin`.
+//!   embedded from `data/eval/weights.bin`. A weight file may add a small network
+//!   ([`network`]) whose score is added to the linear one.
 //!
 //! [`Evaluation`] names the choice for the search, which monomorphises the built-in
 //! evaluators (no dynamic call per leaf on the default path).
@@ -14,6 +15,7 @@
 pub mod features;
 mod folded;
 mod material;
+pub mod network;
 mod trained;
 pub mod weights;
 

@@ -5,6 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::features::{self, phase, visit, View, PHASE_MAX};
 use super::folded::Folded;
+use super::network::NetTables;
 use super::weights::{Weights, WeightsError};
 use super::Evaluator;
 use crate::score::Score;
@@ -31,6 +32,8 @@ pub struct Trained {
     /// The same weights folded for speed.
     folded: Arc<Folded>,
     shift: u32,
+    /// A network whose score is added to the linear one (none in the embedded weights).
+    net: Option<Arc<NetTables>>,
     /// Variety: up to this many hundredths added to each score, fixed per
     /// position by a hash of it and `seed` (0: none).
     noise: i32,
@@ -49,6 +52,7 @@ impl Trained {
             folded: Arc::new(Folded::new(&w)),
             w,
             shift: weights.shift,
+            net: weights.net.as_ref().map(|n| Arc::new(NetTables::new(n))),
             noise: 0,
             seed: 0,
         }
@@ -63,6 +67,7 @@ impl Trained {
             w: self.w.clone(),
             folded: self.folded.clone(),
             shift: self.shift,
+            net: self.net.clone(),
             noise: amplitude.min(50) as i32,
             seed,
         }
@@ -114,7 +119,19 @@ impl Trained {
     #[inline]
     pub fn white_score(&self, pos: &Position) -> i32 {
         let [o, e] = self.folded.sums(&self.w, pos);
-        self.blend(pos, o, e)
+        self.blend(pos, o, e) + self.net_white(pos)
+    }
+
+    /// The network's score for White (0 without one).
+    #[inline(always)]
+    fn net_white(&self, pos: &Position) -> i32 {
+        match &self.net {
+            None => 0,
+            Some(n) => match pos.side_to_move() {
+                Color::White => n.score(pos),
+                Color::Black => -n.score(pos),
+            },
+        }
     }
 
     /// [`Trained::white_score`] computed feature by feature, as the trainer sees
@@ -122,7 +139,7 @@ impl Trained {
     pub fn white_score_by_features(&self, pos: &Position) -> i32 {
         let (wo, we) = self.side(&View::of(pos, Color::White));
         let (bo, be) = self.side(&View::of(pos, Color::Black));
-        self.blend(pos, wo - bo, we - be)
+        self.blend(pos, wo - bo, we - be) + self.net_white(pos)
     }
 
     #[inline(always)]

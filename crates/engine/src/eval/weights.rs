@@ -7,18 +7,23 @@
 //! before it. Feature groups are only ever added at the end: a file of an earlier
 //! layout (its groups the first groups of this one) reads with zero weights for the
 //! groups added since, which scores every position as it did. A file of any other
-//! layout, size or checksum is refused.
+//! layout, size or checksum is refused. Version 2 adds a [`Network`] block
+//! ([`Network::write`]) between the weights and the checksum; version 1 files have
+//! none.
 
 use std::path::Path;
 
 use thiserror::Error;
 
 use super::features::{self, Group};
+use super::network::Network;
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"DAMASEVW";
-/// The format version written and read.
+/// The format version of files without a network.
 pub const VERSION: u32 = 1;
+/// The format version of files with a network.
+pub const VERSION_NET: u32 = 2;
 /// Header bytes before the weights.
 const HEADER: usize = 24;
 
@@ -43,7 +48,7 @@ pub enum WeightsError {
     #[error("not a damas weight file (bad magic bytes at offset 0)")]
     BadMagic,
     /// Another format version.
-    #[error("weight file format version {found}, this program reads version {VERSION}")]
+    #[error("weight file format version {found}, this program reads versions {VERSION} and {VERSION_NET}")]
     Version {
         /// Version in the file.
         found: u32,
@@ -57,6 +62,14 @@ pub enum WeightsError {
         count: u32,
         /// This program's fingerprint.
         expected: u32,
+    },
+    /// A network block of the wrong size for its hidden layer.
+    #[error("weight file network block at offset {offset} is malformed ({len} bytes)")]
+    Network {
+        /// Where the block starts.
+        offset: usize,
+        /// Its length.
+        len: usize,
     },
     /// A fixed-point shift out of range.
     #[error("weight file fixed-point shift {0} is out of range (0..=8)")]
@@ -105,6 +118,8 @@ pub struct Weights {
     pub shift: u32,
     /// `[opening, endgame]` per feature.
     pub values: Vec<[i16; 2]>,
+    /// A network whose score is added to the linear one.
+    pub net: Option<Network>,
 }
 
 impl Weights {
@@ -113,6 +128,7 @@ impl Weights {
         Weights {
             shift,
             values: vec![[0, 0]; features::COUNT],
+            net: None,
         }
     }
 
@@ -129,7 +145,7 @@ impl Weights {
         }
         let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
         let version = u32_at(8);
-        if version != VERSION {
+        if version != VERSION && version != VERSION_NET {
             return Err(WeightsError::Version { found: version });
         }
         let (layout, count, shift) = (u32_at(12), u32_at(16), u32_at(20));
@@ -148,7 +164,20 @@ impl Weights {
         if shift > 8 {
             return Err(WeightsError::Shift(shift));
         }
-        let expected = HEADER + count as usize * 4 + 4;
+        let linear_end = HEADER + count as usize * 4;
+        let net_len = if version == VERSION_NET {
+            // The block's hidden count comes first.
+            if b.len() < linear_end + 4 {
+                return Err(WeightsError::Truncated {
+                    len: b.len(),
+                    expected: linear_end + 4,
+                });
+            }
+            Network::byte_len((u32_at(linear_end) as usize).min(super::network::MAX_HIDDEN + 1))
+        } else {
+            0
+        };
+        let expected = linear_end + net_len + 4;
         if b.len() < expected {
             return Err(WeightsError::Truncated {
                 len: b.len(),
@@ -166,7 +195,17 @@ impl Weights {
         if stored != computed {
             return Err(WeightsError::Checksum { stored, computed });
         }
-        let mut values: Vec<[i16; 2]> = body[HEADER..]
+        let net = if version == VERSION_NET {
+            Some(
+                Network::read(&body[linear_end..]).ok_or(WeightsError::Network {
+                    offset: linear_end,
+                    len: net_len,
+                })?,
+            )
+        } else {
+            None
+        };
+        let mut values: Vec<[i16; 2]> = body[HEADER..linear_end]
             .chunks_exact(4)
             .map(|c| {
                 [
@@ -176,7 +215,7 @@ impl Weights {
             })
             .collect();
         values.resize(features::COUNT, [0, 0]);
-        Ok(Weights { shift, values })
+        Ok(Weights { shift, values, net })
     }
 
     /// The file's bytes.
@@ -188,13 +227,21 @@ impl Weights {
     fn to_bytes_as(&self, layout: u32) -> Vec<u8> {
         let mut b = Vec::with_capacity(HEADER + self.values.len() * 4 + 4);
         b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
+        let version = if self.net.is_some() {
+            VERSION_NET
+        } else {
+            VERSION
+        };
+        b.extend_from_slice(&version.to_le_bytes());
         b.extend_from_slice(&layout.to_le_bytes());
         b.extend_from_slice(&(self.values.len() as u32).to_le_bytes());
         b.extend_from_slice(&self.shift.to_le_bytes());
         for [o, e] in &self.values {
             b.extend_from_slice(&o.to_le_bytes());
             b.extend_from_slice(&e.to_le_bytes());
+        }
+        if let Some(n) = &self.net {
+            n.write(&mut b);
         }
         let crc = crc32fast::hash(&b);
         b.extend_from_slice(&crc.to_le_bytes());
@@ -294,6 +341,7 @@ mod tests {
                     [v, -v]
                 })
                 .collect(),
+            net: None,
         };
         let b = old.to_bytes_as(layout_id_of(groups));
         let w = Weights::from_bytes(&b).unwrap();
@@ -309,6 +357,31 @@ mod tests {
             Weights::from_bytes(&wrong),
             Err(WeightsError::Layout { .. })
         ));
+    }
+
+    #[test]
+    fn a_network_round_trips_and_a_bad_block_is_refused() {
+        let mut w = sample();
+        let mut n = Network::zero(4);
+        n.w1[5] = -3;
+        n.w2[7] = 99;
+        n.b2 = -1234;
+        w.net = Some(n);
+        let b = w.to_bytes();
+        assert_eq!(u32::from_le_bytes([b[8], b[9], b[10], b[11]]), VERSION_NET);
+        assert_eq!(Weights::from_bytes(&b), Ok(w.clone()));
+        assert!(matches!(
+            Weights::from_bytes(&b[..b.len() - 3]),
+            Err(WeightsError::Truncated { .. })
+        ));
+        // A hidden count the block's length does not fit.
+        let mut bad = b.clone();
+        let at = HEADER + features::COUNT * 4;
+        bad[at] = 200;
+        assert!(Weights::from_bytes(&bad).is_err());
+        // Without a network the file stays version 1.
+        w.net = None;
+        assert_eq!(w.to_bytes()[8], VERSION as u8);
     }
 
     #[test]
