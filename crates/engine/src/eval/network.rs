@@ -160,7 +160,7 @@ const LANES: usize = 16;
 /// A [`Network`] folded for inference: the first layer summed per row of men, so
 /// that a view costs eight row lookups and one per king instead of one per piece.
 /// Sums saturate at the bounds of an `i16` (far beyond the clip at [`ACT_ONE`]).
-/// The hidden layer is padded with idle units to a multiple of [`LANES`].
+/// The hidden layer is padded with idle units to a multiple of 16 (the lanes).
 #[derive(Clone, Debug)]
 pub struct NetTables {
     /// Hidden units, padded.
