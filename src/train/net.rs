@@ -48,9 +48,8 @@ pub struct NetData {
     base: Vec<f32>,
     /// +1 when White is to move, −1 otherwise.
     sign: Vec<f32>,
-    /// The side to move's view and the opponent's: men, kings, opponent's men,
-    /// opponent's kings.
-    views: Vec<[[u32; 4]; 2]>,
+    /// The side to move's view and the opponent's.
+    views: Vec<[View; 2]>,
     result: Vec<f32>,
     score: Vec<f32>,
 }
@@ -70,10 +69,7 @@ impl NetData {
         let points = g.outcome.white_points();
         for s in g.samples.iter().filter(|s| s.ply >= skip_plies) {
             let me = s.pos.side_to_move();
-            let v = |c: Color| {
-                let v = View::of(&s.pos, c);
-                [v.men, v.kings, v.opp_men, v.opp_kings]
-            };
+            let v = |c: Color| View::of(&s.pos, c);
             self.base.push(linear.white_score(&s.pos) as f32);
             self.sign.push(if me == Color::White { 1.0 } else { -1.0 });
             self.views.push([v(me), v(me.opponent())]);
@@ -138,17 +134,10 @@ impl FloatNet {
     }
 
     /// The pre-activations of one view.
-    fn pre(&self, v: &[u32; 4], out: &mut [f32]) {
+    fn pre(&self, v: &View, out: &mut [f32]) {
         let h = self.hidden;
         out.copy_from_slice(&self.p[self.b1()..self.b1() + h]);
-        let view = View {
-            men: v[0],
-            kings: v[1],
-            opp_men: v[2],
-            opp_kings: v[3],
-            to_move: false,
-        };
-        active(&view, |i| {
+        active(v, |i| {
             for (o, w) in out.iter_mut().zip(&self.p[i * h..(i + 1) * h]) {
                 *o += w;
             }
@@ -272,14 +261,7 @@ pub fn fit_net(
                     g[b1 + j] += da[j] + db[j];
                 }
                 for (view, d) in [(&train.views[i][0], &da), (&train.views[i][1], &db)] {
-                    let view = View {
-                        men: view[0],
-                        kings: view[1],
-                        opp_men: view[2],
-                        opp_kings: view[3],
-                        to_move: false,
-                    };
-                    active(&view, |f| {
+                    active(view, |f| {
                         for (gw, dj) in g[f * h..(f + 1) * h].iter_mut().zip(d.iter()) {
                             *gw += dj;
                         }
