@@ -215,6 +215,21 @@ fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// Prints each epoch's losses with the time since the start and keeps them in `curve`.
+fn reporter(curve: &mut Vec<EpochReport>) -> impl FnMut(&EpochReport) + '_ {
+    let start = std::time::Instant::now();
+    move |r| {
+        println!(
+            "epoch {:3}  train {:.5}  held-out {:.5}  ({:.0} s)",
+            r.epoch,
+            r.train,
+            r.valid,
+            start.elapsed().as_secs_f64()
+        );
+        curve.push(*r);
+    }
+}
+
 /// `fit --net`: a network fitted over fixed linear weights.
 fn run_fit_net(
     a: &FitArgs,
@@ -256,19 +271,8 @@ fn run_fit_net(
         holdout: cfg.holdout,
         skip_plies: cfg.skip_plies,
     };
-    let start = std::time::Instant::now();
     let mut curve: Vec<EpochReport> = Vec::new();
-    let net = net::fit_net(&train, &valid, k, &ncfg, &mut |epoch, t, v| {
-        println!(
-            "epoch {epoch:3}  train {t:.5}  held-out {v:.5}  ({:.0} s)",
-            start.elapsed().as_secs_f64()
-        );
-        curve.push(EpochReport {
-            epoch,
-            train: t,
-            valid: v,
-        });
-    });
+    let net = net::fit_net(&train, &valid, k, &ncfg, &mut reporter(&mut curve));
     weights.net = Some(net.export());
     weights.save(&a.out).map_err(|e| e.to_string())?;
     println!(
@@ -349,17 +353,14 @@ fn run_fit(a: &FitArgs) -> Result<(), String> {
         valid.len()
     );
     let mut curve: Vec<EpochReport> = Vec::new();
-    let start = std::time::Instant::now();
-    let w = fit(&train, &valid, initial(init.as_ref()), k, &cfg, &mut |r| {
-        println!(
-            "epoch {:3}  train {:.5}  held-out {:.5}  ({:.0} s)",
-            r.epoch,
-            r.train,
-            r.valid,
-            start.elapsed().as_secs_f64()
-        );
-        curve.push(*r);
-    });
+    let w = fit(
+        &train,
+        &valid,
+        initial(init.as_ref()),
+        k,
+        &cfg,
+        &mut reporter(&mut curve),
+    );
     let out = export(&w, cfg.shift);
     out.save(&a.out).map_err(|e| e.to_string())?;
     let m = w[features::MATERIAL];

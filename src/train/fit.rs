@@ -173,6 +173,17 @@ pub(crate) fn blend(result: f32, score: f32, k: f32, lambda: f32) -> f32 {
     lambda * result + (1.0 - lambda) * sigmoid(k * score)
 }
 
+/// The step size of epoch `epoch` (from 1) of `epochs`: `base` at the first, falling
+/// linearly to a tenth of it at the last.
+pub(crate) fn step_size(base: f32, epoch: u32, epochs: u32) -> f32 {
+    let frac = if epochs > 1 {
+        (epoch - 1) as f32 / (epochs - 1) as f32
+    } else {
+        0.0
+    };
+    base * (1.0 - 0.9 * frac)
+}
+
 /// Whether the game of index `index` is held out (`holdout` percent of them).
 pub(crate) fn held_out(index: u32, holdout: u32) -> bool {
     let h = (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
@@ -280,12 +291,7 @@ pub fn fit(
     });
     for epoch in 1..=cfg.epochs {
         order.shuffle(&mut rng);
-        let frac = if cfg.epochs > 1 {
-            (epoch - 1) as f32 / (cfg.epochs - 1) as f32
-        } else {
-            0.0
-        };
-        let lr = cfg.lr * (1.0 - 0.9 * frac);
+        let lr = step_size(cfg.lr, epoch, cfg.epochs);
         for chunk in order.chunks(cfg.batch.max(1)) {
             for &i in chunk {
                 let i = i as usize;
@@ -331,11 +337,33 @@ pub fn fit(
     w
 }
 
+/// `count` games of one position each (ply 30, score 0), cycling through `fens`
+/// and their outcomes: the trainers' test data.
+#[cfg(test)]
+pub(crate) fn one_sample_games(
+    fens: &[(&str, super::data::Outcome)],
+    count: u32,
+) -> Vec<GameRecord> {
+    (0..count)
+        .map(|i| {
+            let (fen, outcome) = fens[i as usize % fens.len()];
+            GameRecord {
+                index: i,
+                outcome,
+                samples: vec![super::data::Sample {
+                    pos: damas_rules::fen::parse_fen(fen).unwrap(),
+                    ply: 30,
+                    score: 0,
+                }],
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::data::{Outcome, Sample};
-    use damas_rules::fen::parse_fen;
+    use crate::train::data::Outcome;
 
     /// Games where White wins exactly when it has more men, and where a man on
     /// a5 (a square otherwise rare) means a White win too.
@@ -349,20 +377,7 @@ mod tests {
             ("W:Wa5,c1:Bb8,d8", Outcome::WhiteWin),
             ("B:Wa5,e1:Bf8,d8", Outcome::WhiteWin),
         ];
-        (0..200u32)
-            .map(|i| {
-                let (fen, outcome) = fens[i as usize % fens.len()];
-                GameRecord {
-                    index: i,
-                    outcome,
-                    samples: vec![Sample {
-                        pos: parse_fen(fen).unwrap(),
-                        ply: 30,
-                        score: 0,
-                    }],
-                }
-            })
-            .collect()
+        one_sample_games(&fens, 200)
     }
 
     #[test]

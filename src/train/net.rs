@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::data::GameRecord;
-use super::fit::{blend, held_out, sigmoid, xent};
+use super::fit::{blend, held_out, sigmoid, step_size, xent, EpochReport};
 use damas_engine::eval::features::View;
 use damas_engine::eval::network::{active, Network, ACT_ONE, INPUTS, OUT_SCALE};
 use damas_engine::eval::Trained;
@@ -202,14 +202,14 @@ pub fn loss(d: &NetData, net: &FloatNet, k: f32, lambda: f32) -> f64 {
     sum / d.len() as f64
 }
 
-/// Train a network on `train`, reporting `(epoch, train loss, held-out loss)` after
-/// each epoch (epoch 0: the linear model alone).
+/// Train a network on `train`, reporting the losses after each epoch (epoch 0: the
+/// linear model alone).
 pub fn fit_net(
     train: &NetData,
     valid: &NetData,
     k: f32,
     cfg: &NetConfig,
-    on_epoch: &mut dyn FnMut(u32, f64, f64),
+    on_epoch: &mut dyn FnMut(&EpochReport),
 ) -> FloatNet {
     let h = cfg.hidden;
     let mut net = FloatNet::new(h, cfg.seed);
@@ -220,21 +220,16 @@ pub fn fit_net(
     let (mut da, mut db) = (vec![0f32; h], vec![0f32; h]);
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed ^ 0x5EED);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
-    on_epoch(
-        0,
-        loss(train, &net, k, cfg.lambda),
-        loss(valid, &net, k, cfg.lambda),
-    );
+    on_epoch(&EpochReport {
+        epoch: 0,
+        train: loss(train, &net, k, cfg.lambda),
+        valid: loss(valid, &net, k, cfg.lambda),
+    });
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     for epoch in 1..=cfg.epochs {
         order.shuffle(&mut rng);
-        let frac = if cfg.epochs > 1 {
-            (epoch - 1) as f32 / (cfg.epochs - 1) as f32
-        } else {
-            0.0
-        };
-        let lr = cfg.lr * (1.0 - 0.9 * frac);
+        let lr = step_size(cfg.lr, epoch, cfg.epochs);
         for chunk in order.chunks(cfg.batch.max(1)) {
             g.iter_mut().for_each(|x| *x = 0.0);
             for &i in chunk {
@@ -277,11 +272,11 @@ pub fn fit_net(
                 net.p[q] -= lr * (m[q] / c1) / ((v[q] / c2).sqrt() + eps);
             }
         }
-        on_epoch(
+        on_epoch(&EpochReport {
             epoch,
-            loss(train, &net, k, cfg.lambda),
-            loss(valid, &net, k, cfg.lambda),
-        );
+            train: loss(train, &net, k, cfg.lambda),
+            valid: loss(valid, &net, k, cfg.lambda),
+        });
     }
     net
 }
@@ -289,10 +284,9 @@ pub fn fit_net(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::data::{Outcome, Sample};
+    use crate::train::data::Outcome;
+    use crate::train::fit::one_sample_games;
     use damas_engine::eval::Weights;
-    use damas_rules::fen::parse_fen;
-    use damas_rules::position::Position;
 
     /// Games the linear model cannot tell apart but a network can: White wins when
     /// it has a man on both a3 and c3 (an interaction), otherwise loses.
@@ -303,21 +297,7 @@ mod tests {
             ("W:Wc3,g3,e3:Bb6,d6,f6", Outcome::BlackWin),
             ("W:Wg3,h2,e3:Bb6,d6,f6", Outcome::WhiteWin),
         ];
-        (0..400)
-            .map(|n| {
-                let (fen, outcome) = fens[n % 4];
-                let pos: Position = parse_fen(fen).unwrap();
-                GameRecord {
-                    index: n as u32,
-                    outcome,
-                    samples: vec![Sample {
-                        pos,
-                        ply: 10,
-                        score: 0,
-                    }],
-                }
-            })
-            .collect()
+        one_sample_games(&fens, 400)
     }
 
     #[test]
@@ -338,11 +318,11 @@ mod tests {
         let k = 0.01;
         let mut first = None;
         let mut last = 0.0;
-        let net = fit_net(&train, &valid, k, &cfg, &mut |e, t, _| {
-            if e == 0 {
-                first = Some(t);
+        let net = fit_net(&train, &valid, k, &cfg, &mut |r| {
+            if r.epoch == 0 {
+                first = Some(r.train);
             }
-            last = t;
+            last = r.train;
         });
         let first = first.unwrap();
         assert!((first - std::f64::consts::LN_2).abs() < 1e-3, "{first}");
@@ -360,7 +340,7 @@ mod tests {
             assert_eq!(q.score(&pos.flip()), int);
         }
         // Deterministic for a seed.
-        let again = fit_net(&train, &valid, k, &cfg, &mut |_, _, _| {});
+        let again = fit_net(&train, &valid, k, &cfg, &mut |_| {});
         assert_eq!(again.p, net.p);
     }
 }

@@ -180,3 +180,24 @@ impl From<EvalName> for Evaluation {
         n.evaluation()
     }
 }
+
+/// The positions of `walks` seeded random games from the start, each of fewer than
+/// `max_plies` plies: the evaluators' test positions.
+#[cfg(test)]
+pub(crate) fn random_walk_positions(seed: u64, walks: usize, max_plies: usize) -> Vec<Position> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for _ in 0..walks {
+        let mut pos = Position::start();
+        for _ in 0..rng.gen_range(0..max_plies) {
+            let moves = damas_rules::movegen::legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.gen_range(0..moves.len())]);
+            out.push(pos);
+        }
+    }
+    out
+}

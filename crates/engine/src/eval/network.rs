@@ -357,7 +357,6 @@ mod tests {
 
     #[test]
     fn the_tables_score_as_the_network() {
-        use rand::Rng;
         let n = random(24, 5);
         let t = NetTables::new(&n);
         // The same tables without the AVX2 kernel.
@@ -365,22 +364,12 @@ mod tests {
             avx2: false,
             ..t.clone()
         };
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
-        let mut checked = 0;
-        for _ in 0..100 {
-            let mut pos = Position::start();
-            for _ in 0..rng.gen_range(0..150) {
-                let moves = damas_rules::movegen::legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
-                pos = pos.play(moves[rng.gen_range(0..moves.len())]);
-                assert_eq!(t.score(&pos), n.score(&pos));
-                assert_eq!(portable.score(&pos), n.score(&pos));
-                checked += 1;
-            }
+        let positions = crate::eval::random_walk_positions(9, 100, 150);
+        for pos in &positions {
+            assert_eq!(t.score(pos), n.score(pos));
+            assert_eq!(portable.score(pos), n.score(pos));
         }
-        assert!(checked > 3_000, "{checked}");
+        assert!(positions.len() > 3_000, "{}", positions.len());
     }
 
     #[test]

@@ -216,21 +216,12 @@ mod tests {
     fn folded_tables_score_exactly_as_the_features() {
         use rand::{Rng, SeedableRng};
         let t = Trained::embedded();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        let mut checked = 0;
-        for _ in 0..200 {
-            let mut pos = Position::start();
-            for _ in 0..rng.gen_range(0..120) {
-                let moves = damas_rules::movegen::legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
-                pos = pos.play(moves[rng.gen_range(0..moves.len())]);
-                assert_eq!(t.white_score(&pos), t.white_score_by_features(&pos));
-                checked += 1;
-            }
+        let positions = crate::eval::random_walk_positions(7, 200, 120);
+        for pos in &positions {
+            assert_eq!(t.white_score(pos), t.white_score_by_features(pos));
         }
-        assert!(checked > 5_000, "{checked}");
+        assert!(positions.len() > 5_000, "{}", positions.len());
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         // Random weights exercise every table entry's sign and folding.
         let mut w = Weights::zero(3);
         for v in w.values.iter_mut() {
