@@ -10,8 +10,11 @@
 //!   ([`network`]) whose score is added to the linear one.
 //!
 //! [`Evaluation`] names the choice for the search, which monomorphises the built-in
-//! evaluators (no dynamic call per leaf on the default path).
+//! evaluators (no dynamic call per leaf on the default path). Each search thread
+//! lends its [`Accumulators`] to [`Evaluator::eval_at`], where the network keeps its
+//! first layer per ply.
 
+pub mod accumulator;
 pub mod features;
 mod folded;
 mod material;
@@ -23,6 +26,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
+pub use accumulator::Accumulators;
 pub use material::{Material, KING, MAN};
 pub use trained::Trained;
 pub use weights::{Weights, WeightsError};
@@ -43,6 +47,21 @@ pub trait Evaluator: Send + Sync {
     #[inline]
     fn eval_board(&self, board: &Board) -> Score {
         self.eval(&board.to_position())
+    }
+
+    /// [`Evaluator::eval`] of the position a search holds at `ply`, which may keep
+    /// work per ply in `acc` (the network's first layer); the same score.
+    #[inline]
+    fn eval_at(&self, pos: &Position, ply: u32, acc: &mut Accumulators) -> Score {
+        let _ = (ply, acc);
+        self.eval(pos)
+    }
+
+    /// [`Evaluator::eval_at`] of a [`Board`] (as [`Evaluator::eval_board`]).
+    #[inline]
+    fn eval_board_at(&self, board: &Board, ply: u32, acc: &mut Accumulators) -> Score {
+        let _ = (ply, acc);
+        self.eval_board(board)
     }
 }
 

@@ -7,6 +7,9 @@
 //! the opponent's separately, so the score is the side to move's and a position
 //! and its colour-flipped mirror score alike. Integer inference: activations run
 //! from 0 to [`ACT_ONE`], the output is in hundredths of a man.
+//!
+//! [`NetTables`] scores a position from scratch; in a search its first layer is
+//! kept per ply and updated by the pieces that changed ([`super::accumulator`]).
 
 use super::features::View;
 use damas_rules::position::Position;
@@ -155,7 +158,12 @@ const TRIT4: [u8; 16] = {
 const ROW_STATES: usize = 81;
 
 /// Hidden units are computed in lanes of this many (one AVX2 register of `i16`).
-const LANES: usize = 16;
+pub(super) const LANES: usize = 16;
+
+/// Sixteen hidden units, aligned for one AVX2 load or store.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub(super) struct Lanes(pub(super) [i16; LANES]);
 
 /// A [`Network`] folded for inference: the first layer summed per row of men, so
 /// that a view costs eight row lookups and one per king instead of one per piece.
@@ -173,6 +181,14 @@ pub struct NetTables {
     /// `2 × hidden`: the side to move's units, then the opponent's.
     w2: Box<[i16]>,
     b2: i32,
+    /// `INPUTS × hidden` units: the first layer's column of each input (the
+    /// [`super::accumulator`]'s updates).
+    columns: Box<[Lanes]>,
+    /// `hidden` first-layer biases.
+    b1: Box<[Lanes]>,
+    /// Whether no hidden sum of any position can leave the range of an `i16`, so
+    /// that sums updated with wrapping adds are exact.
+    exact: bool,
     /// Whether this processor runs AVX2 (the kernel is compiled for it too).
     avx2: bool,
 }
@@ -214,16 +230,90 @@ impl NetTables {
         let mut w2 = vec![0i16; 2 * h].into_boxed_slice();
         w2[..nh].copy_from_slice(&n.w2[..nh]);
         w2[h..h + nh].copy_from_slice(&n.w2[nh..]);
+        let lanes = |units: &mut dyn Iterator<Item = i16>| -> Box<[Lanes]> {
+            let mut out = vec![Lanes::default(); h / LANES];
+            for (o, u) in out.iter_mut().flat_map(|l| &mut l.0).zip(units) {
+                *o = u;
+            }
+            out.into_boxed_slice()
+        };
+        let columns: Box<[Lanes]> = (0..INPUTS)
+            .flat_map(|i| lanes(&mut col(i).iter().copied()).into_vec())
+            .collect();
+        let b1 = lanes(&mut n.b1.iter().copied());
+        // The largest sum a unit can reach: its bias and its 32 largest weights
+        // (a position has at most 32 pieces), whatever their signs.
+        let exact = (0..nh).all(|u| {
+            let mut w: Vec<i32> = (0..INPUTS)
+                .map(|i| (n.w1[i * nh + u] as i32).abs())
+                .collect();
+            w.sort_unstable_by(|a, b| b.cmp(a));
+            (n.b1[u] as i32).abs() + w[..32].iter().sum::<i32>() <= i16::MAX as i32
+        });
         NetTables {
             hidden: h,
             rows,
             kings,
             w2,
             b2: n.b2,
+            columns,
+            b1,
+            exact,
             #[cfg(target_arch = "x86_64")]
             avx2: std::is_x86_feature_detected!("avx2"),
             #[cfg(not(target_arch = "x86_64"))]
             avx2: false,
+        }
+    }
+
+    /// Hidden units, padded to whole lanes.
+    #[inline(always)]
+    pub(super) fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The first layer's columns, `hidden` units (padded) per input.
+    #[inline(always)]
+    pub(super) fn columns(&self) -> &[Lanes] {
+        &self.columns
+    }
+
+    /// The first layer's biases (padded).
+    #[inline(always)]
+    pub(super) fn biases(&self) -> &[Lanes] {
+        &self.b1
+    }
+
+    /// The output weights: the side to move's units, then the opponent's (padded).
+    #[inline(always)]
+    pub(super) fn output(&self) -> &[i16] {
+        &self.w2
+    }
+
+    /// The output bias.
+    #[inline(always)]
+    pub(super) fn output_bias(&self) -> i32 {
+        self.b2
+    }
+
+    /// Whether hidden sums kept in wrapping `i16` are exact for every position.
+    #[inline(always)]
+    pub(super) fn wraps_exactly(&self) -> bool {
+        self.exact
+    }
+
+    /// Whether the AVX2 kernels run.
+    #[inline(always)]
+    pub(super) fn avx2(&self) -> bool {
+        self.avx2
+    }
+
+    /// The same tables on the portable path (the tests' reference).
+    #[cfg(test)]
+    pub(super) fn without_avx2(&self) -> NetTables {
+        NetTables {
+            avx2: false,
+            ..self.clone()
         }
     }
 
@@ -360,10 +450,7 @@ mod tests {
         let n = random(24, 5);
         let t = NetTables::new(&n);
         // The same tables without the AVX2 kernel.
-        let portable = NetTables {
-            avx2: false,
-            ..t.clone()
-        };
+        let portable = t.without_avx2();
         let positions = crate::eval::random_walk_positions(9, 100, 150);
         for pos in &positions {
             assert_eq!(t.score(pos), n.score(pos));

@@ -7,8 +7,9 @@ use super::features::{self, phase, visit, View, PHASE_MAX};
 use super::folded::Folded;
 use super::network::NetTables;
 use super::weights::{Weights, WeightsError};
-use super::Evaluator;
+use super::{Accumulators, Evaluator};
 use crate::score::Score;
+use damas_rules::movegen::Board;
 use damas_rules::position::{Color, Position};
 use damas_rules::variant::Variant;
 
@@ -118,8 +119,7 @@ impl Trained {
     /// The score of `pos` for White, in hundredths of a man.
     #[inline]
     pub fn white_score(&self, pos: &Position) -> i32 {
-        let [o, e] = self.folded.sums(&self.w, pos);
-        self.blend(pos, o, e) + self.net_white(pos)
+        self.linear_white(pos) + self.net_white(pos)
     }
 
     /// The network's score for White (0 without one).
@@ -152,10 +152,19 @@ impl Trained {
     }
 }
 
-impl Evaluator for Trained {
-    #[inline]
-    fn eval(&self, pos: &Position) -> Score {
-        let mut s = self.white_score(pos).clamp(-MAX_EVAL, MAX_EVAL);
+impl Trained {
+    /// The linear score of `pos` for White (the network's left out).
+    #[inline(always)]
+    fn linear_white(&self, pos: &Position) -> i32 {
+        let [o, e] = self.folded.sums(&self.w, pos);
+        self.blend(pos, o, e)
+    }
+
+    /// The evaluation of `pos` from its score for White: bounded, with the noise,
+    /// for the side to move.
+    #[inline(always)]
+    fn finish(&self, pos: &Position, white: i32) -> Score {
+        let mut s = white.clamp(-MAX_EVAL, MAX_EVAL);
         if self.noise != 0 {
             s += jitter(pos, self.seed, self.noise);
         }
@@ -163,6 +172,37 @@ impl Evaluator for Trained {
             Color::White => s,
             Color::Black => -s,
         })
+    }
+}
+
+impl Evaluator for Trained {
+    #[inline]
+    fn eval(&self, pos: &Position) -> Score {
+        self.finish(pos, self.white_score(pos))
+    }
+
+    /// With a network, its first layer is kept per ply in `acc`.
+    #[inline]
+    fn eval_at(&self, pos: &Position, ply: u32, acc: &mut Accumulators) -> Score {
+        match &self.net {
+            None => self.eval(pos),
+            Some(n) => {
+                let net = n.score_at(pos, ply as usize, acc);
+                let net = match pos.side_to_move() {
+                    Color::White => net,
+                    Color::Black => -net,
+                };
+                self.finish(pos, self.linear_white(pos) + net)
+            }
+        }
+    }
+
+    #[inline]
+    fn eval_board_at(&self, board: &Board, ply: u32, acc: &mut Accumulators) -> Score {
+        match &self.net {
+            None => self.eval_board(board),
+            Some(_) => self.eval_at(&board.to_position(), ply, acc),
+        }
     }
 }
 

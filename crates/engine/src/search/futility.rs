@@ -41,7 +41,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         {
             return None;
         }
-        let v = Score(self.static_eval(pos, static_eval).0 + FUTILITY_MARGIN.0 * depth as i32);
+        let v = Score(self.static_eval(pos, ply, static_eval).0 + FUTILITY_MARGIN.0 * depth as i32);
         (v <= alpha).then_some(v)
     }
 }

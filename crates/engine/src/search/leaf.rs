@@ -47,7 +47,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                 let v = self.threat_reply(&board, alpha, beta, ply);
                 (v, bound_of(v, alpha, beta))
             } else {
-                (self.eval.eval(pos), Bound::Exact)
+                (self.eval.eval_at(pos, ply, self.acc), Bound::Exact)
             }
         };
         if let Some(s) = slot {

@@ -20,7 +20,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::eval::{Evaluation, Evaluator, Material};
+use crate::eval::{Accumulators, Evaluation, Evaluator, Material};
 pub use crate::oracle::{Oracle, OracleAnswer, OracleValue};
 use crate::tt::{shared::SharedTable, thesis::Table, TableAccess};
 use damas_rules::moves::MoveList;
@@ -58,12 +58,13 @@ pub struct Searcher {
     thread_nodes: Vec<u64>,
 }
 
-/// What each search thread owns: ordering heuristics, the principal variation and
-/// the move lists.
+/// What each search thread owns: ordering heuristics, the principal variation,
+/// the move lists and the evaluation's accumulators.
 struct ThreadState {
     heur: Heuristics,
     pv: PvTable,
     lists: Vec<MoveList>,
+    acc: Accumulators,
 }
 
 impl ThreadState {
@@ -72,6 +73,7 @@ impl ThreadState {
             heur: Heuristics::new(),
             pv: PvTable::new(),
             lists: vec![MoveList::new(); MAX_PLY + 64],
+            acc: Accumulators::new(),
         }
     }
 
@@ -83,6 +85,7 @@ impl ThreadState {
         smp: Option<smp::Role<'s>>,
     ) -> Shared<'s> {
         self.heur.new_search();
+        self.acc.clear();
         Shared {
             start,
             t: opts.techniques,
@@ -90,6 +93,7 @@ impl ThreadState {
             heur: &mut self.heur,
             pv: &mut self.pv,
             lists: &mut self.lists,
+            acc: &mut self.acc,
             smp,
         }
     }
@@ -280,6 +284,7 @@ struct Shared<'a> {
     heur: &'a mut Heuristics,
     pv: &'a mut PvTable,
     lists: &'a mut Vec<MoveList>,
+    acc: &'a mut Accumulators,
     /// This thread's place in a parallel search.
     smp: Option<smp::Role<'a>>,
 }
@@ -316,6 +321,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess, R: Rules>(
         path: history.to_vec(),
         root_best: None,
         lists: shared.lists,
+        acc: shared.acc,
         smp: shared.smp,
         known_key: None,
         rules: PhantomData::<R>,

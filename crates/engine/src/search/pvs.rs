@@ -6,7 +6,7 @@
 
 use std::marker::PhantomData;
 
-use crate::eval::Evaluator;
+use crate::eval::{Accumulators, Evaluator};
 use crate::score::Score;
 use crate::tt::{from_tt, to_tt, Bound, Found, TableAccess};
 use damas_rules::drawrules;
@@ -54,6 +54,8 @@ pub(crate) struct Engine<'a, E: Evaluator + ?Sized, T: TableAccess, R: Rules> {
     /// One move list per ply (quiescence plies included), so that no node builds
     /// and clears a fresh 2 KB list.
     pub lists: &'a mut Vec<MoveList>,
+    /// The evaluation's work kept per ply (the network's first layer).
+    pub acc: &'a mut Accumulators,
     /// This thread's place in a parallel search (which depths it searches).
     pub smp: Option<super::smp::Role<'a>>,
     /// The key of the position the next [`Engine::node`] call searches, when the
@@ -97,10 +99,16 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         drawrules::trail(pos, self.path.iter().rev()).repeated
     }
 
-    /// The static evaluation of the node at `pos`, computed once and kept in `cache`.
+    /// The static evaluation of the node at `pos` (`ply` plies below the root),
+    /// computed once and kept in `cache`.
     #[inline(always)]
-    pub(crate) fn static_eval(&self, pos: &Position, cache: &mut Option<Score>) -> Score {
-        *cache.get_or_insert_with(|| self.eval.eval(pos))
+    pub(crate) fn static_eval(
+        &mut self,
+        pos: &Position,
+        ply: u32,
+        cache: &mut Option<Score>,
+    ) -> Score {
+        *cache.get_or_insert_with(|| self.eval.eval_at(pos, ply, self.acc))
     }
 
     /// Whether `child`, a child of `pos` (the current node, not yet on the path),

@@ -56,7 +56,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         if child.has_capture() {
             -self.qsearch(child, -beta, -alpha, ply + 1)
         } else if child.has_quiet_move() {
-            -self.eval.eval_board(child)
+            -self.eval.eval_board_at(child, ply + 1, self.acc)
         } else {
             Score::win_in(ply + 1)
         }

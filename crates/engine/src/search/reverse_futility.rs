@@ -46,7 +46,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         if board.has_capture() || !board.has_quiet_move() {
             return None;
         }
-        let v = self.static_eval(pos, static_eval);
+        let v = self.static_eval(pos, ply, static_eval);
         let reduced = Score(v.0 - RFP_MARGIN.0 * depth as i32);
         (reduced >= beta && !reduced.is_proven() && !board.threatened()).then_some(reduced)
     }
