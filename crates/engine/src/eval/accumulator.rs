@@ -302,7 +302,7 @@ impl Block {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::network::Network;
+    use crate::eval::network::random;
     use crate::eval::{Evaluation, Evaluator, Trained, Weights};
     use crate::score::Score;
     use crate::search::{Limits, SearchOptions, Searcher};
@@ -311,17 +311,6 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
-
-    fn random(hidden: usize, seed: u64, spread: i16) -> Network {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut n = Network::zero(hidden);
-        n.w1.iter_mut()
-            .for_each(|w| *w = rng.gen_range(-spread..spread));
-        n.b1.iter_mut().for_each(|w| *w = rng.gen_range(0..256));
-        n.w2.iter_mut().for_each(|w| *w = rng.gen_range(-800..800));
-        n.b2 = rng.gen_range(-5000..5000);
-        n
-    }
 
     /// Walk random trees depth first, scoring some nodes at their ply the way a
     /// search does (parents often unscored), and compare with scoring from scratch.

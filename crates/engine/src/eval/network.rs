@@ -403,25 +403,29 @@ impl NetTables {
     }
 }
 
+/// A network of `hidden` units with seeded random weights, first-layer weights in
+/// `-spread..spread`: the tests' networks.
+#[cfg(test)]
+pub(crate) fn random(hidden: usize, seed: u64, spread: i16) -> Network {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut n = Network::zero(hidden);
+    n.w1.iter_mut()
+        .for_each(|w| *w = rng.gen_range(-spread..spread));
+    n.b1.iter_mut().for_each(|w| *w = rng.gen_range(0..256));
+    n.w2.iter_mut().for_each(|w| *w = rng.gen_range(-800..800));
+    n.b2 = rng.gen_range(-5000..5000);
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use damas_rules::fen::parse_fen;
-    use rand::{Rng, SeedableRng};
-
-    fn random(hidden: usize, seed: u64) -> Network {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut n = Network::zero(hidden);
-        n.w1.iter_mut().for_each(|w| *w = rng.gen_range(-20..20));
-        n.b1.iter_mut().for_each(|w| *w = rng.gen_range(0..256));
-        n.w2.iter_mut().for_each(|w| *w = rng.gen_range(-800..800));
-        n.b2 = rng.gen_range(-5000..5000);
-        n
-    }
 
     #[test]
     fn round_trip_and_bad_sizes() {
-        let n = random(8, 1);
+        let n = random(8, 1, 20);
         let mut b = Vec::new();
         n.write(&mut b);
         assert_eq!(b.len(), Network::byte_len(8));
@@ -432,7 +436,7 @@ mod tests {
 
     #[test]
     fn mirrors_score_alike_and_zero_scores_zero() {
-        let n = random(16, 2);
+        let n = random(16, 2, 20);
         let z = Network::zero(16);
         for fen in [
             "W:Wa1,c3,Kd4,e5:Bb6,h8,Kg1",
@@ -447,7 +451,7 @@ mod tests {
 
     #[test]
     fn the_tables_score_as_the_network() {
-        let n = random(24, 5);
+        let n = random(24, 5, 20);
         let t = NetTables::new(&n);
         // The same tables without the AVX2 kernel.
         let portable = t.without_avx2();

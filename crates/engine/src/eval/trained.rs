@@ -127,10 +127,7 @@ impl Trained {
     fn net_white(&self, pos: &Position) -> i32 {
         match &self.net {
             None => 0,
-            Some(n) => match pos.side_to_move() {
-                Color::White => n.score(pos),
-                Color::Black => -n.score(pos),
-            },
+            Some(n) => for_white(pos, n.score(pos)),
         }
     }
 
@@ -168,10 +165,7 @@ impl Trained {
         if self.noise != 0 {
             s += jitter(pos, self.seed, self.noise);
         }
-        Score::centi(match pos.side_to_move() {
-            Color::White => s,
-            Color::Black => -s,
-        })
+        Score::centi(for_white(pos, s))
     }
 }
 
@@ -187,11 +181,7 @@ impl Evaluator for Trained {
         match &self.net {
             None => self.eval(pos),
             Some(n) => {
-                let net = n.score_at(pos, ply as usize, acc);
-                let net = match pos.side_to_move() {
-                    Color::White => net,
-                    Color::Black => -net,
-                };
+                let net = for_white(pos, n.score_at(pos, ply as usize, acc));
                 self.finish(pos, self.linear_white(pos) + net)
             }
         }
@@ -203,6 +193,15 @@ impl Evaluator for Trained {
             None => self.eval_board(board),
             Some(_) => self.eval_at(&board.to_position(), ply, acc),
         }
+    }
+}
+
+/// A score for the side to move as White's, or White's as the side to move's.
+#[inline(always)]
+fn for_white(pos: &Position, s: i32) -> i32 {
+    match pos.side_to_move() {
+        Color::White => s,
+        Color::Black => -s,
     }
 }
 
