@@ -60,41 +60,26 @@ impl Accumulators {
     }
 }
 
-/// The inputs (in White's view) whose columns take the sums of one position to
-/// those of another. A position has at most 32 pieces, so at most 32 of each.
-struct Changes {
-    subs: [u8; 32],
-    adds: [u8; 32],
-    nsub: usize,
-    nadd: usize,
+/// Each input set in `bits` (White's men and kings, Black's men and kings), in
+/// White's view: kind `k`'s square `s` is input `32 k + s`.
+#[inline(always)]
+fn each_input(bits: Pieces, mut f: impl FnMut(u8)) {
+    for (k, mut b) in bits.into_iter().enumerate() {
+        while b != 0 {
+            f((32 * k as u32 + b.trailing_zeros()) as u8);
+            b &= b - 1;
+        }
+    }
 }
 
-impl Changes {
-    /// The inputs that differ between `was` and `is`.
-    #[inline(always)]
-    fn between(was: &Pieces, is: &Pieces) -> Changes {
-        let mut c = Changes {
-            subs: [0; 32],
-            adds: [0; 32],
-            nsub: 0,
-            nadd: 0,
-        };
-        for k in 0..4 {
-            let mut gone = was[k] & !is[k];
-            while gone != 0 {
-                c.subs[c.nsub] = (32 * k as u32 + gone.trailing_zeros()) as u8;
-                c.nsub += 1;
-                gone &= gone - 1;
-            }
-            let mut came = is[k] & !was[k];
-            while came != 0 {
-                c.adds[c.nadd] = (32 * k as u32 + came.trailing_zeros()) as u8;
-                c.nadd += 1;
-                came &= came - 1;
-            }
-        }
-        c
-    }
+/// Where a position's sums start: an entry of the accumulators, or the biases.
+struct Start {
+    /// The entry, or `None` for the biases.
+    from: Option<usize>,
+    /// The pieces whose columns leave the sums.
+    gone: Pieces,
+    /// The pieces whose columns join them.
+    came: Pieces,
 }
 
 impl NetTables {
@@ -105,8 +90,21 @@ impl NetTables {
         if !self.wraps_exactly() || ply >= PLIES {
             return self.score(pos);
         }
-        let h = self.hidden();
-        acc.fit(h);
+        acc.fit(self.hidden());
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2() {
+            // SAFETY: `avx2` is set only where the processor reports AVX2; `acc`
+            // fits these tables and `ply < PLIES`.
+            return unsafe { self.score_at_avx2(pos, ply, acc) };
+        }
+        self.score_at_portable(pos, ply, acc)
+    }
+
+    /// The start of `pos` at `ply`: the entry at `ply − 1` or `ply`, whichever
+    /// differs from it by fewer pieces, or the biases (one column per piece) when
+    /// that is cheaper. Records `pos`'s pieces at `ply`.
+    #[inline(always)]
+    fn start(pos: &Position, ply: usize, acc: &mut Accumulators) -> Start {
         let now: Pieces = [
             pos.men(Color::White).0,
             pos.kings_of(Color::White).0,
@@ -115,7 +113,6 @@ impl NetTables {
         ];
         let differ =
             |p: &Pieces| -> u32 { p.iter().zip(&now).map(|(a, b)| (a ^ b).count_ones()).sum() };
-        // From the biases (`None`): one column per piece.
         let mut from: Option<usize> = None;
         let mut cost: u32 = now.iter().map(|b| b.count_ones()).sum();
         for p in [ply, ply.wrapping_sub(1)] {
@@ -126,37 +123,37 @@ impl NetTables {
                 }
             }
         }
-        let changes = Changes::between(&from.map_or([0; 4], |p| acc.pieces[p]), &now);
+        let was = from.map_or([0; 4], |p| acc.pieces[p]);
         acc.pieces[ply] = now;
-        // Each view's output weights: the side to move's half, or the opponent's.
-        let (w_me, w_opp) = self.output().split_at(h);
-        let w2 = match pos.side_to_move() {
+        let mut start = Start {
+            from,
+            gone: [0; 4],
+            came: [0; 4],
+        };
+        for k in 0..4 {
+            start.gone[k] = was[k] & !now[k];
+            start.came[k] = now[k] & !was[k];
+        }
+        start
+    }
+
+    /// Each view's output weights (White's view, then Black's): the side to
+    /// move's half of the output layer, or the opponent's.
+    #[inline(always)]
+    fn view_weights(&self, pos: &Position) -> [&[i16]; 2] {
+        let (w_me, w_opp) = self.output().split_at(self.hidden());
+        match pos.side_to_move() {
             Color::White => [w_me, w_opp],
             Color::Black => [w_opp, w_me],
-        };
-        // Entries and views in blocks of lanes.
-        let (hb, entry) = (h / LANES, ply * 2 * h / LANES);
-        let (subs, adds) = (&changes.subs[..changes.nsub], &changes.adds[..changes.nadd]);
-        let mut total = self.output_bias();
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2() {
-            assert!(acc.sums.len() == PLIES * 2 * hb);
-            let base = acc.sums.as_mut_ptr();
-            for (view, turn) in [0, TURN].into_iter().enumerate() {
-                let src = match from {
-                    // SAFETY: `p < PLIES`, so the entry's view lies in `sums`.
-                    Some(p) => unsafe { base.add((2 * p + view) * hb) as *const Lanes },
-                    None => self.biases().as_ptr(),
-                };
-                // SAFETY: as `src`; `ply < PLIES` was checked on entry.
-                let dst = unsafe { base.add(entry + view * hb) };
-                // SAFETY: `avx2` is set only where the processor reports AVX2; `src`
-                // and `dst` hold `h` units each.
-                total += unsafe { self.update_avx2(src, dst, subs, adds, turn, w2[view]) };
-            }
-            return total / (ACT_ONE * OUT_SCALE);
         }
-        match from {
+    }
+
+    /// [`NetTables::score_at`] in scalar code.
+    fn score_at_portable(&self, pos: &Position, ply: usize, acc: &mut Accumulators) -> i32 {
+        let start = Self::start(pos, ply, acc);
+        let (h, cols) = (self.hidden(), self.columns());
+        let (hb, entry) = (h / LANES, ply * 2 * h / LANES);
+        match start.from {
             Some(p) if p != ply => acc.sums.copy_within(2 * p * hb..2 * (p + 1) * hb, entry),
             Some(_) => {}
             None => {
@@ -165,136 +162,160 @@ impl NetTables {
                 }
             }
         }
-        let cols = self.columns();
-        for (view, turn) in [0, TURN].into_iter().enumerate() {
-            let sums = &mut acc.sums[entry + view * hb..][..hb];
-            for (c, x) in sums.iter_mut().flat_map(|l| &mut l.0).enumerate() {
-                let unit = |i: u8| {
-                    let u = (i ^ turn) as usize * h + c;
-                    cols[u / LANES].0[u % LANES]
-                };
-                for &i in subs {
-                    *x = x.wrapping_sub(unit(i));
+        let sums = &mut acc.sums[entry..][..2 * hb];
+        for (bits, sign) in [(start.gone, -1i16), (start.came, 1)] {
+            each_input(bits, |i| {
+                for (view, turn) in [0, TURN].into_iter().enumerate() {
+                    let col = &cols[(i ^ turn) as usize * hb..][..hb];
+                    let view_sums = &mut sums[view * hb..][..hb];
+                    for (s, c) in view_sums.iter_mut().zip(col) {
+                        for (x, w) in s.0.iter_mut().zip(&c.0) {
+                            *x = x.wrapping_add(sign.wrapping_mul(*w));
+                        }
+                    }
                 }
-                for &i in adds {
-                    *x = x.wrapping_add(unit(i));
-                }
-                total += (*x).clamp(0, ACT_ONE as i16) as i32 * w2[view][c] as i32;
+            });
+        }
+        let w2 = self.view_weights(pos);
+        let mut total = self.output_bias();
+        for (view, lanes) in sums.chunks(hb).enumerate() {
+            let units = lanes.iter().flat_map(|l| l.0);
+            for (x, &w) in units.zip(w2[view]) {
+                total += x.clamp(0, ACT_ONE as i16) as i32 * w as i32;
             }
         }
         total / (ACT_ONE * OUT_SCALE)
     }
 
-    /// One view's update in AVX2 registers: the sums at `src` less the columns of
-    /// the inputs `subs`, plus those of `adds` (each turned by `turn`), stored at
-    /// `dst` (which may be `src`); returns the clipped sums weighed by `w2`.
-    /// Blocks of up to 128 units stay in registers while every column is added.
+    /// [`NetTables::score_at`] in AVX2 registers.
     ///
     /// # Safety
-    /// The processor runs AVX2; `src` and `dst` point to `hidden` units each.
+    /// The processor runs AVX2; `acc` fits these tables and `ply < PLIES`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn update_avx2(
-        &self,
-        src: *const Lanes,
-        dst: *mut Lanes,
-        subs: &[u8],
-        adds: &[u8],
-        turn: u8,
-        w2: &[i16],
-    ) -> i32 {
+    unsafe fn score_at_avx2(&self, pos: &Position, ply: usize, acc: &mut Accumulators) -> i32 {
+        use std::arch::x86_64::*;
+        let start = Self::start(pos, ply, acc);
+        let w2 = self.view_weights(pos);
         let (h, cols) = (self.hidden(), self.columns());
-        // Every input is below `INPUTS` (7 bits, and `turn` keeps them there), so
+        let hb = h / LANES;
+        // Every input is below `INPUTS` (7 bits, and `TURN` keeps them there), so
         // each column's `h` units lie inside `cols`.
-        assert!(w2.len() >= h && cols.len() == INPUTS * h / LANES && INPUTS == 128);
-        let mut total = 0;
+        assert!(w2[0].len() >= h && w2[1].len() >= h);
+        assert!(cols.len() == INPUTS * hb && INPUTS == 128);
+        assert!(acc.sums.len() == PLIES * 2 * hb && ply < PLIES);
+        let base = acc.sums.as_mut_ptr();
+        let src = match start.from {
+            // SAFETY: `p < PLIES`, so the entry's two views lie in `sums`.
+            Some(p) => unsafe {
+                [
+                    base.add(2 * p * hb) as *const Lanes,
+                    base.add((2 * p + 1) * hb) as *const Lanes,
+                ]
+            },
+            None => [self.biases().as_ptr(); 2],
+        };
+        // SAFETY: as `src`, for the entry at `ply`.
+        let dst = unsafe { base.add(ply * 2 * hb) };
+        let mut sum = _mm256_setzero_si256();
         let mut c = 0;
-        while c < h / LANES {
-            let n = (h / LANES - c).min(8);
-            // SAFETY: blocks `c..c + n` lie inside `src`, `dst`, `w2` and every
-            // column; the processor runs AVX2 (the caller's promise).
-            total += unsafe {
+        while c < hb {
+            let n = (hb - c).min(4);
+            // SAFETY: blocks `c..c + n` of each view lie inside `src`, `dst`, `w2`
+            // and every column; the processor runs AVX2 (the caller's promise).
+            sum = unsafe {
                 let b = Block {
-                    src: src.add(c),
-                    dst: dst.add(c),
+                    src: [src[0].add(c), src[1].add(c)],
+                    dst: [dst.add(c), dst.add(hb + c)],
                     cols: cols.as_ptr().add(c),
-                    w2: w2.as_ptr().add(c * LANES),
-                    stride: h / LANES,
-                    turn,
+                    w2: [w2[0].as_ptr().add(c * LANES), w2[1].as_ptr().add(c * LANES)],
+                    stride: hb,
                 };
                 match n {
-                    1 => b.run::<1>(subs, adds),
-                    2 => b.run::<2>(subs, adds),
-                    3 => b.run::<3>(subs, adds),
-                    4 => b.run::<4>(subs, adds),
-                    5 => b.run::<5>(subs, adds),
-                    6 => b.run::<6>(subs, adds),
-                    7 => b.run::<7>(subs, adds),
-                    _ => b.run::<8>(subs, adds),
+                    1 => b.run::<1>(&start, sum),
+                    2 => b.run::<2>(&start, sum),
+                    3 => b.run::<3>(&start, sum),
+                    _ => b.run::<4>(&start, sum),
                 }
             };
             c += n;
         }
-        total
+        // The eight 32-bit sums added across the register.
+        let s = _mm_add_epi32(
+            _mm256_castsi256_si128(sum),
+            _mm256_extracti128_si256::<1>(sum),
+        );
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+        (self.output_bias() + _mm_cvtsi128_si32(s)) / (ACT_ONE * OUT_SCALE)
     }
 }
 
-/// A block of units of [`NetTables::update_avx2`]: its sums, first column and
-/// output weights start at these pointers; columns lie `stride` lanes apart.
+/// A block of units of [`NetTables::score_at_avx2`] in both views: its sums, first
+/// column and output weights start at these pointers (White's view, then
+/// Black's); columns lie `stride` lanes apart.
 #[cfg(target_arch = "x86_64")]
 struct Block {
-    src: *const Lanes,
-    dst: *mut Lanes,
+    src: [*const Lanes; 2],
+    dst: [*mut Lanes; 2],
     cols: *const Lanes,
-    w2: *const i16,
+    w2: [*const i16; 2],
     stride: usize,
-    turn: u8,
 }
 
 #[cfg(target_arch = "x86_64")]
 impl Block {
-    /// `N` registers of 16 units: loaded, updated by every column, stored, clipped
-    /// and weighed.
+    /// `N` registers of 16 units per view: loaded, updated by every column,
+    /// stored, clipped, weighed and added to `sum`'s eight 32-bit lanes.
     ///
     /// # Safety
-    /// The processor runs AVX2; `N` lanes lie at `src`, `dst`, at `cols` plus
-    /// each input's column, and `N · LANES` weights at `w2`.
+    /// The processor runs AVX2; `N` lanes lie at each `src` and `dst`, at `cols`
+    /// plus each input's column (turned or not), and `N · LANES` weights at each
+    /// `w2`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn run<const N: usize>(&self, subs: &[u8], adds: &[u8]) -> i32 {
+    unsafe fn run<const N: usize>(
+        &self,
+        start: &Start,
+        sum: std::arch::x86_64::__m256i,
+    ) -> std::arch::x86_64::__m256i {
         use std::arch::x86_64::*;
         // SAFETY: every pointer below is one of the block's `N` lanes; `Lanes` are
         // aligned for the aligned loads and stores.
         unsafe {
             let load = |p: *const Lanes| _mm256_load_si256(p as *const __m256i);
-            let col = |i: u8| self.cols.add((i ^ self.turn) as usize * self.stride);
-            let mut acc = [_mm256_setzero_si256(); N];
-            for (j, a) in acc.iter_mut().enumerate() {
-                *a = load(self.src.add(j));
+            let col = |i: u8| self.cols.add(i as usize * self.stride);
+            let mut white = [_mm256_setzero_si256(); N];
+            let mut black = [_mm256_setzero_si256(); N];
+            for j in 0..N {
+                white[j] = load(self.src[0].add(j));
+                black[j] = load(self.src[1].add(j));
             }
-            for &i in subs {
-                let p = col(i);
-                for (j, a) in acc.iter_mut().enumerate() {
-                    *a = _mm256_sub_epi16(*a, load(p.add(j)));
+            each_input(start.gone, |i| {
+                let (pw, pb) = (col(i), col(i ^ TURN));
+                for j in 0..N {
+                    white[j] = _mm256_sub_epi16(white[j], load(pw.add(j)));
+                    black[j] = _mm256_sub_epi16(black[j], load(pb.add(j)));
                 }
-            }
-            for &i in adds {
-                let p = col(i);
-                for (j, a) in acc.iter_mut().enumerate() {
-                    *a = _mm256_add_epi16(*a, load(p.add(j)));
+            });
+            each_input(start.came, |i| {
+                let (pw, pb) = (col(i), col(i ^ TURN));
+                for j in 0..N {
+                    white[j] = _mm256_add_epi16(white[j], load(pw.add(j)));
+                    black[j] = _mm256_add_epi16(black[j], load(pb.add(j)));
                 }
-            }
+            });
             let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi16(ACT_ONE as i16));
-            let mut sum = _mm256_setzero_si256();
-            for (j, a) in acc.iter().enumerate() {
-                _mm256_store_si256(self.dst.add(j) as *mut __m256i, *a);
-                let x = _mm256_min_epi16(_mm256_max_epi16(*a, zero), one);
-                let w = _mm256_loadu_si256(self.w2.add(j * LANES) as *const __m256i);
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, w));
+            let mut sum = sum;
+            for (view, acc) in [white, black].iter().enumerate() {
+                for (j, a) in acc.iter().enumerate() {
+                    _mm256_store_si256(self.dst[view].add(j) as *mut __m256i, *a);
+                    let x = _mm256_min_epi16(_mm256_max_epi16(*a, zero), one);
+                    let w = _mm256_loadu_si256(self.w2[view].add(j * LANES) as *const __m256i);
+                    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, w));
+                }
             }
-            let mut out = [0i32; 8];
-            _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, sum);
-            out.iter().sum()
+            sum
         }
     }
 }
@@ -353,7 +374,7 @@ mod tests {
 
     #[test]
     fn updated_sums_score_as_from_scratch() {
-        for (hidden, seed) in [(24, 1), (64, 2), (5, 3)] {
+        for (hidden, seed) in [(24, 1), (64, 2), (5, 3), (40, 4), (150, 5)] {
             let t = NetTables::new(&random(hidden, seed, 20));
             assert!(t.wraps_exactly());
             assert!(agrees(&t, seed) > 5_000);
