@@ -15,7 +15,7 @@ use super::data::GameRecord;
 use super::fit::{blend, held_out, sigmoid, step_size, xent, EpochReport};
 use damas_engine::eval::features::View;
 use damas_engine::eval::network::{active, Network, ACT_ONE, INPUTS, OUT_SCALE};
-use damas_engine::eval::Trained;
+use damas_engine::eval::{Trained, NET_RANGE};
 use damas_rules::position::Color;
 
 /// Settings of a network training run.
@@ -63,6 +63,12 @@ impl NetData {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.base.is_empty()
+    }
+
+    /// Whether the engine consults the network at position `i`: its linear score
+    /// is within [`NET_RANGE`].
+    fn consulted(&self, i: usize) -> bool {
+        self.base[i].abs() <= NET_RANGE as f32
     }
 
     fn push_game(&mut self, g: &GameRecord, linear: &Trained, skip_plies: u8) {
@@ -158,8 +164,12 @@ impl FloatNet {
         s
     }
 
-    /// White's evaluation (hundredths) of position `i` of `d`.
+    /// White's evaluation (hundredths) of position `i` of `d`: the linear score
+    /// alone where the engine does not consult the network ([`NET_RANGE`]).
     fn z(&self, d: &NetData, i: usize, a: &mut [f32], b: &mut [f32]) -> f32 {
+        if !d.consulted(i) {
+            return d.base[i];
+        }
         self.pre(&d.views[i][0], a);
         self.pre(&d.views[i][1], b);
         d.base[i] + d.sign[i] * 100.0 * self.out(a, b)
@@ -234,6 +244,9 @@ pub fn fit_net(
             g.iter_mut().for_each(|x| *x = 0.0);
             for &i in chunk {
                 let i = i as usize;
+                if !train.consulted(i) {
+                    continue;
+                }
                 let p = sigmoid(k * net.z(train, i, &mut a, &mut b));
                 let y = blend(train.result[i], train.score[i], k, cfg.lambda);
                 // d loss / d output (men).
@@ -300,11 +313,9 @@ mod tests {
         one_sample_games(&fens, 400)
     }
 
-    #[test]
-    fn the_network_learns_an_interaction_and_exports_faithfully() {
-        let linear = Trained::new(&Weights::zero(4));
-        let (train, valid) = split(&games(), &linear, 10, 0);
-        let cfg = NetConfig {
+    /// A small network trained for 30 epochs on the results alone.
+    fn config() -> NetConfig {
+        NetConfig {
             hidden: 8,
             epochs: 30,
             batch: 16,
@@ -314,7 +325,36 @@ mod tests {
             seed: 3,
             holdout: 10,
             skip_plies: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn positions_beyond_the_range_keep_the_linear_score() {
+        // White seven men up, yet lost: were it trained on, the network would learn
+        // to lower it. An even position won by White is within the range.
+        let games = one_sample_games(
+            &[
+                ("W:W21-28:B1", Outcome::BlackWin),
+                ("W:Wa3,c3,e3:Bb6,d6,f6", Outcome::WhiteWin),
+            ],
+            200,
+        );
+        let linear = Trained::embedded();
+        let (train, valid) = split(&games, &linear, 10, 0);
+        let net = fit_net(&train, &valid, 0.01, &config(), &mut |_| {});
+        let (mut a, mut b) = (vec![0f32; 8], vec![0f32; 8]);
+        let far = (0..train.len()).find(|&i| !train.consulted(i)).unwrap();
+        let near = (0..train.len()).find(|&i| train.consulted(i)).unwrap();
+        assert!(train.base[far] > NET_RANGE as f32);
+        assert_eq!(net.z(&train, far, &mut a, &mut b), train.base[far]);
+        assert!(net.z(&train, near, &mut a, &mut b) > train.base[near] + 10.0);
+    }
+
+    #[test]
+    fn the_network_learns_an_interaction_and_exports_faithfully() {
+        let linear = Trained::new(&Weights::zero(4));
+        let (train, valid) = split(&games(), &linear, 10, 0);
+        let cfg = config();
         let k = 0.01;
         let mut first = None;
         let mut last = 0.0;

@@ -25,6 +25,12 @@ fn embedded_bytes(variant: Variant) -> &'static [u8] {
     }
 }
 
+/// The linear score (hundredths, for either side) beyond which the network is not
+/// consulted: five men up or down the game is decided, and a search's trees hold
+/// many such positions (about 40 % of its evaluations from the start), each spared
+/// the network's cost.
+pub const NET_RANGE: i32 = 500;
+
 /// A linear evaluation over [`features`] with opening and endgame weights.
 #[derive(Clone, Debug)]
 pub struct Trained {
@@ -119,15 +125,17 @@ impl Trained {
     /// The score of `pos` for White, in hundredths of a man.
     #[inline]
     pub fn white_score(&self, pos: &Position) -> i32 {
-        self.linear_white(pos) + self.net_white(pos)
+        let linear = self.linear_white(pos);
+        linear + self.net_white(pos, linear)
     }
 
-    /// The network's score for White (0 without one).
+    /// The network's score for White: 0 without one, or where the `linear` score
+    /// is beyond [`NET_RANGE`].
     #[inline(always)]
-    fn net_white(&self, pos: &Position) -> i32 {
+    fn net_white(&self, pos: &Position, linear: i32) -> i32 {
         match &self.net {
-            None => 0,
-            Some(n) => for_white(pos, n.score(pos)),
+            Some(n) if linear.abs() <= NET_RANGE => for_white(pos, n.score(pos)),
+            _ => 0,
         }
     }
 
@@ -136,7 +144,8 @@ impl Trained {
     pub fn white_score_by_features(&self, pos: &Position) -> i32 {
         let (wo, we) = self.side(&View::of(pos, Color::White));
         let (bo, be) = self.side(&View::of(pos, Color::Black));
-        self.blend(pos, wo - bo, we - be) + self.net_white(pos)
+        let linear = self.blend(pos, wo - bo, we - be);
+        linear + self.net_white(pos, linear)
     }
 
     #[inline(always)]
@@ -181,8 +190,12 @@ impl Evaluator for Trained {
         match &self.net {
             None => self.eval(pos),
             Some(n) => {
+                let linear = self.linear_white(pos);
+                if linear.abs() > NET_RANGE {
+                    return self.finish(pos, linear);
+                }
                 let net = for_white(pos, n.score_at(pos, ply as usize, acc));
-                self.finish(pos, self.linear_white(pos) + net)
+                self.finish(pos, linear + net)
             }
         }
     }
@@ -293,6 +306,33 @@ mod tests {
             let pos = parse_fen(fen).unwrap();
             assert_eq!(t.eval(&pos), t.eval(&pos.flip()), "{fen}");
         }
+    }
+
+    #[test]
+    fn the_network_is_consulted_only_within_its_range() {
+        let mut w = Weights::from_bytes(EMBEDDED).expect("embedded weights");
+        let linear = Trained::new(&w);
+        w.net = Some(crate::eval::network::random(16, 9, 20));
+        let t = Trained::new(&w);
+        let net = t.net.as_ref().expect("a network");
+        let (mut inside, mut outside) = (0, 0);
+        let mut acc = Accumulators::new();
+        for pos in crate::eval::random_walk_positions(9, 100, 120) {
+            let lin = linear.white_score(&pos);
+            let expect = match lin.abs() <= NET_RANGE {
+                true => lin + for_white(&pos, net.score(&pos)),
+                false => lin,
+            };
+            assert_eq!(t.white_score(&pos), expect);
+            assert_eq!(t.white_score_by_features(&pos), expect);
+            assert_eq!(t.eval_at(&pos, 3, &mut acc), t.eval(&pos));
+            *(if lin.abs() <= NET_RANGE {
+                &mut inside
+            } else {
+                &mut outside
+            }) += 1;
+        }
+        assert!(inside > 100 && outside > 100, "{inside} {outside}");
     }
 
     #[test]
