@@ -15,7 +15,7 @@ use super::data::GameRecord;
 use super::fit::{blend, held_out, sigmoid, step_size, xent, EpochReport};
 use damas_engine::eval::features::View;
 use damas_engine::eval::network::{active, Network, ACT_ONE, INPUTS, OUT_SCALE};
-use damas_engine::eval::{Trained, NET_RANGE};
+use damas_engine::eval::{consults_network, Trained};
 use damas_rules::position::Color;
 
 /// Settings of a network training run.
@@ -66,9 +66,10 @@ impl NetData {
     }
 
     /// Whether the engine consults the network at position `i`: its linear score
-    /// is within [`NET_RANGE`].
+    /// is within [`NET_RANGE`](damas_engine::eval::NET_RANGE) (the engine's rule, on the integer score it was
+    /// stored from).
     fn consulted(&self, i: usize) -> bool {
-        self.base[i].abs() <= NET_RANGE as f32
+        consults_network(self.base[i] as i32)
     }
 
     fn push_game(&mut self, g: &GameRecord, linear: &Trained, skip_plies: u8) {
@@ -165,7 +166,7 @@ impl FloatNet {
     }
 
     /// White's evaluation (hundredths) of position `i` of `d`: the linear score
-    /// alone where the engine does not consult the network ([`NET_RANGE`]).
+    /// alone where the engine does not consult the network ([`NET_RANGE`](damas_engine::eval::NET_RANGE)).
     fn z(&self, d: &NetData, i: usize, a: &mut [f32], b: &mut [f32]) -> f32 {
         if !d.consulted(i) {
             return d.base[i];
@@ -299,7 +300,7 @@ mod tests {
     use super::*;
     use crate::train::data::Outcome;
     use crate::train::fit::one_sample_games;
-    use damas_engine::eval::Weights;
+    use damas_engine::eval::{Weights, NET_RANGE};
 
     /// Games the linear model cannot tell apart but a network can: White wins when
     /// it has a man on both a3 and c3 (an interaction), otherwise loses.

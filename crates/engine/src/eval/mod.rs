@@ -28,7 +28,7 @@ use std::sync::Arc;
 
 pub use accumulator::Accumulators;
 pub use material::{Material, KING, MAN};
-pub use trained::{Trained, NET_RANGE};
+pub use trained::{consults_network, Trained, NET_RANGE};
 pub use weights::{Weights, WeightsError};
 
 use crate::score::Score;

@@ -31,6 +31,13 @@ fn embedded_bytes(variant: Variant) -> &'static [u8] {
 /// the network's cost.
 pub const NET_RANGE: i32 = 500;
 
+/// Whether the network is consulted at a position whose linear score is `linear`
+/// (hundredths): within [`NET_RANGE`]. The engine and the trainer both ask here.
+#[inline(always)]
+pub fn consults_network(linear: i32) -> bool {
+    linear.abs() <= NET_RANGE
+}
+
 /// A linear evaluation over [`features`] with opening and endgame weights.
 #[derive(Clone, Debug)]
 pub struct Trained {
@@ -134,7 +141,7 @@ impl Trained {
     #[inline(always)]
     fn net_white(&self, pos: &Position, linear: i32) -> i32 {
         match &self.net {
-            Some(n) if linear.abs() <= NET_RANGE => for_white(pos, n.score(pos)),
+            Some(n) if consults_network(linear) => for_white(pos, n.score(pos)),
             _ => 0,
         }
     }
@@ -191,7 +198,7 @@ impl Evaluator for Trained {
             None => self.eval(pos),
             Some(n) => {
                 let linear = self.linear_white(pos);
-                if linear.abs() > NET_RANGE {
+                if !consults_network(linear) {
                     return self.finish(pos, linear);
                 }
                 let net = for_white(pos, n.score_at(pos, ply as usize, acc));
