@@ -46,6 +46,8 @@ pub struct NetConfig {
 pub struct NetData {
     /// The linear evaluation for White (hundredths).
     base: Vec<f32>,
+    /// Whether the engine consults the network there ([`consults_network`]).
+    consulted: Vec<bool>,
     /// +1 when White is to move, −1 otherwise.
     sign: Vec<f32>,
     /// The side to move's view and the opponent's.
@@ -65,11 +67,9 @@ impl NetData {
         self.base.is_empty()
     }
 
-    /// Whether the engine consults the network at position `i`: its linear score
-    /// is within [`NET_RANGE`](damas_engine::eval::NET_RANGE) (the engine's rule, on the integer score it was
-    /// stored from).
+    /// Whether the engine consults the network at position `i` (the engine's rule).
     fn consulted(&self, i: usize) -> bool {
-        consults_network(self.base[i] as i32)
+        self.consulted[i]
     }
 
     fn push_game(&mut self, g: &GameRecord, linear: &Trained, skip_plies: u8) {
@@ -77,7 +77,9 @@ impl NetData {
         for s in g.samples.iter().filter(|s| s.ply >= skip_plies) {
             let me = s.pos.side_to_move();
             let v = |c: Color| View::of(&s.pos, c);
-            self.base.push(linear.white_score(&s.pos) as f32);
+            let base = linear.white_score(&s.pos);
+            self.base.push(base as f32);
+            self.consulted.push(consults_network(&s.pos, base));
             self.sign.push(if me == Color::White { 1.0 } else { -1.0 });
             self.views.push([v(me), v(me.opponent())]);
             self.result.push(points);
@@ -329,6 +331,13 @@ mod tests {
         }
     }
 
+    /// The embedded linear model alone, as `fit --net` takes it from `--init`.
+    fn embedded_linear() -> Trained {
+        let mut w = Weights::from_bytes(include_bytes!("../../data/eval/weights.bin")).unwrap();
+        w.net = None;
+        Trained::new(&w)
+    }
+
     #[test]
     fn positions_beyond_the_range_keep_the_linear_score() {
         // White seven men up, yet lost: were it trained on, the network would learn
@@ -340,7 +349,7 @@ mod tests {
             ],
             200,
         );
-        let linear = Trained::embedded();
+        let linear = embedded_linear();
         let (train, valid) = split(&games, &linear, 10, 0);
         let net = fit_net(&train, &valid, 0.01, &config(), &mut |_| {});
         let (mut a, mut b) = (vec![0f32; 8], vec![0f32; 8]);
@@ -349,6 +358,32 @@ mod tests {
         assert!(train.base[far] > NET_RANGE as f32);
         assert_eq!(net.z(&train, far, &mut a, &mut b), train.base[far]);
         assert!(net.z(&train, near, &mut a, &mut b) > train.base[near] + 10.0);
+    }
+
+    #[test]
+    fn positions_where_a_side_has_no_men_keep_the_linear_score() {
+        // A king against two men, won by White: within the range, yet the engine does
+        // not consult the network where a side has only kings, so it is not trained.
+        let games = one_sample_games(
+            &[
+                ("W:WKc3:Bb8,h8", Outcome::WhiteWin),
+                ("W:Wa3,c3,e3:Bb6,d6,f6", Outcome::WhiteWin),
+            ],
+            200,
+        );
+        let linear = embedded_linear();
+        let (train, valid) = split(&games, &linear, 10, 0);
+        let net = fit_net(&train, &valid, 0.01, &config(), &mut |_| {});
+        let (mut a, mut b) = (vec![0f32; 8], vec![0f32; 8]);
+        let kings = (0..train.len()).find(|&i| !train.consulted(i)).unwrap();
+        let men = (0..train.len()).find(|&i| train.consulted(i)).unwrap();
+        assert!(
+            train.base[kings].abs() <= NET_RANGE as f32,
+            "{}",
+            train.base[kings]
+        );
+        assert_eq!(net.z(&train, kings, &mut a, &mut b), train.base[kings]);
+        assert!(net.z(&train, men, &mut a, &mut b) > train.base[men] + 10.0);
     }
 
     #[test]

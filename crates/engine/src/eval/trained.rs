@@ -13,16 +13,21 @@ use damas_rules::movegen::Board;
 use damas_rules::position::{Color, Position};
 use damas_rules::variant::Variant;
 
-/// The weights shipped with the program (trained by `damas-train`).
+/// The weights shipped with the program (trained by `damas-train`): the linear
+/// model and the network added to it.
 static EMBEDDED: &[u8] = include_bytes!("../../../../data/eval/weights.bin");
-/// The embedded weights of each variant: the one slot where a variant's trained
-/// weights go. Russian plays the Brazilian weights: no set trained on Russian
-/// self-play has beaten them yet (docs/evaluation.md, "Russian weights").
-fn embedded_bytes(variant: Variant) -> &'static [u8] {
-    match variant {
-        Variant::Brazilian => EMBEDDED,
-        Variant::Russian => EMBEDDED,
+
+/// The embedded weights of each variant: the one place where a variant's trained
+/// weights are chosen. Russian plays the Brazilian linear model without the network:
+/// no set trained on Russian self-play has beaten it yet, and the network was fitted
+/// on Brazilian games only (docs/evaluation.md, "Russian weights").
+fn embedded_weights(variant: Variant) -> Weights {
+    let mut w =
+        Weights::from_bytes(EMBEDDED).expect("the embedded weights are checked by the test suite");
+    if variant == Variant::Russian {
+        w.net = None;
     }
+    w
 }
 
 /// The linear score (hundredths, for either side) beyond which the network is not
@@ -31,11 +36,13 @@ fn embedded_bytes(variant: Variant) -> &'static [u8] {
 /// the network's cost.
 pub const NET_RANGE: i32 = 500;
 
-/// Whether the network is consulted at a position whose linear score is `linear`
-/// (hundredths): within [`NET_RANGE`]. The engine and the trainer both ask here.
+/// Whether the network is consulted at `pos`, whose linear score is `linear`
+/// (hundredths): within [`NET_RANGE`], and while both sides have men. Endings where
+/// a side has only kings are rare in self-play, so the network has few labels there
+/// and the linear model knows them better. The engine and the trainer both ask here.
 #[inline(always)]
-pub fn consults_network(linear: i32) -> bool {
-    linear.abs() <= NET_RANGE
+pub fn consults_network(pos: &Position, linear: i32) -> bool {
+    linear.abs() <= NET_RANGE && pos.men(Color::White).any() && pos.men(Color::Black).any()
 }
 
 /// A linear evaluation over [`features`] with opening and endgame weights.
@@ -46,7 +53,7 @@ pub struct Trained {
     /// The same weights folded for speed.
     folded: Arc<Folded>,
     shift: u32,
-    /// A network whose score is added to the linear one (none in the embedded weights).
+    /// A network whose score is added to the linear one.
     net: Option<Arc<NetTables>>,
     /// Variety: up to this many hundredths added to each score, fixed per
     /// position by a hash of it and `seed` (0: none).
@@ -102,11 +109,7 @@ impl Trained {
             .position(|&v| v == variant)
             .expect("every variant is in Variant::ALL");
         CELLS[i]
-            .get_or_init(|| {
-                let w = Weights::from_bytes(embedded_bytes(variant))
-                    .expect("the embedded weight files are checked by the test suite");
-                Arc::new(Trained::new(&w))
-            })
+            .get_or_init(|| Arc::new(Trained::new(&embedded_weights(variant))))
             .clone()
     }
 
@@ -136,12 +139,12 @@ impl Trained {
         linear + self.net_white(pos, linear)
     }
 
-    /// The network's score for White: 0 without one, or where the `linear` score
-    /// is beyond [`NET_RANGE`].
+    /// The network's score for White: 0 without one, or where it is not consulted
+    /// ([`consults_network`]).
     #[inline(always)]
     fn net_white(&self, pos: &Position, linear: i32) -> i32 {
         match &self.net {
-            Some(n) if consults_network(linear) => for_white(pos, n.score(pos)),
+            Some(n) if consults_network(pos, linear) => for_white(pos, n.score(pos)),
             _ => 0,
         }
     }
@@ -198,7 +201,7 @@ impl Evaluator for Trained {
             None => self.eval(pos),
             Some(n) => {
                 let linear = self.linear_white(pos);
-                if !consults_network(linear) {
+                if !consults_network(pos, linear) {
                     return self.finish(pos, linear);
                 }
                 let net = for_white(pos, n.score_at(pos, ply as usize, acc));
@@ -265,10 +268,16 @@ mod tests {
 
     #[test]
     fn russian_plays_the_weights_that_measured_best() {
-        // Until trained Russian weights win a match against these (docs/evaluation.md).
-        assert_eq!(embedded_bytes(Variant::Russian), EMBEDDED);
+        // Brazilian plays the network; Russian the same linear model without it, until
+        // weights trained on Russian games win a match against these (docs/evaluation.md).
+        let brazilian = Trained::embedded_for(Variant::Brazilian);
+        let russian = Trained::embedded_for(Variant::Russian);
+        assert!(brazilian.net.is_some());
+        assert!(russian.net.is_none());
+        assert_eq!(russian.w, brazilian.w);
+        assert_eq!(russian.shift, brazilian.shift);
         let pos = parse_fen("W:W21,22,23:B9,10").unwrap();
-        assert!(Trained::embedded_for(Variant::Russian).eval(&pos) > Score(0));
+        assert!(russian.eval(&pos) > Score(0));
     }
 
     #[test]
@@ -318,28 +327,39 @@ mod tests {
     #[test]
     fn the_network_is_consulted_only_within_its_range() {
         let mut w = Weights::from_bytes(EMBEDDED).expect("embedded weights");
+        w.net = None;
         let linear = Trained::new(&w);
         w.net = Some(crate::eval::network::random(16, 9, 20));
         let t = Trained::new(&w);
         let net = t.net.as_ref().expect("a network");
-        let (mut inside, mut outside) = (0, 0);
+        let (mut inside, mut beyond, mut kings_only) = (0, 0, 0);
         let mut acc = Accumulators::new();
-        for pos in crate::eval::random_walk_positions(9, 100, 120) {
-            let lin = linear.white_score(&pos);
-            let expect = match lin.abs() <= NET_RANGE {
-                true => lin + for_white(&pos, net.score(&pos)),
+        let mut positions = crate::eval::random_walk_positions(9, 100, 120);
+        for fen in ["W:WKb2,Kd2,Kf2:Bb8,Kd8", "B:Wc3,e3:BKh8", "W:WKa1:BKh8"] {
+            positions.push(parse_fen(fen).unwrap());
+        }
+        for pos in &positions {
+            let lin = linear.white_score(pos);
+            let men = pos.men(Color::White).any() && pos.men(Color::Black).any();
+            let consulted = lin.abs() <= NET_RANGE && men;
+            let expect = match consulted {
+                true => lin + for_white(pos, net.score(pos)),
                 false => lin,
             };
-            assert_eq!(t.white_score(&pos), expect);
-            assert_eq!(t.white_score_by_features(&pos), expect);
-            assert_eq!(t.eval_at(&pos, 3, &mut acc), t.eval(&pos));
-            *(if lin.abs() <= NET_RANGE {
-                &mut inside
-            } else {
-                &mut outside
-            }) += 1;
+            assert_eq!(consults_network(pos, lin), consulted);
+            assert_eq!(t.white_score(pos), expect);
+            assert_eq!(t.white_score_by_features(pos), expect);
+            assert_eq!(t.eval_at(pos, 3, &mut acc), t.eval(pos));
+            match (consulted, men) {
+                (true, _) => inside += 1,
+                (false, true) => beyond += 1,
+                (false, false) => kings_only += 1,
+            }
         }
-        assert!(inside > 100 && outside > 100, "{inside} {outside}");
+        assert!(
+            inside > 100 && beyond > 100 && kings_only >= 3,
+            "{inside} {beyond} {kings_only}"
+        );
     }
 
     #[test]
