@@ -338,15 +338,12 @@ mod tests {
         Trained::new(&w)
     }
 
-    #[test]
-    fn positions_beyond_the_range_keep_the_linear_score() {
-        // White seven men up, yet lost: were it trained on, the network would learn
-        // to lower it. An even position won by White is within the range.
+    /// Fits a network on `skipped`, a position the engine does not consult the network
+    /// at, beside an even position won by White that it does. Returns the linear score
+    /// and the fitted prediction of each: `[skipped, learnt]`.
+    fn fit_beside_a_learnt_position(skipped: (&str, Outcome)) -> [(f32, f32); 2] {
         let games = one_sample_games(
-            &[
-                ("W:W21-28:B1", Outcome::BlackWin),
-                ("W:Wa3,c3,e3:Bb6,d6,f6", Outcome::WhiteWin),
-            ],
+            &[skipped, ("W:Wa3,c3,e3:Bb6,d6,f6", Outcome::WhiteWin)],
             200,
         );
         let linear = embedded_linear();
@@ -355,35 +352,29 @@ mod tests {
         let (mut a, mut b) = (vec![0f32; 8], vec![0f32; 8]);
         let far = (0..train.len()).find(|&i| !train.consulted(i)).unwrap();
         let near = (0..train.len()).find(|&i| train.consulted(i)).unwrap();
-        assert!(train.base[far] > NET_RANGE as f32);
-        assert_eq!(net.z(&train, far, &mut a, &mut b), train.base[far]);
-        assert!(net.z(&train, near, &mut a, &mut b) > train.base[near] + 10.0);
+        [far, near].map(|i| (train.base[i], net.z(&train, i, &mut a, &mut b)))
+    }
+
+    #[test]
+    fn positions_beyond_the_range_keep_the_linear_score() {
+        // White seven men up, yet lost: were it trained on, the network would learn
+        // to lower it. An even position won by White is within the range.
+        let [(far, far_z), (near, near_z)] =
+            fit_beside_a_learnt_position(("W:W21-28:B1", Outcome::BlackWin));
+        assert!(far > NET_RANGE as f32);
+        assert_eq!(far_z, far);
+        assert!(near_z > near + 10.0);
     }
 
     #[test]
     fn positions_where_a_side_has_no_men_keep_the_linear_score() {
         // A king against two men, won by White: within the range, yet the engine does
         // not consult the network where a side has only kings, so it is not trained.
-        let games = one_sample_games(
-            &[
-                ("W:WKc3:Bb8,h8", Outcome::WhiteWin),
-                ("W:Wa3,c3,e3:Bb6,d6,f6", Outcome::WhiteWin),
-            ],
-            200,
-        );
-        let linear = embedded_linear();
-        let (train, valid) = split(&games, &linear, 10, 0);
-        let net = fit_net(&train, &valid, 0.01, &config(), &mut |_| {});
-        let (mut a, mut b) = (vec![0f32; 8], vec![0f32; 8]);
-        let kings = (0..train.len()).find(|&i| !train.consulted(i)).unwrap();
-        let men = (0..train.len()).find(|&i| train.consulted(i)).unwrap();
-        assert!(
-            train.base[kings].abs() <= NET_RANGE as f32,
-            "{}",
-            train.base[kings]
-        );
-        assert_eq!(net.z(&train, kings, &mut a, &mut b), train.base[kings]);
-        assert!(net.z(&train, men, &mut a, &mut b) > train.base[men] + 10.0);
+        let [(kings, kings_z), (men, men_z)] =
+            fit_beside_a_learnt_position(("W:WKc3:Bb8,h8", Outcome::WhiteWin));
+        assert!(kings.abs() <= NET_RANGE as f32, "{kings}");
+        assert_eq!(kings_z, kings);
+        assert!(men_z > men + 10.0);
     }
 
     #[test]
