@@ -37,9 +37,9 @@ fn embedded_weights(variant: Variant) -> Weights {
 pub const NET_RANGE: i32 = 500;
 
 /// Whether the network is consulted at `pos`, whose linear score is `linear`
-/// (hundredths): within [`NET_RANGE`], and while both sides have men. Endings where
-/// a side has only kings are rare in self-play, so the network has few labels there
-/// and the linear model knows them better. The engine and the trainer both ask here.
+/// (hundredths): within [`NET_RANGE`], and while both sides have men. Where a side
+/// has only kings, the network misled the search in a won ending the linear model
+/// converts (docs/evaluation.md). The engine and the trainer both ask here.
 #[inline(always)]
 pub fn consults_network(pos: &Position, linear: i32) -> bool {
     linear.abs() <= NET_RANGE && pos.men(Color::White).any() && pos.men(Color::Black).any()
