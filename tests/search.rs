@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use damas_engine::eval::{Evaluation, Evaluator, Trained, Weights};
+use damas_engine::eval::{Evaluation, Evaluator, Trained};
 
 /// The library's default options with the thesis' material count, which the
 /// reference minimax below uses too.
@@ -871,9 +871,7 @@ fn default_without(name: &str) -> (Techniques, Techniques) {
 /// depends on the evaluation (with the network, singular extensions shrink the
 /// depth-15 tree from the start), so the tree comparisons keep the one they were set on.
 fn linear(t: Techniques) -> SearchOptions {
-    let mut w = Weights::from_bytes(include_bytes!("../data/eval/weights.bin")).expect("weights");
-    w.net = None;
-    options(t).with_eval(Evaluation::Trained(Arc::new(Trained::new(&w))))
+    options(t).with_eval(Evaluation::Trained(Arc::new(Trained::embedded_linear())))
 }
 
 /// Search the start to `depth` with the linear model under `base` and under `with`,

@@ -243,8 +243,9 @@ fn run_fit_net(
         ));
     }
     let init_path = a.init.as_ref().ok_or("--net needs --init")?;
-    let mut weights = Weights::load(init_path).map_err(|e| e.to_string())?;
-    weights.net = None;
+    let mut weights = Weights::load(init_path)
+        .map_err(|e| e.to_string())?
+        .without_network();
     let linear = Trained::new(&weights);
     // K as the linear fit measures it.
     let (lin_train, _) = split(games, cfg);

@@ -331,13 +331,6 @@ mod tests {
         }
     }
 
-    /// The embedded linear model alone, as `fit --net` takes it from `--init`.
-    fn embedded_linear() -> Trained {
-        let mut w = Weights::from_bytes(include_bytes!("../../data/eval/weights.bin")).unwrap();
-        w.net = None;
-        Trained::new(&w)
-    }
-
     /// Fits a network on `skipped`, a position the engine does not consult the network
     /// at, beside an even position won by White that it does. Returns the linear score
     /// and the fitted prediction of each: `[skipped, learnt]`.
@@ -346,7 +339,7 @@ mod tests {
             &[skipped, ("W:Wa3,c3,e3:Bb6,d6,f6", Outcome::WhiteWin)],
             200,
         );
-        let linear = embedded_linear();
+        let linear = Trained::embedded_linear();
         let (train, valid) = split(&games, &linear, 10, 0);
         let net = fit_net(&train, &valid, 0.01, &config(), &mut |_| {});
         let (mut a, mut b) = (vec![0f32; 8], vec![0f32; 8]);

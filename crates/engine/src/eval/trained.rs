@@ -22,12 +22,12 @@ static EMBEDDED: &[u8] = include_bytes!("../../../../data/eval/weights.bin");
 /// no set trained on Russian self-play has beaten it yet, and the network was fitted
 /// on Brazilian games only (docs/evaluation.md, "Russian weights").
 fn embedded_weights(variant: Variant) -> Weights {
-    let mut w =
+    let w =
         Weights::from_bytes(EMBEDDED).expect("the embedded weights are checked by the test suite");
-    if variant == Variant::Russian {
-        w.net = None;
+    match variant {
+        Variant::Brazilian => w,
+        Variant::Russian => w.without_network(),
     }
-    w
 }
 
 /// The linear score (hundredths, for either side) beyond which the network is not
@@ -111,6 +111,12 @@ impl Trained {
         CELLS[i]
             .get_or_init(|| Arc::new(Trained::new(&embedded_weights(variant))))
             .clone()
+    }
+
+    /// The embedded linear model without its network: what the network is fitted
+    /// over, and the evaluation that tree comparisons set before it keep.
+    pub fn embedded_linear() -> Trained {
+        Trained::new(&embedded_weights(Variant::Brazilian).without_network())
     }
 
     /// The evaluation with the weights of a file.
@@ -326,9 +332,8 @@ mod tests {
 
     #[test]
     fn the_network_is_consulted_only_within_its_range() {
-        let mut w = Weights::from_bytes(EMBEDDED).expect("embedded weights");
-        w.net = None;
-        let linear = Trained::new(&w);
+        let linear = Trained::embedded_linear();
+        let mut w = embedded_weights(Variant::Brazilian);
         w.net = Some(crate::eval::network::random(16, 9, 20));
         let t = Trained::new(&w);
         let net = t.net.as_ref().expect("a network");

@@ -123,6 +123,11 @@ pub struct Weights {
 }
 
 impl Weights {
+    /// The linear model alone: these weights without their network.
+    pub fn without_network(self) -> Weights {
+        Weights { net: None, ..self }
+    }
+
     /// All-zero weights.
     pub fn zero(shift: u32) -> Weights {
         Weights {
