@@ -8,7 +8,7 @@
 //!   number of pieces; its weights are fitted by `damas-train` on self-play games and
 //!   embedded from `data/eval/weights.bin`. A weight file may add a small network
 //!   ([`network`]) whose score is added to the linear one; the embedded file does,
-//!   for Brazilian games (Russian plays the linear model alone).
+//!   and both variants play it.
 //!
 //! [`Evaluation`] names the choice for the search, which monomorphises the built-in
 //! evaluators (no dynamic call per leaf on the default path). Each search thread

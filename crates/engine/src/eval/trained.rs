@@ -18,15 +18,14 @@ use damas_rules::variant::Variant;
 static EMBEDDED: &[u8] = include_bytes!("../../../../data/eval/weights.bin");
 
 /// The embedded weights of each variant: the one place where a variant's trained
-/// weights are chosen. Russian plays the Brazilian linear model without the network:
-/// no set trained on Russian self-play has beaten it yet, and the network was fitted
-/// on Brazilian games only (docs/evaluation.md, "Russian weights").
+/// weights are chosen. Russian plays the Brazilian file, network included: it beat
+/// the linear model alone under Russian rules, and no set trained on Russian
+/// self-play, linear or network, has beaten it (docs/evaluation.md, "Russian weights").
 fn embedded_weights(variant: Variant) -> Weights {
     let w =
         Weights::from_bytes(EMBEDDED).expect("the embedded weights are checked by the test suite");
     match variant {
-        Variant::Brazilian => w,
-        Variant::Russian => w.without_network(),
+        Variant::Brazilian | Variant::Russian => w,
     }
 }
 
@@ -274,14 +273,17 @@ mod tests {
 
     #[test]
     fn russian_plays_the_weights_that_measured_best() {
-        // Brazilian plays the network; Russian the same linear model without it, until
-        // weights trained on Russian games win a match against these (docs/evaluation.md).
+        // Russian plays the Brazilian weights, network included, until weights trained
+        // on Russian games win a match against them (docs/evaluation.md).
         let brazilian = Trained::embedded_for(Variant::Brazilian);
         let russian = Trained::embedded_for(Variant::Russian);
         assert!(brazilian.net.is_some());
-        assert!(russian.net.is_none());
+        assert!(russian.net.is_some());
         assert_eq!(russian.w, brazilian.w);
         assert_eq!(russian.shift, brazilian.shift);
+        let pos = parse_fen("W:W21,22,23,26:B9,10,11").unwrap();
+        assert_eq!(russian.eval(&pos), brazilian.eval(&pos));
+        assert_ne!(russian.eval(&pos), Trained::embedded_linear().eval(&pos));
         let pos = parse_fen("W:W21,22,23:B9,10").unwrap();
         assert!(russian.eval(&pos) > Score(0));
     }
