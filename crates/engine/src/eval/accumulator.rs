@@ -329,6 +329,7 @@ mod tests {
     use crate::search::{Limits, SearchOptions, Searcher};
     use damas_rules::fen::parse_fen;
     use damas_rules::movegen::legal_moves;
+    use damas_rules::variant::Variant;
     use rand::{Rng, SeedableRng};
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
@@ -407,25 +408,42 @@ mod tests {
         w.net = Some(random(32, 7, 12));
         let t = Trained::new(&w);
         let stop = AtomicBool::new(false);
-        let search = |e: Evaluation, threads: usize| {
-            let opts = SearchOptions::default()
-                .with_eval(e)
-                .with_hash_mb(4)
-                .with_threads(threads);
-            let pos = parse_fen("W:W18,21,22,23,25,26,27,29,30,31:B2,3,6,8,9,10,12,14,15").unwrap();
-            Searcher::new(opts).search(&pos, &[], &Limits::depth(9), &stop, &mut |_| {})
-        };
-        let incremental = search(Evaluation::Trained(Arc::new(t.clone())), 1);
-        let scratch = search(Evaluation::Custom(Arc::new(FromScratch(t.clone()))), 1);
-        assert_eq!(incremental.stats.nodes, scratch.stats.nodes);
-        assert_eq!(incremental.stats.qs_nodes, scratch.stats.qs_nodes);
-        assert_eq!(
-            (incremental.score, &incremental.pv),
-            (scratch.score, &scratch.pv)
-        );
-        // Each helper thread keeps its own accumulators.
-        let two = search(Evaluation::Trained(Arc::new(t)), 2);
-        assert!(two.best.is_some() && two.stats.nodes > 0);
+        // Both rules, positions within the network's range (an even middle game; from
+        // the Russian one b6 is crowned mid-capture, b6xh4).
+        for (variant, fen) in [
+            (
+                Variant::Brazilian,
+                "W:Wa1,c1,e1,g1,b2,f2,h2,a3,e3,g3,b4:Bd6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+            ),
+            (
+                Variant::Russian,
+                "W:Wb6,c3,e3,g3,a1,c1:Bc7,f6,a7,h6,g7,h8,d6,b8,f8",
+            ),
+        ] {
+            let search = |e: Evaluation, threads: usize| {
+                let opts = SearchOptions::default()
+                    .with_variant(variant)
+                    .with_eval(e)
+                    .with_hash_mb(4)
+                    .with_threads(threads);
+                let pos = parse_fen(fen).unwrap();
+                Searcher::new(opts).search(&pos, &[], &Limits::depth(9), &stop, &mut |_| {})
+            };
+            let incremental = search(Evaluation::Trained(Arc::new(t.clone())), 1);
+            let scratch = search(Evaluation::Custom(Arc::new(FromScratch(t.clone()))), 1);
+            assert_eq!(incremental.stats.nodes, scratch.stats.nodes, "{fen}");
+            assert_eq!(incremental.stats.qs_nodes, scratch.stats.qs_nodes);
+            assert_eq!(
+                (incremental.score, &incremental.pv),
+                (scratch.score, &scratch.pv)
+            );
+            // The network is consulted in this tree: without it the tree differs.
+            let linear = search(Evaluation::Trained(Arc::new(Trained::embedded_linear())), 1);
+            assert_ne!(linear.stats.nodes, incremental.stats.nodes, "{fen}");
+            // Each helper thread keeps its own accumulators.
+            let two = search(Evaluation::Trained(Arc::new(t.clone())), 2);
+            assert!(two.best.is_some() && two.stats.nodes > 0);
+        }
     }
 
     #[test]
