@@ -324,7 +324,7 @@ impl Block {
 mod tests {
     use super::*;
     use crate::eval::network::random;
-    use crate::eval::{Evaluation, Evaluator, Trained, Weights};
+    use crate::eval::{Evaluation, Evaluator, Trained};
     use crate::score::Score;
     use crate::search::{Limits, SearchOptions, Searcher};
     use damas_rules::fen::parse_fen;
@@ -403,8 +403,7 @@ mod tests {
 
     #[test]
     fn a_search_with_the_accumulators_visits_the_same_tree() {
-        let mut w = Weights::from_bytes(include_bytes!("../../../../data/eval/weights.bin"))
-            .expect("embedded weights");
+        let mut w = crate::eval::trained::embedded_weights(Variant::Brazilian);
         w.net = Some(random(32, 7, 12));
         let t = Trained::new(&w);
         let stop = AtomicBool::new(false);

@@ -21,7 +21,7 @@ static EMBEDDED: &[u8] = include_bytes!("../../../../data/eval/weights.bin");
 /// weights are chosen. Russian plays the Brazilian file, network included: it beat
 /// the linear model alone under Russian rules, and no set trained on Russian
 /// self-play, linear or network, has beaten it (docs/evaluation.md, "Russian weights").
-fn embedded_weights(variant: Variant) -> Weights {
+pub(crate) fn embedded_weights(variant: Variant) -> Weights {
     let w =
         Weights::from_bytes(EMBEDDED).expect("the embedded weights are checked by the test suite");
     match variant {
