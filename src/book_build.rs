@@ -66,7 +66,7 @@ impl Default for BuildConfig {
             evaluation: None,
             depth: 20,
             alt_penalty: 2,
-            margin: Score::centi(15),
+            margin: Score::centi(25),
             max_moves: 3,
             nodes: 200_000,
             hash_mb: 16,

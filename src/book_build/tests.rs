@@ -114,3 +114,34 @@ fn kept_moves_lie_within_the_margin() {
         vec![1000, 667, 500]
     );
 }
+
+/// The embedded books are what `damas book build` makes from the shipped analyses
+/// (`data/book/*.state`) with its default settings: no position is missing from the
+/// state, and the bytes are the same, so the documented command rebuilds them.
+#[test]
+fn the_embedded_books_are_rebuilt_from_their_states_by_the_defaults() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book");
+    let dir = tempfile::tempdir().unwrap();
+    for (variant, name, embedded) in [
+        (Variant::Brazilian, "opening", damas_engine::book::EMBEDDED),
+        (
+            Variant::Russian,
+            "opening-russian",
+            damas_engine::book::EMBEDDED_RUSSIAN,
+        ),
+    ] {
+        let state = dir.path().join(format!("{name}.state"));
+        std::fs::copy(data.join(format!("{name}.state")), &state).unwrap();
+        let out = dir.path().join(format!("{name}.book"));
+        let config = BuildConfig {
+            variant,
+            ..BuildConfig::default()
+        };
+        let report = build(&config, &out, &state).unwrap();
+        assert_eq!(report.searched, 0, "{variant}: {report:?}");
+        assert!(
+            std::fs::read(&out).unwrap() == embedded,
+            "{variant}: the embedded book is not what its state builds"
+        );
+    }
+}

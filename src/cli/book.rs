@@ -62,7 +62,7 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = 2)]
     pub alt_penalty: u32,
     /// Keep moves at most this many men below the best.
-    #[arg(long, default_value_t = 0.15)]
+    #[arg(long, default_value_t = 0.25)]
     pub margin: f64,
     /// Keep at most this many moves per position.
     #[arg(long, default_value_t = 3)]
