@@ -36,6 +36,20 @@ const STATE_MAGIC: &str = "damas-book-state 1";
 /// Positions searched between two saves of the state.
 const CHUNK: usize = 8;
 
+/// Where the shipped book of `variant` lives, relative to the repository (the file
+/// the engine embeds and `damas book build` writes by default).
+pub fn shipped_book_path(variant: Variant) -> PathBuf {
+    PathBuf::from(match variant {
+        Variant::Brazilian => "data/book/opening.book",
+        Variant::Russian => "data/book/opening-russian.book",
+    })
+}
+
+/// The state file kept beside `book` by default: the book's name with `.state`.
+pub fn state_path_for(book: &Path) -> PathBuf {
+    book.with_extension("state")
+}
+
 /// How to build a book.
 #[derive(Clone, Debug)]
 pub struct BuildConfig {

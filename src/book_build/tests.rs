@@ -120,19 +120,13 @@ fn kept_moves_lie_within_the_margin() {
 /// state, and the bytes are the same, so the documented command rebuilds them.
 #[test]
 fn the_embedded_books_are_rebuilt_from_their_states_by_the_defaults() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
-    for (variant, name, embedded) in [
-        (Variant::Brazilian, "opening", damas_engine::book::EMBEDDED),
-        (
-            Variant::Russian,
-            "opening-russian",
-            damas_engine::book::EMBEDDED_RUSSIAN,
-        ),
-    ] {
-        let state = dir.path().join(format!("{name}.state"));
-        std::fs::copy(data.join(format!("{name}.state")), &state).unwrap();
-        let out = dir.path().join(format!("{name}.book"));
+    for variant in Variant::ALL {
+        let shipped = root.join(shipped_book_path(variant));
+        let out = dir.path().join(shipped.file_name().unwrap());
+        let state = state_path_for(&out);
+        std::fs::copy(state_path_for(&shipped), &state).unwrap();
         let config = BuildConfig {
             variant,
             ..BuildConfig::default()
@@ -140,7 +134,7 @@ fn the_embedded_books_are_rebuilt_from_their_states_by_the_defaults() {
         let report = build(&config, &out, &state).unwrap();
         assert_eq!(report.searched, 0, "{variant}: {report:?}");
         assert!(
-            std::fs::read(&out).unwrap() == embedded,
+            std::fs::read(&out).unwrap() == damas_engine::book::embedded_bytes(variant),
             "{variant}: the embedded book is not what its state builds"
         );
     }

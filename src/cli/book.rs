@@ -56,22 +56,22 @@ pub struct BuildArgs {
     #[arg(long)]
     pub state: Option<PathBuf>,
     /// Plies along the best line.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = BuildConfig::default().depth)]
     pub depth: u32,
     /// Plies fewer for a move other than the best.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = BuildConfig::default().alt_penalty)]
     pub alt_penalty: u32,
     /// Keep moves at most this many men below the best.
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, default_value_t = f64::from(BuildConfig::default().margin.0) / 100.0)]
     pub margin: f64,
     /// Keep at most this many moves per position.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = BuildConfig::default().max_moves)]
     pub max_moves: usize,
     /// Nodes per search (each legal move is searched).
-    #[arg(long, default_value_t = 200_000)]
+    #[arg(long, default_value_t = BuildConfig::default().nodes)]
     pub nodes: u64,
     /// Table size per searcher, megabytes.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = BuildConfig::default().hash_mb)]
     pub hash: usize,
     /// Worker threads (default: one per core).
     #[arg(long)]
@@ -102,12 +102,10 @@ fn build(a: &BuildArgs) -> Result<(), CliError> {
         ))),
         None => None,
     };
-    let out = a.out.clone().unwrap_or_else(|| {
-        PathBuf::from(match a.variant {
-            Variant::Brazilian => "data/book/opening.book",
-            Variant::Russian => "data/book/opening-russian.book",
-        })
-    });
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| book_build::shipped_book_path(a.variant));
     let config = BuildConfig {
         variant: a.variant,
         evaluation,
@@ -122,7 +120,7 @@ fn build(a: &BuildArgs) -> Result<(), CliError> {
     let state = a
         .state
         .clone()
-        .unwrap_or_else(|| out.with_extension("state"));
+        .unwrap_or_else(|| book_build::state_path_for(&out));
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(j) = a.jobs {
         pool = pool.num_threads(j.max(1));
