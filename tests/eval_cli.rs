@@ -135,10 +135,17 @@ fn train_pipeline_end_to_end() {
             "0.01",
             "--holdout",
             "20",
+            "--scale",
+            "0.006",
         ],
     );
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("16 hidden units"), "{}", text(&o));
+    assert!(
+        text(&o).contains("K = 0.006000"),
+        "--scale sets K: {}",
+        text(&o)
+    );
     let bytes = std::fs::read(&netted).unwrap();
     assert_eq!(&bytes[8..12], &2u32.to_le_bytes(), "a version-2 file");
     let scores: Vec<i32> = [&weights, &netted]
@@ -161,6 +168,12 @@ fn train_pipeline_end_to_end() {
     );
     assert!(!o.status.success());
     assert!(text(&o).contains("unknown feature group"), "{}", text(&o));
+    let o = run(
+        train,
+        &["fit", "--data", d, "--out", "x.bin", "--scale", "0"],
+    );
+    assert!(!o.status.success());
+    assert!(text(&o).contains("--scale 0:"), "{}", text(&o));
 }
 
 #[test]
