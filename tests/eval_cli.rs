@@ -173,7 +173,11 @@ fn train_pipeline_end_to_end() {
         &["fit", "--data", d, "--out", "x.bin", "--scale", "0"],
     );
     assert!(!o.status.success());
-    assert!(text(&o).contains("--scale 0:"), "{}", text(&o));
+    assert!(
+        text(&o).contains("invalid value '0' for '--scale <K>'"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]

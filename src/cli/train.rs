@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
 use crate::train::data::{read_games, DataError, GameRecord};
-use crate::train::fit::{export, fit, fit_scale, initial, split, Dataset, EpochReport, FitConfig};
+use crate::train::fit::{export, fit, fit_scale, initial, split, EpochReport, FitConfig};
 use crate::train::net::{self, NetConfig};
 use crate::train::selfplay::{self, SelfPlayConfig};
 use damas_egdb::location;
@@ -134,18 +134,17 @@ pub struct FitArgs {
     pub net_lr: f32,
     /// The logistic scale `K` (per hundredth) instead of the one the material count fits
     /// to these games; a network fitted over linear weights needs their `K`.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = parse_scale)]
     pub scale: Option<f32>,
 }
 
-/// `--scale` when given and valid, else `K` fitted to `train` by the material count.
-fn scale(a: &FitArgs, train: &Dataset) -> Result<f32, String> {
-    match a.scale {
-        Some(k) if k.is_finite() && k > 0.0 && k < 1.0 => Ok(k),
-        Some(k) => Err(format!(
-            "--scale {k}: the logistic scale must be above 0 and below 1 per hundredth"
+/// A clap value parser for `--scale`: a logistic scale above 0 and below 1 per hundredth.
+fn parse_scale(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(k) if k.is_finite() && k > 0.0 && k < 1.0 => Ok(k),
+        _ => Err(format!(
+            "{text:?}: give a logistic scale above 0 and below 1 per hundredth"
         )),
-        None => Ok(fit_scale(train)),
     }
 }
 
@@ -262,10 +261,8 @@ fn run_fit_net(
         .map_err(|e| e.to_string())?
         .without_network();
     let linear = Trained::new(&weights);
-    // K as the linear fit measures it.
-    let (lin_train, _) = split(games, cfg);
-    let k = scale(a, &lin_train)?;
-    drop(lin_train);
+    // `--scale`, else K as the linear fit measures it.
+    let k = a.scale.unwrap_or_else(|| fit_scale(&split(games, cfg).0));
     let (train, valid) = net::split(games, &linear, cfg.holdout, cfg.skip_plies);
     if train.is_empty() {
         return Err("no training positions in the data".into());
@@ -360,7 +357,7 @@ fn run_fit(a: &FitArgs) -> Result<(), String> {
         Some(p) => Some(Weights::load(p).map_err(|e| e.to_string())?),
         None => None,
     };
-    let k = scale(a, &train)?;
+    let k = a.scale.unwrap_or_else(|| fit_scale(&train));
     println!(
         "{} {} games: {} training positions, {} held out; K = {k:.6} per hundredth",
         variant.unwrap_or_default(),
