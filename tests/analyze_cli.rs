@@ -63,3 +63,26 @@ fn limits_with_nothing_to_search_are_refused() {
         assert!(o.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_not_the_command() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // As `damas analyze --time 0.5 | head -1`: the pipe is closed after the first
+    // line, and the lines of the later iterations and `bestmove` find no reader.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(["analyze", "--time", "0.5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run damas");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("the first line");
+    let o = child.wait_with_output().expect("wait for damas");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(first.starts_with("info depth 1 "), "{first}");
+    assert!(o.status.success(), "{:?}: {stderr}", o.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

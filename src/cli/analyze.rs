@@ -128,8 +128,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let (variant, pos, history) = (game.variant(), game.position(), game.history());
     // A finished game has no move to search: say how it ended.
     if let Some(result) = game.result() {
-        println!("game over: {result}");
-        println!("bestmove none result {}", result.pdn());
+        outln!("game over: {result}");
+        outln!("bestmove none result {}", result.pdn());
         return Ok(());
     }
     let level = match (args.depth, args.time, args.nodes) {
@@ -186,7 +186,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let mut searcher = Searcher::new(options);
     let stop = AtomicBool::new(false);
     let mut print = |i: &Info| {
-        println!(
+        outln!(
             "info depth {} score {} nodes {} time {:.3} nps {} hashfull {} pv {}",
             i.depth,
             i.score,
@@ -197,7 +197,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             line_to_string(variant, &pos, &i.pv)
         );
         for (k, l) in i.lines.iter().enumerate() {
-            println!(
+            outln!(
                 "line {} score {} pv {}",
                 k + 1,
                 l.score,
@@ -207,16 +207,16 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     let r = searcher.search(&pos, history, &limits, &stop, &mut print);
     match r.best {
-        Some(m) => println!(
+        Some(m) => outln!(
             "bestmove {} score {} nodes {}",
             move_to_string_for(variant, &pos, m, Notation::Algebraic),
             r.score,
             r.stats.nodes
         ),
-        None => println!("bestmove none score {} nodes {}", r.score, r.stats.nodes),
+        None => outln!("bestmove none score {} nodes {}", r.score, r.stats.nodes),
     }
     if r.conversion_unproven {
-        println!("note: {}", damas_engine::search::CONVERSION_UNPROVEN);
+        outln!("note: {}", damas_engine::search::CONVERSION_UNPROVEN);
     }
     if args.stats {
         let s = r.stats;
@@ -225,7 +225,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         } else {
             0.0
         };
-        println!(
+        outln!(
             "stats nodes {} interior {} leaves {} tt_cutoffs {} terminal {} egdb_cutoffs {} qs_nodes {} tt_accesses {} tt_compares {} compares_per_access {per_access:.3} time {:.3} nps {} thread_nodes {} deferred {}",
             s.nodes,
             s.interior,

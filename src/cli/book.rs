@@ -129,7 +129,7 @@ fn build(a: &BuildArgs) -> Result<(), CliError> {
     let report = pool
         .install(|| book_build::build(&config, &out, &state))
         .map_err(CliError::input)?;
-    println!(
+    outln!(
         "{} book {}: {} positions, depth {} plies, {} bytes; searched {} positions, {} from {}, {:.1} s",
         a.variant,
         out.display(),
@@ -156,7 +156,7 @@ fn show(file: Option<&std::path::Path>, variant: Variant) -> Result<(), CliError
                 .map_err(CliError::input)?,
         ),
     };
-    println!(
+    outln!(
         "{} book {name}: {} positions, depth {} plies, {} bytes",
         book.variant(),
         book.len(),
@@ -165,7 +165,7 @@ fn show(file: Option<&std::path::Path>, variant: Variant) -> Result<(), CliError
     );
     let start = Position::start();
     for m in book.moves(&start).unwrap_or_default() {
-        println!(
+        outln!(
             "start {} weight {}",
             move_to_string_for(book.variant(), &start, m.mv, Notation::Numeric),
             m.weight.0

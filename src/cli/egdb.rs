@@ -147,7 +147,7 @@ pub struct BuildArgs {
 fn run_bundle(a: &BundleArgs) -> Result<ExitCode, EgdbError> {
     let dir = a.dir.resolve();
     let bytes = damas_egdb::slices::builtin::write_bundle(a.dir.variant, &dir, &a.out)?;
-    println!("{}: {bytes} bytes", a.out.display());
+    outln!("{}: {bytes} bytes", a.out.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -215,44 +215,44 @@ fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
         return Err(EgdbError::LegacyVariant(v));
     }
     let dir = location::write_dir_for(v, a.dir.as_deref(), &Env::from_process());
-    println!("building {v} databases in {}", dir.display());
+    outln!("building {v} databases in {}", dir.display());
     let start = std::time::Instant::now();
     if a.legacy {
         build_for(v, &dir, a.pieces as usize, &opts, print_summary)?;
     } else {
         let slices = build_slices_for(v, &dir, a.pieces as usize, &opts, print_slice_summary)?;
         let bytes: u64 = slices.iter().map(|s| s.bytes).sum();
-        println!(
+        outln!(
             "{} slices, {bytes} bytes ({:.2} MB)",
             slices.len(),
             bytes as f64 / 1e6
         );
         if a.dtc {
             let dtc: u64 = slices.iter().map(|s| s.dtc_bytes).sum();
-            println!(
+            outln!(
                 "distance files written now: {dtc} bytes ({:.2} MB)",
                 dtc as f64 / 1e6
             );
         }
         if a.distances > 0 {
-            println!("distances: parts 1 to {}", a.distances);
+            outln!("distances: parts 1 to {}", a.distances);
             build_for(v, &dir, a.distances as usize, &opts, print_summary)?;
         }
     }
-    println!("done in {:.1} s", start.elapsed().as_secs_f64());
+    outln!("done in {:.1} s", start.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }
 
 fn print_slice_summary(s: &SliceSummary) {
     if s.reused {
-        println!(
+        outln!(
             "{:<12} already built, kept ({} bytes)",
             s.slice.to_string(),
             s.bytes
         );
         return;
     }
-    print!(
+    out!(
         "{:<12} {:>11} positions, {:>9} bytes, pair in {:.1} s ({} waves)",
         s.slice.to_string(),
         damas_egdb::slices::slice::SliceIndex::new(s.slice).size(),
@@ -261,19 +261,22 @@ fn print_slice_summary(s: &SliceSummary) {
         s.waves
     );
     if let Some(c) = s.counts {
-        print!(
+        out!(
             "; {} wins, {} draws, {} losses ({} captures not stored)",
-            c.wins, c.draws, c.losses, c.captures
+            c.wins,
+            c.draws,
+            c.losses,
+            c.captures
         );
         if s.dtc_bytes > 0 {
-            print!(
+            out!(
                 "; distances {} bytes, longest win {} to conversion",
                 s.dtc_bytes,
                 plies(u64::from(c.longest_win))
             );
         }
     }
-    println!();
+    outln!();
 }
 
 /// A count of plies with the right plural: `1 ply`, `7 plies`.
@@ -287,14 +290,14 @@ pub fn plies(n: u64) -> String {
 
 fn print_summary(s: &PartSummary) {
     if s.reused {
-        println!("part {}: already built, kept", s.pieces);
+        outln!("part {}: already built, kept", s.pieces);
         return;
     }
     let [init, retro, fin, write] = s.phase_seconds;
     let total = init + retro + fin + write;
-    print!("part {}: {} slots in {total:.1} s (init {init:.1}, retro {retro:.1} in {} levels, final {fin:.1}, write {write:.1})", s.pieces, part_size(s.pieces), s.levels);
+    out!("part {}: {} slots in {total:.1} s (init {init:.1}, retro {retro:.1} in {} levels, final {fin:.1}, write {write:.1})", s.pieces, part_size(s.pieces), s.levels);
     if let Some(c) = s.counts {
-        print!(
+        out!(
             "; {} wins, {} draws, {} losses, {} impossible; longest win {}",
             c.wins,
             c.draws,
@@ -303,7 +306,7 @@ fn print_summary(s: &PartSummary) {
             plies(c.longest_win as u64)
         );
     }
-    println!();
+    outln!();
 }
 
 fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
@@ -320,7 +323,7 @@ fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
             keep: 10,
         };
         let r2 = verify_slices(s, db.slice_distances(), &opts, |v| {
-            println!(
+            outln!(
                 "{} {:<14} {:>11} positions, {} violations, {:.1} s",
                 v.slice.stem(),
                 v.slice.to_string(),
@@ -339,10 +342,10 @@ fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
         r.first.extend(r2.first);
     }
     for line in &r.first {
-        println!("violation: {line}");
+        outln!("violation: {line}");
     }
     let parts: Vec<String> = r.parts.iter().map(|p| p.to_string()).collect();
-    println!(
+    outln!(
         "checked parts {} ({} entries, checksums ok): {} violations",
         parts.join(","),
         r.entries,

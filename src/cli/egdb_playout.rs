@@ -32,18 +32,11 @@ pub struct PlayoutArgs {
     #[arg(long)]
     pub fens: PathBuf,
     /// Seconds a move for both sides.
-    #[arg(long, default_value_t = 0.1, value_parser = parse_seconds)]
+    #[arg(long, default_value_t = 0.1, value_parser = crate::cli::parse_seconds)]
     pub time: f64,
     /// Plies after which a game counts as not won.
     #[arg(long, default_value_t = 300)]
     pub max_plies: usize,
-}
-
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(s),
-        _ => Err(format!("`{text}` is not a number of seconds in (0, 3600]")),
-    }
 }
 
 /// Play every position of the file; exit status 1 unless every one is won by the
@@ -64,18 +57,18 @@ pub fn run(a: &PlayoutArgs) -> Result<ExitCode, EgdbError> {
         played += 1;
         let where_ = format!("{}:{}", a.fens.display(), n + 1);
         let Ok(pos) = parse_fen(fen) else {
-            println!("{where_}: {fen}: not a FEN");
+            outln!("{where_}: {fen}: not a FEN");
             continue;
         };
         let winner = match db.probe_wdl(&pos) {
             Some(Wdl::Win) => pos.side_to_move(),
             Some(Wdl::Loss) => pos.side_to_move().opponent(),
             Some(Wdl::Draw) => {
-                println!("{where_}: {fen}: not a database win (a draw)");
+                outln!("{where_}: {fen}: not a database win (a draw)");
                 continue;
             }
             None => {
-                println!(
+                outln!(
                     "{where_}: {fen}: not a database win (the database has no {} pieces)",
                     pos.piece_count()
                 );
@@ -93,13 +86,13 @@ pub fn run(a: &PlayoutArgs) -> Result<ExitCode, EgdbError> {
         };
         won += usize::from(p.won_by(winner));
         counted += usize::from(p.drawn_by_count());
-        println!(
+        outln!(
             "{fen}: {} to win; {how} after {} plies",
             name(winner),
             p.plies
         );
     }
-    println!("won {won} of {played}; drawn by a counting rule {counted}");
+    outln!("won {won} of {played}; drawn by a counting rule {counted}");
     Ok(if won == played {
         ExitCode::SUCCESS
     } else {

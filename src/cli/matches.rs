@@ -141,7 +141,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
             tally = Tally::from_records(&records, &first_name)
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-            println!(
+            outln!(
                 "resuming after {}: +{} ={} -{}",
                 crate::plural::games(records.len()),
                 tally.wins,
@@ -150,9 +150,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             );
         }
     }
-    println!("openings: {described}");
+    outln!("openings: {described}");
     if variant != Variant::Brazilian {
-        println!("variant: {variant}");
+        outln!("variant: {variant}");
     }
     let decided = |t: &Tally| args.sprt.is_some_and(|s| t.sprt(&s).decision.is_some());
     let config = MatchConfig {
@@ -199,7 +199,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             o.pdn.moves.len()
         );
         // Printed above the bar (also when the bar is hidden).
-        bar.suspend(|| println!("{line}"));
+        bar.suspend(|| outln!("{line}"));
         bar.set_message(status);
         bar.inc(1);
         if let Some(path) = &args.pdn {
@@ -216,7 +216,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     });
     bar.finish_and_clear();
     if decided(&tally) && tally.games() < args.games as u32 {
-        println!(
+        outln!(
             "SPRT decided after {} of at most {} games",
             tally.games(),
             args.games
@@ -228,9 +228,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         tally,
         sprt: args.sprt,
     };
-    print!("{report}");
+    out!("{report}");
     if let Some(path) = &args.pdn {
-        println!("games written to {}", path.display());
+        outln!("games written to {}", path.display());
     }
     match write_error {
         Some(e) => Err(CliError::input(format!("cannot write the games: {e}"))),

@@ -9,6 +9,8 @@ use clap::{Parser, Subcommand};
 use damas_rules::fen::parse_fen;
 use damas_rules::position::Position;
 
+#[macro_use]
+mod output;
 pub mod analyze;
 mod book;
 pub mod egdb;

@@ -23,7 +23,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<(), CliError> {
     let pos = position_arg(args.fen.as_deref())?;
     for m in legal_move_strings_for(args.variant, &pos, args.notation) {
-        println!("{m}");
+        outln!("{m}");
     }
     Ok(())
 }

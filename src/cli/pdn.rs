@@ -58,7 +58,7 @@ fn check(file: &PathBuf) -> Result<(), CliError> {
         }
     }
     let moves: usize = games.iter().map(|g| g.moves.len()).sum();
-    println!(
+    outln!(
         "ok {} {}",
         crate::plural::games(games.len()),
         crate::plural::count(moves as u64, "move", "moves")

@@ -48,13 +48,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let secs = start.elapsed().as_secs_f64();
     if args.divide && args.depth > 0 {
         for (m, n) in per_move.unwrap_or_default() {
-            println!(
+            outln!(
                 "{} {n}",
                 move_to_string_for(v, &pos, m, Notation::Algebraic)
             );
         }
     }
     let nps = if secs > 0.0 { total as f64 / secs } else { 0.0 };
-    println!("nodes {total} time {secs:.3} nps {nps:.0}");
+    outln!("nodes {total} time {secs:.3} nps {nps:.0}");
     Ok(())
 }

@@ -117,7 +117,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         (_, Some(s)) => format!("{s} s"),
         _ => format!("{} nodes", limits.nodes.unwrap_or(DEFAULT_NODES)),
     };
-    println!(
+    outln!(
         "Review of game {} of {}: White {}, Black {}, result {result}, {}; {limit} per position",
         args.game,
         args.file.display(),
@@ -125,12 +125,12 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         names[1].unwrap_or("?"),
         crate::plural::plies(game.moves().len())
     );
-    print!("{}", report(&review, names));
+    out!("{}", report(&review, names));
     if let Some(path) = &args.svg {
         let svg = crate::review::curve::curve_svg(&crate::review::curve::eval_curve(&review));
         damas_engine::fsutil::write_atomic(path, svg.as_bytes())
             .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))?;
-        println!("Evaluation chart written to {}", path.display());
+        outln!("Evaluation chart written to {}", path.display());
     }
     Ok(())
 }

@@ -269,7 +269,7 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
             }
             match &a.out {
                 Some(p) => write(p, &md)?,
-                None => print!("{md}"),
+                None => out!("{md}"),
             }
         }
         NodesCommand::Branching(a) => {
@@ -279,7 +279,7 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                 max_plies: a.max_plies,
             };
             let s = branching::measure(&spec, !a.quiet);
-            print!("{}", branching::markdown(&spec, &s));
+            out!("{}", branching::markdown(&spec, &s));
         }
         NodesCommand::TtProbes(a) => {
             if a.bits.iter().any(|&b| !(8..=30).contains(&b)) {
@@ -295,7 +295,7 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                 )?,
             };
             let r = ttprobe::measure(&spec, !a.quiet);
-            print!("{}", ttprobe::markdown(&spec, &r));
+            out!("{}", ttprobe::markdown(&spec, &r));
         }
     }
     Ok(())

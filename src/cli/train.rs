@@ -214,7 +214,7 @@ fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
     } else {
         String::new()
     };
-    println!(
+    outln!(
         "{} ({}): {} games ({} played now in {:.1} s{adjudicated}), {} positions, White +{} ={} -{}",
         a.out.display(),
         a.variant,
@@ -233,7 +233,7 @@ fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
 fn reporter(curve: &mut Vec<EpochReport>) -> impl FnMut(&EpochReport) + '_ {
     let start = std::time::Instant::now();
     move |r| {
-        println!(
+        outln!(
             "epoch {:3}  train {:.5}  held-out {:.5}  ({:.0} s)",
             r.epoch,
             r.train,
@@ -267,7 +267,7 @@ fn run_fit_net(
     if train.is_empty() {
         return Err("no training positions in the data".into());
     }
-    println!(
+    outln!(
         "{} games: {} training positions, {} held out; K = {k:.6} per hundredth; {hidden} hidden units",
         games.len(),
         train.len(),
@@ -288,7 +288,7 @@ fn run_fit_net(
     let net = net::fit_net(&train, &valid, k, &ncfg, &mut reporter(&mut curve));
     weights.net = Some(net.export());
     weights.save(&a.out).map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "wrote {}: linear weights of {} and the network",
         a.out.display(),
         init_path.display()
@@ -358,7 +358,7 @@ fn run_fit(a: &FitArgs) -> Result<(), String> {
         None => None,
     };
     let k = a.scale.unwrap_or_else(|| fit_scale(&train));
-    println!(
+    outln!(
         "{} {} games: {} training positions, {} held out; K = {k:.6} per hundredth",
         variant.unwrap_or_default(),
         games.len(),
@@ -378,7 +378,7 @@ fn run_fit(a: &FitArgs) -> Result<(), String> {
     out.save(&a.out).map_err(|e| e.to_string())?;
     let m = w[features::MATERIAL];
     let kg = w[features::MATERIAL + 1];
-    println!(
+    outln!(
         "wrote {}: man {:.0}/{:.0}, king {:.0}/{:.0} (opening/endgame, hundredths)",
         a.out.display(),
         m[0],
