@@ -386,6 +386,35 @@ fn probe_tool_answers_every_line_in_order() {
 }
 
 #[test]
+fn stats_tool_counts_every_part_and_material() {
+    let dir = db3().0.path().to_str().unwrap().to_string();
+    let out = tool(&["stats", "--dir", &dir]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    // One summary line per part, each followed by its materials.
+    for n in 1..=3 {
+        assert!(
+            text.contains(&format!("\npart {n}: ")) || text.starts_with(&format!("part {n}: ")),
+            "{text}"
+        );
+    }
+    // A lone man or king against nothing: every position is won by its owner, or
+    // lost by the side to move when it has nothing.
+    assert!(
+        text.contains("part 1: 60 wins, 0 draws, 60 losses, 8 impossible slots"),
+        "{text}"
+    );
+    let one_king = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("1K v 0 "))
+        .unwrap();
+    assert!(
+        one_king.contains(" 32 wins ") && one_king.contains(" 0 losses"),
+        "{one_king}"
+    );
+}
+
+#[test]
 fn tools_refuse_damaged_files_on_one_line() {
     let dir = copy_db3();
     let path = part_path(dir.path(), 2, FileKind::Values);

@@ -7,7 +7,7 @@
 //! the game with best play (omitted when the part has no distance file); moves
 //! are algebraic (`c3-d4`, `c3xe5`).
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -360,14 +360,12 @@ fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
 
 fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
     let db = a.open()?;
-    let mut out = std::io::stdout().lock();
     for n in 1..=MAX_PIECES {
         let Some(s) = part_stats(&db, n) else {
             continue;
         };
         let t = s.total;
-        let _ = writeln!(
-            out,
+        outln!(
             "part {n}: {} wins, {} draws, {} losses, {} impossible slots; longest win {}{}",
             t.wins,
             t.draws,
@@ -379,8 +377,7 @@ fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
                 .unwrap_or_default()
         );
         for (m, c) in &s.by_material {
-            let _ = writeln!(
-                out,
+            outln!(
                 "  {:<14} {:>11} wins {:>11} draws {:>11} losses  longest win {}",
                 m.to_string(),
                 c.wins,
@@ -394,11 +391,10 @@ fn run_stats(a: &DirArgs) -> Result<ExitCode, EgdbError> {
         for s in present_slices(sdb) {
             let distances = db.slice_distances().and_then(|d| d.file(s));
             let Some(c) = slice_counts(sdb, distances, s) else {
-                let _ = writeln!(out, "  {:<14} unreadable (run verify)", s.to_string());
+                outln!("  {:<14} unreadable (run verify)", s.to_string());
                 continue;
             };
-            let _ = writeln!(
-                out,
+            outln!(
                 "  {:<14} {:>11} wins {:>11} draws {:>11} losses  ({} captures){}",
                 s.to_string(),
                 c.wins,
@@ -490,11 +486,10 @@ fn run_probe(a: &ProbeArgs) -> Result<ExitCode, EgdbError> {
         Err(e) => return Err(e),
     };
     let mut failed = false;
-    let mut out = std::io::stdout().lock();
     let mut answer = |fen: &str| {
         let line = probe_line(&db, fen);
         failed |= line.starts_with("error");
-        let _ = writeln!(out, "{line}");
+        outln!("{line}");
     };
     if let Some(fen) = &a.fen {
         answer(fen);
