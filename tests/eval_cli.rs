@@ -157,6 +157,44 @@ fn train_pipeline_end_to_end() {
         })
         .collect();
     assert_ne!(scores[0], scores[1], "the network changes the score");
+    // Training on from that network: its hidden count is taken from the file, and
+    // no epoch leaves the network as it was.
+    let again = dir.path().join("again.bin");
+    let cont = |start: &std::path::Path, extra: &[&str]| {
+        let mut args = vec![
+            "fit",
+            "--data",
+            d,
+            "--out",
+            again.to_str().unwrap(),
+            "--init",
+            weights.to_str().unwrap(),
+            "--holdout",
+            "20",
+            "--scale",
+            "0.006",
+            "--epochs",
+            "0",
+            "--net-init",
+        ];
+        args.push(start.to_str().unwrap());
+        args.extend_from_slice(extra);
+        run(train, &args)
+    };
+    let o = cont(&netted, &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("16 hidden units"), "{}", text(&o));
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        bytes,
+        "0 epochs: the same file"
+    );
+    let o = cont(&netted, &["--net", "32"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("has 16 hidden units"), "{}", text(&o));
+    let o = cont(&weights, &[]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("has no network"), "{}", text(&o));
     let o = run(
         train,
         &["fit", "--data", d, "--out", "x.bin", "--net", "16"],

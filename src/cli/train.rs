@@ -12,7 +12,7 @@ use crate::train::net::{self, NetConfig};
 use crate::train::selfplay::{self, SelfPlayConfig};
 use damas_egdb::location;
 use damas_engine::eval::features::{self, Group};
-use damas_engine::eval::network::MAX_HIDDEN;
+use damas_engine::eval::network::{Network, MAX_HIDDEN};
 use damas_engine::eval::{EvalName, Evaluation, Trained, Weights};
 use damas_rules::variant::Variant;
 
@@ -129,6 +129,11 @@ pub struct FitArgs {
     /// linear weights, which stay as they are (docs/evaluation.md, "The network").
     #[arg(long, value_name = "UNITS", requires = "init")]
     pub net: Option<usize>,
+    /// Start the network from this weight file's network instead of random weights
+    /// (its linear weights are not read: those are `--init`'s); `--net`, if given,
+    /// must match its hidden units.
+    #[arg(long, value_name = "FILE", requires = "init")]
+    pub net_init: Option<PathBuf>,
     /// Adam's step size for `--net`.
     #[arg(long, default_value_t = 0.001)]
     pub net_lr: f32,
@@ -250,6 +255,7 @@ fn run_fit_net(
     cfg: &FitConfig,
     games: &[GameRecord],
     hidden: usize,
+    start: Option<Network>,
 ) -> Result<(), String> {
     if hidden == 0 || hidden > MAX_HIDDEN {
         return Err(format!(
@@ -283,6 +289,7 @@ fn run_fit_net(
         seed: cfg.seed,
         holdout: cfg.holdout,
         skip_plies: cfg.skip_plies,
+        start,
     };
     let mut curve: Vec<EpochReport> = Vec::new();
     let net = net::fit_net(&train, &valid, k, &ncfg, &mut reporter(&mut curve));
@@ -312,6 +319,26 @@ fn run_fit(a: &FitArgs) -> Result<(), String> {
                 })
             })
             .collect::<Result<_, _>>()?
+    };
+    // The network a run starts from, read before the data so a bad file fails at once.
+    let start = match &a.net_init {
+        Some(p) => {
+            let w = Weights::load(p).map_err(|e| e.to_string())?;
+            Some(
+                w.net
+                    .ok_or_else(|| format!("{}: this weight file has no network", p.display()))?,
+            )
+        }
+        None => None,
+    };
+    let hidden = match (a.net, &start) {
+        (Some(h), Some(n)) if h != n.hidden => {
+            return Err(format!(
+                "--net {h}: the network of --net-init has {} hidden units",
+                n.hidden
+            ))
+        }
+        (h, n) => h.or(n.as_ref().map(|n| n.hidden)),
     };
     let cfg = FitConfig {
         epochs: a.epochs,
@@ -346,8 +373,8 @@ fn run_fit(a: &FitArgs) -> Result<(), String> {
             g
         }));
     }
-    if let Some(hidden) = a.net {
-        return run_fit_net(a, &cfg, &games, hidden);
+    if let Some(hidden) = hidden {
+        return run_fit_net(a, &cfg, &games, hidden, start);
     }
     let (train, valid) = split(&games, &cfg);
     if train.is_empty() {
