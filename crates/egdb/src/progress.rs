@@ -2,7 +2,20 @@
 //!
 //! With the `progress` feature a [`Bar`] is an `indicatif` bar on stderr; without
 //! it every call does nothing, so the library alone does not pull in a terminal
-//! crate.
+//! crate. Where stderr is not a terminal (a log file, a pipe) the bar's line is
+//! written out whole every [`LOG_EVERY`] and when the bar ends, so a job run in the
+//! background still shows its progress and ETA.
+
+#[cfg(feature = "progress")]
+use std::io::Write;
+#[cfg(feature = "progress")]
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+#[cfg(feature = "progress")]
+use std::time::Instant;
+
+/// How often a bar writes its line where stderr is not a terminal.
+pub const LOG_EVERY: Duration = Duration::from_secs(30);
 
 /// A progress bar on stderr, or nothing when hidden or built without the
 /// `progress` feature. Shared by reference between worker threads.
@@ -10,6 +23,9 @@
 pub struct Bar {
     #[cfg(feature = "progress")]
     inner: indicatif::ProgressBar,
+    /// The line log that stands in for the terminal, if one does.
+    #[cfg(feature = "progress")]
+    log: Option<Arc<Mutex<LogState>>>,
 }
 
 impl Bar {
@@ -18,6 +34,8 @@ impl Bar {
         Self {
             #[cfg(feature = "progress")]
             inner: indicatif::ProgressBar::hidden(),
+            #[cfg(feature = "progress")]
+            log: None,
         }
     }
 
@@ -31,16 +49,55 @@ impl Bar {
         }
         #[cfg(feature = "progress")]
         {
-            use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-            let inner = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr());
-            // The templates are literals in this crate; a bad one only loses the style.
-            if let Ok(style) = ProgressStyle::with_template(template) {
-                inner.set_style(style.progress_chars("=> "));
+            use std::io::IsTerminal;
+            if !std::io::stderr().is_terminal() {
+                return Self::logging(len, template, LOG_EVERY, Box::new(std::io::stderr()));
             }
-            Self { inner }
+            let target = indicatif::ProgressDrawTarget::stderr();
+            Self::styled(
+                indicatif::ProgressBar::with_draw_target(len, target),
+                template,
+                None,
+            )
         }
         #[cfg(not(feature = "progress"))]
         Self::hidden()
+    }
+
+    /// A bar that writes its line to `out` as lines of text, at most once `every`
+    /// (the first draw always, and the last when the bar is dropped).
+    #[cfg(feature = "progress")]
+    pub fn logging(
+        len: Option<u64>,
+        template: &str,
+        every: Duration,
+        out: Box<dyn Write + Send>,
+    ) -> Self {
+        let state = Arc::new(Mutex::new(LogState {
+            line: String::new(),
+            latest: String::new(),
+            latest_written: true,
+            last: None,
+            every,
+            out,
+        }));
+        let term = LogLines(Arc::clone(&state));
+        let target = indicatif::ProgressDrawTarget::term_like_with_hz(Box::new(term), 1);
+        let inner = indicatif::ProgressBar::with_draw_target(len, target);
+        Self::styled(inner, template, Some(state))
+    }
+
+    #[cfg(feature = "progress")]
+    fn styled(
+        inner: indicatif::ProgressBar,
+        template: &str,
+        log: Option<Arc<Mutex<LogState>>>,
+    ) -> Self {
+        // The templates are literals in this crate; a bad one only loses the style.
+        if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+            inner.set_style(style.progress_chars("=> "));
+        }
+        Self { inner, log }
     }
 
     /// Advance by `n` steps.
@@ -84,6 +141,117 @@ impl Bar {
     }
 }
 
+#[cfg(feature = "progress")]
+impl Drop for Bar {
+    /// The log ends with the bar's last state, if the interval held it back.
+    fn drop(&mut self) {
+        if let Some(log) = &self.log {
+            if let Ok(mut s) = log.lock() {
+                if !s.latest_written {
+                    let line = std::mem::take(&mut s.latest);
+                    // Progress is best effort: a closed stderr only loses the line.
+                    let _ = writeln!(s.out, "{line}").and_then(|()| s.out.flush());
+                }
+            }
+        }
+    }
+}
+
+/// What a logging bar has drawn since its last line, and when that line went out.
+#[cfg(feature = "progress")]
+struct LogState {
+    line: String,
+    /// The last line drawn, and whether it went out.
+    latest: String,
+    latest_written: bool,
+    last: Option<Instant>,
+    every: Duration,
+    out: Box<dyn Write + Send>,
+}
+
+/// The terminal `indicatif` draws on for a logging bar: cursor moves are ignored,
+/// the text drawn between two flushes is one line of the log.
+#[cfg(feature = "progress")]
+struct LogLines(Arc<Mutex<LogState>>);
+
+#[cfg(feature = "progress")]
+impl std::fmt::Debug for LogState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogState")
+            .field("line", &self.line)
+            .field("last", &self.last)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "progress")]
+impl std::fmt::Debug for LogLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LogLines")
+    }
+}
+
+#[cfg(feature = "progress")]
+impl LogLines {
+    fn with<R>(&self, f: impl FnOnce(&mut LogState) -> R) -> std::io::Result<R> {
+        let mut s = self
+            .0
+            .lock()
+            .map_err(|_| std::io::Error::other("poisoned"))?;
+        Ok(f(&mut s))
+    }
+}
+
+#[cfg(feature = "progress")]
+impl indicatif::TermLike for LogLines {
+    fn width(&self) -> u16 {
+        120
+    }
+    fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.write_str(s)
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.with(|st| {
+            if !st.line.is_empty() && !s.is_empty() {
+                st.line.push(' ');
+            }
+            st.line.push_str(s.trim_matches(['\r', '\n']));
+        })
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.with(|st| st.line.clear())
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        self.with(|st| {
+            let line = std::mem::take(&mut st.line);
+            if line.trim().is_empty() {
+                return Ok(());
+            }
+            st.latest = line.trim_end().to_string();
+            let now = Instant::now();
+            st.latest_written = st.last.is_none_or(|t| now.duration_since(t) >= st.every);
+            if !st.latest_written {
+                return Ok(());
+            }
+            st.last = Some(now);
+            writeln!(st.out, "{}", st.latest)?;
+            st.out.flush()
+        })?
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Bar;
@@ -93,4 +261,59 @@ mod tests {
         const fn shared<T: Send + Sync>() {}
         shared::<Bar>();
     };
+
+    #[cfg(feature = "progress")]
+    mod logging {
+        use super::Bar;
+        use std::io::Write;
+        use std::sync::{Arc, Mutex};
+        use std::time::Duration;
+
+        /// A writer whose text the test reads afterwards.
+        #[derive(Clone, Default)]
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+
+        fn lines(every: Duration) -> Vec<String> {
+            let out = Shared::default();
+            let bar = Bar::logging(
+                Some(10),
+                "{pos}/{len} games {msg}",
+                every,
+                Box::new(out.clone()),
+            );
+            for i in 1..=10 {
+                bar.set_message(format!("step {i}"));
+                bar.inc(1);
+            }
+            drop(bar);
+            let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+            text.lines().map(str::to_string).collect()
+        }
+
+        #[test]
+        fn a_log_gets_the_first_and_the_last_line_whole() {
+            // An hour between lines: only the first draw and the last go out.
+            let l = lines(Duration::from_secs(3600));
+            assert!(!l.is_empty() && l.len() <= 2, "{l:?}");
+            assert_eq!(l.last().unwrap(), "10/10 games step 10", "{l:?}");
+            assert!(l[0].contains("/10 games"), "{l:?}");
+            // No interval: every draw the bar makes is a line of its own.
+            let l = lines(Duration::ZERO);
+            assert_eq!(l.last().unwrap(), "10/10 games step 10", "{l:?}");
+            assert!(
+                l.iter()
+                    .all(|x| x.contains("/10 games") && !x.contains('\r')),
+                "{l:?}"
+            );
+        }
+    }
 }
