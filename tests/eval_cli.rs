@@ -114,29 +114,29 @@ fn train_pipeline_end_to_end() {
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     // A network over those weights: the file carries both and plays, and scores
     // otherwise than the linear weights alone.
-    let netted = dir.path().join("n.bin");
-    let o = run(
-        train,
-        &[
+    // `fit` of a network over those weights into `out`, with `extra` arguments.
+    let fit_net = |out: &std::path::Path, extra: &[&str]| {
+        let mut args = vec![
             "fit",
             "--data",
             d,
             "--out",
-            netted.to_str().unwrap(),
+            out.to_str().unwrap(),
             "--init",
             weights.to_str().unwrap(),
-            "--net",
-            "16",
-            "--epochs",
-            "2",
-            "--batch",
-            "32",
-            "--net-lr",
-            "0.01",
             "--holdout",
             "20",
             "--scale",
             "0.006",
+        ];
+        args.extend_from_slice(extra);
+        run(train, &args)
+    };
+    let netted = dir.path().join("n.bin");
+    let o = fit_net(
+        &netted,
+        &[
+            "--net", "16", "--epochs", "2", "--batch", "32", "--net-lr", "0.01",
         ],
     );
     assert!(o.status.success(), "{}", text(&o));
@@ -161,25 +161,9 @@ fn train_pipeline_end_to_end() {
     // no epoch leaves the network as it was.
     let again = dir.path().join("again.bin");
     let cont = |start: &std::path::Path, extra: &[&str]| {
-        let mut args = vec![
-            "fit",
-            "--data",
-            d,
-            "--out",
-            again.to_str().unwrap(),
-            "--init",
-            weights.to_str().unwrap(),
-            "--holdout",
-            "20",
-            "--scale",
-            "0.006",
-            "--epochs",
-            "0",
-            "--net-init",
-        ];
-        args.push(start.to_str().unwrap());
+        let mut args = vec!["--epochs", "0", "--net-init", start.to_str().unwrap()];
         args.extend_from_slice(extra);
-        run(train, &args)
+        fit_net(&again, &args)
     };
     let o = cont(&netted, &[]);
     assert!(o.status.success(), "{}", text(&o));

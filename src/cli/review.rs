@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use damas_egdb::progress::Bar;
 
 use crate::cli::CliError;
 use crate::review::{report::report, review_game, DEFAULT_NODES};
@@ -93,10 +93,10 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     ])?;
     let options = settings.search_options().with_database(oracle);
     let mut searcher = Searcher::new(options);
-    let bar = ProgressBar::new(game.positions().len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("reviewing {bar:30} {pos}/{len} positions, ETA {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let bar = Bar::new(
+        true,
+        Some(game.positions().len() as u64),
+        "reviewing {bar:30} {pos}/{len} positions, ETA {eta}",
     );
     let review = review_game(
         &mut searcher,

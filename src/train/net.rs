@@ -110,6 +110,11 @@ pub fn split(
     (train, valid)
 }
 
+/// Fixed-point units of the first layer (weights and biases) per float unit.
+const FIRST_SCALE: f32 = ACT_ONE as f32;
+/// Fixed-point units of the output weights per float unit (men).
+const OUT_UNITS: f32 = 100.0 * OUT_SCALE as f32;
+
 /// The network in floating point: weights as [`Network`] lays them out, with
 /// activations from 0 to 1 and the output in men.
 #[derive(Clone, Debug)]
@@ -135,8 +140,7 @@ impl FloatNet {
 
     /// The float form of a fixed-point network: the same scores up to rounding.
     fn from_network(n: &Network) -> FloatNet {
-        let one = ACT_ONE as f32;
-        let out = 100.0 * OUT_SCALE as f32;
+        let (one, out) = (FIRST_SCALE, OUT_UNITS);
         let mut p: Vec<f32> = n.w1.iter().chain(&n.b1).map(|&x| x as f32 / one).collect();
         p.extend(n.w2.iter().map(|&x| x as f32 / out));
         p.push(n.b2 as f32 / (out * one));
@@ -198,8 +202,7 @@ impl FloatNet {
     pub fn export(&self) -> Network {
         let h = self.hidden;
         let q = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
-        let one = ACT_ONE as f32;
-        let out = 100.0 * OUT_SCALE as f32;
+        let (one, out) = (FIRST_SCALE, OUT_UNITS);
         Network {
             hidden: h,
             w1: self.p[..self.b1()].iter().map(|&x| q(x, one)).collect(),

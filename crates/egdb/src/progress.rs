@@ -135,9 +135,15 @@ impl Bar {
     }
 
     /// Remove the bar from the terminal.
+    /// A log gets no further line: the job is done and says so itself.
     pub fn finish_and_clear(&self) {
         #[cfg(feature = "progress")]
-        self.inner.finish_and_clear();
+        {
+            self.inner.finish_and_clear();
+            if let Some(Ok(mut s)) = self.log.as_ref().map(|l| l.lock()) {
+                s.latest_written = true;
+            }
+        }
     }
 }
 
@@ -172,6 +178,7 @@ struct LogState {
 /// The terminal `indicatif` draws on for a logging bar: cursor moves are ignored,
 /// the text drawn between two flushes is one line of the log.
 #[cfg(feature = "progress")]
+#[derive(Debug)]
 struct LogLines(Arc<Mutex<LogState>>);
 
 #[cfg(feature = "progress")]
@@ -181,13 +188,6 @@ impl std::fmt::Debug for LogState {
             .field("line", &self.line)
             .field("last", &self.last)
             .finish_non_exhaustive()
-    }
-}
-
-#[cfg(feature = "progress")]
-impl std::fmt::Debug for LogLines {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("LogLines")
     }
 }
 
@@ -297,6 +297,23 @@ mod tests {
             drop(bar);
             let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
             text.lines().map(str::to_string).collect()
+        }
+
+        #[test]
+        fn a_finished_bar_adds_no_line() {
+            let out = Shared::default();
+            let bar = Bar::logging(
+                Some(10),
+                "{pos}/{len}",
+                Duration::from_secs(3600),
+                Box::new(out.clone()),
+            );
+            bar.inc(1);
+            bar.inc(1);
+            bar.finish_and_clear();
+            drop(bar);
+            let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+            assert_eq!(text.lines().collect::<Vec<_>>(), ["1/10"], "{text:?}");
         }
 
         #[test]
