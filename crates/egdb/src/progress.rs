@@ -3,8 +3,8 @@
 //! With the `progress` feature a [`Bar`] is an `indicatif` bar on stderr; without
 //! it every call does nothing, so the library alone does not pull in a terminal
 //! crate. Where stderr is not a terminal (a log file, a pipe) the bar's line is
-//! written out whole every [`LOG_EVERY`] and when the bar ends, so a job run in the
-//! background still shows its progress and ETA.
+//! written out whole every [`LOG_EVERY`] (and its last state when a job stops short
+//! of done), so a job run in the background still shows its progress and ETA.
 
 #[cfg(feature = "progress")]
 use std::io::Write;
