@@ -168,8 +168,14 @@ impl Trained {
         let ph = phase(pos);
         let blended = opening * (PHASE_MAX - ph) + endgame * ph;
         // Division truncates toward zero, so a position and its mirror round alike
-        // (a right shift would round negative scores down).
-        blended / (PHASE_MAX << self.shift)
+        // (a right shift would round negative scores down). Truncating by 2^shift,
+        // then by the constant, is the same and needs no run-time division.
+        let magnitude = (blended.unsigned_abs() >> self.shift) / PHASE_MAX as u32;
+        if blended < 0 {
+            -(magnitude as i32)
+        } else {
+            magnitude as i32
+        }
     }
 }
 

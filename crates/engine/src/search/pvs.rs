@@ -291,6 +291,19 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             t.history,
             &mut order,
         );
+        // The first child in the order is made now, and its slot fetched while the
+        // node's remaining work (the singular test, futility's evaluation) runs.
+        let first = match first {
+            Some((i, child, k)) if i == order[0] as usize => (child, Some(k)),
+            _ => {
+                let child = pos.play(self.lists[p][order[0] as usize]);
+                let k = prefetch.then(|| child.key());
+                if let Some(k) = k {
+                    self.tt.prefetch(k);
+                }
+                (child, k)
+            }
+        };
         if let Some(s) = slot {
             if !root {
                 self.tt.set_path(s, true);
@@ -329,11 +342,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         let mut best = -Score::INFINITE;
         let mut best_i = order[0] as usize;
         let mut next_i = order[0];
-        // The table move's child, already made for the prefetch, is not made again.
-        let (mut next, mut next_key) = match first {
-            Some((i, child, k)) if i == best_i => (child, Some(k)),
-            _ => (pos.play(self.lists[p][best_i]), None),
-        };
+        // The first child, already made for the prefetch, is not made again.
+        let (mut next, mut next_key) = first;
         // With other threads, a later move whose child another thread is searching
         // is put off to the end (`busy`), when its value is likely in the table.
         let busy = self
