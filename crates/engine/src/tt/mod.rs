@@ -104,7 +104,9 @@ pub(crate) trait TableAccess {
     fn set_path(&mut self, slot: Self::Slot, on: bool);
     /// Prefetch the place of `k`.
     fn prefetch(&self, k: Key);
-    /// Index in `moves` (the list as generated and selected) of a stored best move.
+    /// Index in `moves` (the list as generated and selected) of a stored best move;
+    /// `None` where the list has no such move (an entry of another position whose
+    /// key matched in the bits the table compares).
     fn best_index(code: u32, moves: &[Move]) -> Option<usize>;
     /// Accesses and key comparisons so far.
     fn counters(&self) -> (u64, u64);
@@ -152,8 +154,10 @@ impl TableAccess for Table {
     }
 
     #[inline(always)]
-    fn best_index(code: u32, _moves: &[Move]) -> Option<usize> {
-        Some(code as usize)
+    fn best_index(code: u32, moves: &[Move]) -> Option<usize> {
+        // The table stores the index alone: a colliding key can bring one past the
+        // end of this position's list.
+        ((code as usize) < moves.len()).then_some(code as usize)
     }
 
     fn counters(&self) -> (u64, u64) {
@@ -255,5 +259,31 @@ mod tests {
         let l = Score::loss_in(9);
         assert_eq!(from_tt(to_tt(l, 4), 2), Score::loss_in(7));
         assert_eq!(from_tt(to_tt(Score(-250), 3), 8), Score(-250));
+    }
+
+    #[test]
+    fn a_stored_index_past_the_list_is_no_move() {
+        // The thesis' table keeps 32 bits of a key besides its slot, so another
+        // position's entry, and its move index, can be found: a self-play run at
+        // 60,000 nodes a move met one after 2,200 games (index 5 in a list of 4).
+        let pos = damas_rules::fen::parse_fen("W:Wa1,c1,e1:Bh8").unwrap();
+        let moves = damas_rules::movegen::legal_moves(&pos);
+        let n = moves.len();
+        assert_eq!(
+            <Table as TableAccess>::best_index(n as u32 - 1, &moves),
+            Some(n - 1)
+        );
+        assert_eq!(<Table as TableAccess>::best_index(n as u32, &moves), None);
+        assert_eq!(<Table as TableAccess>::best_index(126, &moves), None);
+        // The replacing table finds its stored move in the list, or nothing.
+        let code = StoredMove::of(moves[2]).code();
+        assert_eq!(
+            <SharedHandle as TableAccess>::best_index(code, &moves),
+            Some(2)
+        );
+        assert_eq!(
+            <SharedHandle as TableAccess>::best_index(code, &moves[..2]),
+            None
+        );
     }
 }
