@@ -144,7 +144,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                     super::order::select(&p, &mut list, percent);
                 }
             }
-            let Some(&m) = T::best_index(code, &list).and_then(|i| list.get(i)) else {
+            let Some(m) = T::best_index(code, &list).map(|i| list[i]) else {
                 break;
             };
             line.push(m);

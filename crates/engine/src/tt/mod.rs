@@ -263,9 +263,8 @@ mod tests {
 
     #[test]
     fn a_stored_index_past_the_list_is_no_move() {
-        // The thesis' table keeps 32 bits of a key besides its slot, so another
-        // position's entry, and its move index, can be found: a self-play run at
-        // 60,000 nodes a move met one after 2,200 games (index 5 in a list of 4).
+        // The thesis' table compares 32 bits of a key besides its slot, so it can
+        // find another position's entry and, with it, an index past this list.
         let pos = damas_rules::fen::parse_fen("W:Wa1,c1,e1:Bh8").unwrap();
         let moves = damas_rules::movegen::legal_moves(&pos);
         let n = moves.len();
