@@ -867,6 +867,16 @@ fn default_without(name: &str) -> (Techniques, Techniques) {
     (base, with)
 }
 
+#[test]
+fn default_names_the_default_engines_techniques() {
+    let mut with_threat = Techniques::engine();
+    with_threat.threat = true;
+    assert_eq!("default".parse::<Techniques>(), Ok(Techniques::engine()));
+    assert_eq!("DEFAULT+threat".parse::<Techniques>(), Ok(with_threat));
+    assert_eq!("threat, default".parse::<Techniques>(), Ok(with_threat));
+    assert!("default+nonsense".parse::<Techniques>().is_err());
+}
+
 /// The embedded linear model without its network. A technique's effect on one tree
 /// depends on the evaluation (with the network, singular extensions shrink the
 /// depth-15 tree from the start), so the tree comparisons keep the one they were set on.

@@ -43,7 +43,8 @@ pub struct Args {
     /// Techniques, comma- or plus-separated: the thesis' ab, pvs, id, asp, tt, qs,
     /// killers, history, etc, mtdf, egdb, sel<1-99>, and lmr, rules, ext, probcut, rfp,
     /// threat, singular, futility (default: the default engine's,
-    /// pvs+id+asp+tt+qs+killers+history+etc+lmr+rules+probcut+rfp+singular+futility).
+    /// pvs+id+asp+tt+qs+killers+history+etc+lmr+rules+probcut+rfp+singular+futility,
+    /// which `default` also names: `default+threat`).
     #[arg(long)]
     pub techniques: Option<String>,
     /// Use the thesis' never-replacing transposition table of 2^P entries, cleared

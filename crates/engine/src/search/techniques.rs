@@ -77,14 +77,25 @@ pub struct Techniques {
 
 /// Error for an unknown technique name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, rfp, threat, singular, futility, sel35, sel50, sel<1-99>)")]
+#[error("unknown search technique {0:?} (known: default, ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, rfp, threat, singular, futility, sel35, sel50, sel<1-99>)")]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
     type Err = TechniqueError;
     fn from_str(s: &str) -> Result<Techniques, TechniqueError> {
         let mut t = Techniques::default();
-        for name in s.split(['+', ',']).map(str::trim).filter(|n| !n.is_empty()) {
+        // `default` stands for the default engine's names, so a change is written as
+        // `default+threat`.
+        let engine = Techniques::engine().to_string();
+        let names = s
+            .split(['+', ','])
+            .map(str::trim)
+            .flat_map(|n| match n.eq_ignore_ascii_case("default") {
+                true => engine.split('+').collect::<Vec<_>>(),
+                false => vec![n],
+            })
+            .filter(|n| !n.is_empty());
+        for name in names {
             match name {
                 "ab" => {}
                 "pvs" => t.pvs = true,
