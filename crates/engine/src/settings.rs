@@ -94,7 +94,7 @@ pub const SETTINGS: [Setting; 15] = [
         values: Values::Text,
         searcher: true,
         hub: true,
-        doc: "Search techniques joined by `+` (e.g. `pvs+tt`).",
+        doc: "Search techniques joined by `+` (e.g. `pvs+tt`); `default` names the default set (`default+threat`).",
     },
     Setting {
         key: "eval",
