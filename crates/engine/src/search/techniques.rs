@@ -84,42 +84,14 @@ impl FromStr for Techniques {
     type Err = TechniqueError;
     fn from_str(s: &str) -> Result<Techniques, TechniqueError> {
         let mut t = Techniques::default();
-        // `default` stands for the default engine's names, so a change is written as
-        // `default+threat`.
-        let engine = Techniques::engine().to_string();
-        let names = s
-            .split(['+', ','])
-            .map(str::trim)
-            .flat_map(|n| match n.eq_ignore_ascii_case("default") {
-                true => engine.split('+').collect::<Vec<_>>(),
-                false => vec![n],
-            })
-            .filter(|n| !n.is_empty());
-        for name in names {
-            match name {
-                "ab" => {}
-                "pvs" => t.pvs = true,
-                "id" => t.id = true,
-                "asp" => t.asp = true,
-                "tt" => t.tt = true,
-                "qs" => t.qs = true,
-                "killers" => t.killers = true,
-                "history" => t.history = true,
-                "etc" => t.etc = true,
-                "mtdf" => t.mtdf = true,
-                "egdb" => t.egdb = true,
-                "lmr" => t.lmr = true,
-                "rules" => t.rules = true,
-                "ext" => t.ext = true,
-                "probcut" => t.probcut = true,
-                "rfp" => t.rfp = true,
-                "threat" => t.threat = true,
-                "singular" => t.singular = true,
-                "futility" => t.futility = true,
-                other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
-                    Some(p) if (1..=99).contains(&p) => t.sel = Some(p),
-                    _ => return Err(TechniqueError(other.to_string())),
-                },
+        for name in s.split(['+', ',']).map(str::trim).filter(|n| !n.is_empty()) {
+            if name.eq_ignore_ascii_case("default") {
+                // The default engine's set, so a change is written `default+threat`.
+                for n in Techniques::engine().to_string().split('+') {
+                    t.switch_on(n)?;
+                }
+            } else {
+                t.switch_on(name)?;
             }
         }
         Ok(t)
@@ -197,5 +169,35 @@ impl Techniques {
             futility: true,
             ..Techniques::strongest()
         }
+    }
+
+    /// Switch on the technique called `name`.
+    fn switch_on(&mut self, name: &str) -> Result<(), TechniqueError> {
+        match name {
+            "ab" => {}
+            "pvs" => self.pvs = true,
+            "id" => self.id = true,
+            "asp" => self.asp = true,
+            "tt" => self.tt = true,
+            "qs" => self.qs = true,
+            "killers" => self.killers = true,
+            "history" => self.history = true,
+            "etc" => self.etc = true,
+            "mtdf" => self.mtdf = true,
+            "egdb" => self.egdb = true,
+            "lmr" => self.lmr = true,
+            "rules" => self.rules = true,
+            "ext" => self.ext = true,
+            "probcut" => self.probcut = true,
+            "rfp" => self.rfp = true,
+            "threat" => self.threat = true,
+            "singular" => self.singular = true,
+            "futility" => self.futility = true,
+            other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
+                Some(p) if (1..=99).contains(&p) => self.sel = Some(p),
+                _ => return Err(TechniqueError(other.to_string())),
+            },
+        }
+        Ok(())
     }
 }
