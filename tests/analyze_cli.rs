@@ -86,3 +86,26 @@ fn a_reader_that_goes_away_ends_the_output_not_the_command() {
     assert!(o.status.success(), "{:?}: {stderr}", o.status);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn every_technique_is_named_in_the_help_the_readme_and_the_error() {
+    let help = stdout(&damas(&["--help"]));
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let refused = damas(&["--techniques", "pvs+nonsense", "--depth", "1"]);
+    assert!(!refused.status.success());
+    let error = String::from_utf8_lossy(&refused.stderr).into_owned();
+    assert!(error.contains("\"nonsense\""), "{error}");
+    for name in damas_engine::search::Techniques::names() {
+        // Each name reads back as itself, alone.
+        let alone: damas_engine::search::Techniques = name.parse().expect("a technique");
+        assert_eq!(alone.to_string(), name);
+        let word = |text: &str| {
+            text.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == name)
+        };
+        assert!(word(&help), "analyze --help does not name {name}");
+        assert!(word(&readme), "the README does not name {name}");
+        assert!(word(&error), "the error does not name {name}");
+    }
+}

@@ -75,9 +75,35 @@ pub struct Techniques {
     pub sel: Option<u8>,
 }
 
-/// Error for an unknown technique name.
+/// Where a technique's on/off switch lives in [`Techniques`].
+type Switch = fn(&mut Techniques) -> &mut bool;
+
+/// Every technique's name on command lines, with the switch it sets: the one list
+/// that parsing, printing and the error's list of known names read.
+const NAMED: [(&str, Switch); 18] = [
+    ("pvs", |t| &mut t.pvs),
+    ("id", |t| &mut t.id),
+    ("asp", |t| &mut t.asp),
+    ("tt", |t| &mut t.tt),
+    ("qs", |t| &mut t.qs),
+    ("killers", |t| &mut t.killers),
+    ("history", |t| &mut t.history),
+    ("etc", |t| &mut t.etc),
+    ("mtdf", |t| &mut t.mtdf),
+    ("egdb", |t| &mut t.egdb),
+    ("lmr", |t| &mut t.lmr),
+    ("rules", |t| &mut t.rules),
+    ("ext", |t| &mut t.ext),
+    ("probcut", |t| &mut t.probcut),
+    ("rfp", |t| &mut t.rfp),
+    ("threat", |t| &mut t.threat),
+    ("singular", |t| &mut t.singular),
+    ("futility", |t| &mut t.futility),
+];
+
+/// Error for an unknown technique name; its message lists the known ones.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown search technique {0:?} (known: default, ab, pvs, id, asp, tt, qs, killers, history, etc, mtdf, egdb, lmr, rules, ext, probcut, rfp, threat, singular, futility, sel35, sel50, sel<1-99>)")]
+#[error("unknown search technique {0:?} (known: {known})", known = Techniques::known_names())]
 pub struct TechniqueError(pub String);
 
 impl FromStr for Techniques {
@@ -87,9 +113,7 @@ impl FromStr for Techniques {
         for name in s.split(['+', ',']).map(str::trim).filter(|n| !n.is_empty()) {
             if name.eq_ignore_ascii_case("default") {
                 // The default engine's set, so a change is written `default+threat`.
-                for n in Techniques::engine().to_string().split('+') {
-                    t.switch_on(n)?;
-                }
+                t = t.union(Techniques::engine());
             } else {
                 t.switch_on(name)?;
             }
@@ -100,30 +124,11 @@ impl FromStr for Techniques {
 
 impl fmt::Display for Techniques {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names = [
-            (self.pvs, "pvs"),
-            (self.id, "id"),
-            (self.asp, "asp"),
-            (self.tt, "tt"),
-            (self.qs, "qs"),
-            (self.killers, "killers"),
-            (self.history, "history"),
-            (self.etc, "etc"),
-            (self.mtdf, "mtdf"),
-            (self.egdb, "egdb"),
-            (self.lmr, "lmr"),
-            (self.rules, "rules"),
-            (self.ext, "ext"),
-            (self.probcut, "probcut"),
-            (self.rfp, "rfp"),
-            (self.threat, "threat"),
-            (self.singular, "singular"),
-            (self.futility, "futility"),
-        ];
-        let mut on: Vec<String> = names
+        let mut copy = *self;
+        let mut on: Vec<String> = NAMED
             .iter()
-            .filter(|n| n.0)
-            .map(|n| n.1.to_string())
+            .filter(|(_, flag)| *flag(&mut copy))
+            .map(|(name, _)| name.to_string())
             .collect();
         if let Some(p) = self.sel {
             on.push(format!("sel{p}"));
@@ -171,32 +176,40 @@ impl Techniques {
         }
     }
 
+    /// Each technique's own name, in the order [`Techniques`] prints them.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        NAMED.iter().map(|(name, _)| *name)
+    }
+
+    /// Every name a technique list may hold: `default`, `ab`, each technique's,
+    /// and the selective-deepening forms, as the error message lists them.
+    pub fn known_names() -> String {
+        let named: Vec<&str> = Techniques::names().collect();
+        format!("default, ab, {}, sel35, sel50, sel<1-99>", named.join(", "))
+    }
+
+    /// The techniques switched on in either set (`sel` from `self` where it has one).
+    fn union(mut self, other: Techniques) -> Techniques {
+        let mut other = other;
+        for (_, flag) in NAMED {
+            *flag(&mut self) |= *flag(&mut other);
+        }
+        self.sel = self.sel.or(other.sel);
+        self
+    }
+
     /// Switch on the technique called `name`.
     fn switch_on(&mut self, name: &str) -> Result<(), TechniqueError> {
-        match name {
-            "ab" => {}
-            "pvs" => self.pvs = true,
-            "id" => self.id = true,
-            "asp" => self.asp = true,
-            "tt" => self.tt = true,
-            "qs" => self.qs = true,
-            "killers" => self.killers = true,
-            "history" => self.history = true,
-            "etc" => self.etc = true,
-            "mtdf" => self.mtdf = true,
-            "egdb" => self.egdb = true,
-            "lmr" => self.lmr = true,
-            "rules" => self.rules = true,
-            "ext" => self.ext = true,
-            "probcut" => self.probcut = true,
-            "rfp" => self.rfp = true,
-            "threat" => self.threat = true,
-            "singular" => self.singular = true,
-            "futility" => self.futility = true,
-            other => match other.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
-                Some(p) if (1..=99).contains(&p) => self.sel = Some(p),
-                _ => return Err(TechniqueError(other.to_string())),
-            },
+        if name == "ab" {
+            return Ok(());
+        }
+        if let Some((_, flag)) = NAMED.iter().find(|(n, _)| *n == name) {
+            *flag(self) = true;
+            return Ok(());
+        }
+        match name.strip_prefix("sel").and_then(|p| p.parse::<u8>().ok()) {
+            Some(p) if (1..=99).contains(&p) => self.sel = Some(p),
+            _ => return Err(TechniqueError(name.to_string())),
         }
         Ok(())
     }
