@@ -11,12 +11,13 @@ use crate::score::Score;
 use crate::tt::{from_tt, to_tt, Bound, Found, TableAccess};
 use damas_rules::drawrules;
 use damas_rules::key::Key;
-use damas_rules::movegen::{generate_with, has_capture};
+use damas_rules::movegen::generate_with;
 use damas_rules::moves::{Move, MoveList, MAX_MOVES};
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
 use super::busy;
+use super::etc::ETC_MIN_DEPTH;
 use super::futility::futile;
 use super::limits::Budget;
 use super::order::{select, Heuristics};
@@ -24,13 +25,6 @@ use super::pv::PvTable;
 use super::singular::{Singular, SE_MIN_DEPTH};
 use super::{OracleValue, SearchOptions, Stats, Techniques, MAX_PLY};
 
-/// Enhanced transposition cutoffs are tried only this far from the horizon (near the
-/// root), where a saved subtree is worth the extra probes.
-const ETC_MIN_DEPTH: u32 = 6;
-/// Late move reductions apply from this many plies to go …
-const LMR_MIN_DEPTH: u32 = 3;
-/// … and from this move (0-based) in the ordered list on.
-const LMR_MIN_MOVE: usize = 3;
 /// Single-reply and singular extensions stop this many plies below the root, so a
 /// long run of extended moves cannot deepen the search without bound.
 const EXT_MAX_PLY: u32 = 60;
@@ -113,7 +107,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
 
     /// Whether `child`, a child of `pos` (the current node, not yet on the path),
     /// repeats a position of the path.
-    fn repeats_after(&mut self, pos: &Position, child: &Position) -> bool {
+    pub(crate) fn repeats_after(&mut self, pos: &Position, child: &Position) -> bool {
         self.path.push(*pos);
         let r = self.repeated(child);
         self.path.pop();
@@ -413,18 +407,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                 // The table move is first: a singular one is searched a ply deeper.
                 let d = child_depth + u32::from(j == 0 && extend_first);
                 -self.child(&child, child_key, d, ply + 1, -beta, -alpha)
-            } else if t.lmr
-                && depth >= LMR_MIN_DEPTH
-                && rank >= LMR_MIN_MOVE
-                && beta.0 - alpha.0 == 1
-                && !m.is_capture()
-                && !has_capture(&child)
-            {
-                let r = if rank >= 2 * LMR_MIN_MOVE && depth >= 2 * LMR_MIN_DEPTH {
-                    2
-                } else {
-                    1
-                };
+            } else if let Some(r) = self.late_move_reduction(m, &child, depth, rank, alpha, beta) {
                 let null = Score(-alpha.0 - 1);
                 let s = -self.child(&child, child_key, depth - 1 - r, ply + 1, null, -alpha);
                 if s > alpha && !self.budget.aborted {
@@ -510,45 +493,6 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         } else {
             self.node(child, depth, ply, alpha, beta)
         }
-    }
-
-    /// Enhanced transposition cutoff: a child whose stored upper bound already
-    /// refutes it gives this node a value `≥ beta` without searching.
-    fn etc(
-        &mut self,
-        pos: &Position,
-        p: usize,
-        depth: u32,
-        ply: u32,
-        beta: Score,
-    ) -> Option<Score> {
-        // Every child's slot is requested first, so that the probes below wait for
-        // memory once rather than once per move.
-        let n = self.lists[p].len();
-        let mut keys = [Key(0); MAX_MOVES];
-        for (k, &m) in keys.iter_mut().zip(self.lists[p].iter()) {
-            *k = pos.play(m).key();
-            self.tt.prefetch(*k);
-        }
-        for (i, &k) in keys.iter().enumerate().take(n) {
-            let m = self.lists[p][i];
-            if let Some(e) = self.tt.find(k) {
-                let child = pos.play(m);
-                if e.on_path
-                    || e.depth < depth - 1
-                    || e.depth > depth - 1 && self.opts.tt_exact_draft
-                {
-                    continue;
-                }
-                if matches!(e.bound, Bound::Upper | Bound::Exact) {
-                    let v = -from_tt(e.value, ply + 1);
-                    if v >= beta && (T::TRACKS_PATH || !self.repeats_after(pos, &child)) {
-                        return Some(v);
-                    }
-                }
-            }
-        }
-        None
     }
 }
 
