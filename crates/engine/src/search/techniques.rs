@@ -124,6 +124,7 @@ impl FromStr for Techniques {
 
 impl fmt::Display for Techniques {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The table's switches are mutable accessors: read them on a copy.
         let mut copy = *self;
         let mut on: Vec<String> = NAMED
             .iter()
@@ -189,8 +190,7 @@ impl Techniques {
     }
 
     /// The techniques switched on in either set (`sel` from `self` where it has one).
-    fn union(mut self, other: Techniques) -> Techniques {
-        let mut other = other;
+    fn union(mut self, mut other: Techniques) -> Techniques {
         for (_, flag) in NAMED {
             *flag(&mut self) |= *flag(&mut other);
         }
