@@ -36,9 +36,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             self.tt.prefetch(*k);
         }
         for (i, &k) in keys.iter().enumerate().take(n) {
-            let m = self.lists[p][i];
             if let Some(e) = self.tt.find(k) {
-                let child = pos.play(m);
                 if e.on_path
                     || e.depth < depth - 1
                     || e.depth > depth - 1 && self.opts.tt_exact_draft
@@ -47,7 +45,10 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                 }
                 if matches!(e.bound, Bound::Upper | Bound::Exact) {
                     let v = -from_tt(e.value, ply + 1);
-                    if v >= beta && (T::TRACKS_PATH || !self.repeats_after(pos, &child)) {
+                    // The child is made again only for a cutoff's repetition test.
+                    if v >= beta
+                        && (T::TRACKS_PATH || !self.repeats_after(pos, &pos.play(self.lists[p][i])))
+                    {
                         return Some(v);
                     }
                 }

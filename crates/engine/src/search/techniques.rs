@@ -184,7 +184,7 @@ impl Techniques {
 
     /// Every name a technique list may hold: `default`, `ab`, each technique's,
     /// and the selective-deepening forms, as the error message lists them.
-    pub fn known_names() -> String {
+    fn known_names() -> String {
         let named: Vec<&str> = Techniques::names().collect();
         format!("default, ab, {}, sel35, sel50, sel<1-99>", named.join(", "))
     }
