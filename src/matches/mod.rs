@@ -20,7 +20,7 @@ use damas_rules::pdn::PdnGame;
 use damas_rules::position::Color;
 use damas_rules::variant::Variant;
 
-pub use elo::{estimate, los, EloEstimate};
+pub use elo::{estimate, estimate_pairs, los, EloEstimate};
 pub use openings::{
     fmjd_ballot, fmjd_ballots, load_openings, parse_openings, random_opening_list,
     random_opening_list_for, random_openings, random_openings_for, shuffled, Opening,
@@ -117,7 +117,7 @@ pub enum Flow {
 /// The two players of one worker: the first and the second engine of the match.
 pub type PlayerPair = (Box<dyn Player + Send>, Box<dyn Player + Send>);
 
-/// Wins, draws and losses of the first player.
+/// Wins, draws and losses of the first player, and the same by game pairs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Tally {
     /// Games the first player won.
@@ -126,6 +126,12 @@ pub struct Tally {
     pub draws: u32,
     /// Games the first player lost.
     pub losses: u32,
+    /// Game pairs (games `2k` and `2k + 1`: one opening, colours swapped) by the
+    /// first player's half-points in them: `pairs[k]` pairs scored `k` of 4.
+    pub pairs: [u32; 5],
+    /// The first player's half-points in the first game of a pair whose second
+    /// game is still to come.
+    pub pending: Option<u8>,
 }
 
 impl Tally {
@@ -134,14 +140,28 @@ impl Tally {
         self.add_points(outcome.first_points);
     }
 
+    /// Count a game worth `points` to the first player. Games come in match order,
+    /// from the first, so every second one completes a pair.
     fn add_points(&mut self, points: f64) {
-        if points > 0.75 {
+        let halves: u8 = if points > 0.75 {
             self.wins += 1;
+            2
         } else if points > 0.25 {
             self.draws += 1;
+            1
         } else {
             self.losses += 1;
+            0
+        };
+        match self.pending.take() {
+            Some(first) => self.pairs[usize::from(first + halves)] += 1,
+            None => self.pending = Some(halves),
         }
+    }
+
+    /// Complete game pairs counted.
+    pub fn pair_count(&self) -> u32 {
+        self.pairs.iter().sum()
     }
 
     /// Games counted.
@@ -175,14 +195,19 @@ impl Tally {
         Ok(tally)
     }
 
-    /// Elo estimate with a 95 % interval.
+    /// Elo estimate with a 95 % interval, the games taken one by one.
     pub fn elo(&self) -> Option<EloEstimate> {
         estimate(self.wins, self.draws, self.losses, 1.96)
     }
 
-    /// The state of `sprt` after these games.
+    /// Elo estimate with a 95 % interval from the complete game pairs.
+    pub fn elo_pairs(&self) -> Option<EloEstimate> {
+        estimate_pairs(&self.pairs, 1.96)
+    }
+
+    /// The state of `sprt` after these games: its test runs on the complete pairs.
     pub fn sprt(&self, sprt: &Sprt) -> SprtState {
-        sprt.state(self.wins, self.draws, self.losses)
+        sprt.state(&self.pairs)
     }
 }
 

@@ -1,5 +1,6 @@
-//! The end-of-match report: score, draw ratio, Elo with its 95 % interval, likelihood
-//! of superiority, and the SPRT state when a test was run.
+//! The end-of-match report: score, draw ratio, Elo with its 95 % interval (by games
+//! and by game pairs), likelihood of superiority, and the SPRT state when a test was
+//! run.
 
 use std::fmt;
 
@@ -45,6 +46,19 @@ impl fmt::Display for Report {
                 None => writeln!(f, ", LOS n/a (no decisive game)")?,
             }
         }
+        if let Some(e) = t.elo_pairs() {
+            let p = t.pairs;
+            writeln!(
+                f,
+                "game pairs: {}, first player's points 0/½/1/1½/2: {}/{}/{}/{}/{}; Elo {e}",
+                t.pair_count(),
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                p[4]
+            )?;
+        }
         if let Some(sprt) = &self.sprt {
             let state = t.sprt(sprt);
             write!(
@@ -85,6 +99,8 @@ mod tests {
                 wins: 15,
                 draws: 0,
                 losses: 5,
+                pairs: [0, 0, 5, 0, 5],
+                pending: None,
             },
             sprt: Some("0,50".parse().unwrap()),
         };
@@ -99,17 +115,26 @@ mod tests {
         );
         assert!(lines[2].ends_with(", LOS 98.7%"), "{}", lines[2]);
         assert!(
-            lines[3].starts_with("SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR "),
+            lines[3].starts_with(
+                "game pairs: 10, first player's points 0/½/1/1½/2: 0/0/5/0/5; Elo +190.8 (95%: +"
+            ),
             "{}",
             lines[3]
         );
-        assert_eq!(lines.len(), 4);
+        assert!(
+            lines[4].starts_with("SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR "),
+            "{}",
+            lines[4]
+        );
+        assert_eq!(lines.len(), 5);
         let plain = Report {
             sprt: None,
             tally: Tally {
                 wins: 0,
                 draws: 3,
                 losses: 0,
+                pairs: [0, 0, 1, 0, 0],
+                pending: Some(1),
             },
             ..report
         };
@@ -118,5 +143,6 @@ mod tests {
         assert!(text.contains("draw ratio: 100.0%"), "{text}");
         assert!(text.contains("LOS n/a"), "{text}");
         assert!(!text.contains("SPRT"), "{text}");
+        assert!(text.contains("game pairs: 1, "), "{text}");
     }
 }

@@ -205,3 +205,38 @@ fn timed_games_record_each_engine_move_time_and_clock() {
     })[0];
     assert!(o.pdn.comments.is_empty());
 }
+
+#[test]
+fn tally_counts_game_pairs_in_match_order() {
+    let mut t = Tally::default();
+    // Pairs: (1, 0), (½, ½), (1, 1); the last game waits for its partner.
+    for points in [1.0, 0.0, 0.5, 0.5, 1.0, 1.0, 0.0] {
+        t.add_points(points);
+    }
+    assert_eq!((t.wins, t.draws, t.losses), (3, 2, 2));
+    assert_eq!(t.pairs, [0, 0, 2, 0, 1]);
+    assert_eq!(t.pending, Some(0));
+    assert_eq!(t.pair_count(), 3);
+    // Its partner completes a pair scoring ½.
+    t.add_points(0.5);
+    assert_eq!(t.pairs, [0, 1, 2, 0, 1]);
+    assert_eq!(t.pending, None);
+    // The test runs on the pairs: the same wins and losses, paired otherwise,
+    // weigh differently. Each player winning one game of every pair says the two
+    // are even; two pairs won outright, one a side, say much less.
+    let sprt: Sprt = "0,50".parse().unwrap();
+    let tally = |points: &[f64]| {
+        let mut t = Tally::default();
+        for &p in points {
+            t.add_points(p);
+        }
+        t
+    };
+    let split = tally(&[1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]);
+    let swept = tally(&[1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
+    assert_eq!((split.wins, split.losses), (swept.wins, swept.losses));
+    assert_eq!(split.pairs, [0, 0, 4, 0, 0]);
+    assert_eq!(swept.pairs, [2, 0, 0, 0, 2]);
+    let (a, b) = (split.sprt(&sprt).llr, swept.sprt(&sprt).llr);
+    assert!(a < b && b < 0.0, "{a} {b}");
+}

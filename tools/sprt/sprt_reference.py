@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
-"""Reference values for the SPRT tests of `src/matches/sprt.rs`.
+"""Reference values for the SPRT and pair-interval tests of `src/matches/`.
 
 An independent transcription of fishtest's published formulas
 (server/fishtest/stats/LLRcalc.py: L_, regularize, results_to_pdf, stats,
-LLR_alt2), the normal approximation of the trinomial GSPRT in logistic Elo:
+LLR_alt2), the normal approximation of the GSPRT in logistic Elo:
 
     LLR = N * (s1 - s0) * (2*s - s0 - s1) / (2 * var)
 
-with s the observed score per game, var its per-game variance, s0 and s1 the
-expected scores of elo0 and elo1, and zero counts replaced by 1e-3. For
-comparison it also prints the exact generalized LLR (fishtest's LLR_logistic,
-the multinomial MLE under each hypothesis), solved here by bisection instead of
-scipy. Run: python3 tools/sprt/sprt_reference.py
+with s the observed score per observation, var its variance, s0 and s1 the
+expected scores of elo0 and elo1, and zero counts replaced by 1e-3. An
+observation is a game (trinomial results: loss, draw, win) or a pair of games
+with the same opening and colours swapped (pentanomial results: the first
+player's 0, 1/2, 1, 3/2 or 2 points, scored as their mean). For comparison it
+also prints the exact generalized LLR (fishtest's LLR_logistic, the multinomial
+MLE under each hypothesis), solved here by bisection instead of scipy, and the
+95 % Elo interval of pair results (`elo_pairs`, the rule `src/matches/elo.rs`
+documents). Run: python3 tools/sprt/sprt_reference.py
 """
 import math
 
@@ -20,10 +24,16 @@ def L(elo):
     return 1 / (1 + 10 ** (-elo / 400))
 
 
-def pdf_of(wins, draws, losses):
-    counts = [c if c != 0 else 1e-3 for c in (losses, draws, wins)]
+def pdf_of_counts(counts):
+    """Counts from the worst result to the best, as (value, probability) pairs."""
+    k = len(counts) - 1
+    counts = [c if c != 0 else 1e-3 for c in counts]
     n = sum(counts)
-    return n, [(i / 2, c / n) for i, c in enumerate(counts)]
+    return n, [(i / k, c / n) for i, c in enumerate(counts)]
+
+
+def pdf_of(wins, draws, losses):
+    return pdf_of_counts((losses, draws, wins))
 
 
 def stats(pdf):
@@ -32,7 +42,11 @@ def stats(pdf):
 
 
 def llr_alt2(elo0, elo1, wins, draws, losses):
-    n, pdf = pdf_of(wins, draws, losses)
+    return llr_alt2_counts(elo0, elo1, (losses, draws, wins))
+
+
+def llr_alt2_counts(elo0, elo1, counts):
+    n, pdf = pdf_of_counts(counts)
     s, var = stats(pdf)
     s0, s1 = L(elo0), L(elo1)
     return n * (s1 - s0) * (2 * s - s0 - s1) / var / 2
@@ -54,7 +68,11 @@ def mle(pdf, s):
 
 
 def llr_exact(elo0, elo1, wins, draws, losses):
-    n, pdf = pdf_of(wins, draws, losses)
+    return llr_exact_counts(elo0, elo1, (losses, draws, wins))
+
+
+def llr_exact_counts(elo0, elo1, counts):
+    n, pdf = pdf_of_counts(counts)
     p0, p1 = mle(pdf, L(elo0)), mle(pdf, L(elo1))
     return n * sum(p * (math.log(b) - math.log(a)) for (_, p), a, b in zip(pdf, p0, p1))
 
@@ -69,6 +87,35 @@ CASES = [
 ]
 
 
+# Pair results: pairs in which the first player scored 0, 1/2, 1, 3/2, 2 points.
+PAIR_CASES = [
+    (0, 10, (7, 177, 1968, 218, 11)),
+    (0, 5, (7, 177, 1968, 218, 11)),
+    (0, 10, (0, 0, 5, 0, 0)),
+    (0, 200, (0, 0, 0, 1, 6)),
+    (-3, 1, (40, 300, 900, 330, 45)),
+]
+
+
+def elo_of(s):
+    return -400 * math.log10(1 / s - 1)
+
+
+def elo_pairs(pairs, z=1.96):
+    """Mean pair score with z standard errors, in Elo. The variance is that of the
+    pairs with one more pair scoring 1/2 and one scoring 3/2 (never zero)."""
+    n = sum(pairs)
+    s = sum(c * i / 4 for i, c in enumerate(pairs)) / n
+    padded = list(pairs)
+    padded[1] += 1
+    padded[3] += 1
+    m = n + 2
+    var = sum(c * (i / 4 - s) ** 2 for i, c in enumerate(padded)) / m
+    half = z * math.sqrt(var / n)
+    lo, hi = max(s - half, 1e-9), min(s + half, 1 - 1e-9)
+    return elo_of(s), elo_of(lo), elo_of(hi)
+
+
 def bounds(alpha, beta):
     """Wald's bounds on the LLR: accept H0 at or below the first, H1 at or above the second."""
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
@@ -79,6 +126,13 @@ def main():
         print(f"elo0={elo0} elo1={elo1} +{w} ={d} -{l}: "
               f"LLR={llr_alt2(elo0, elo1, w, d, l):.10f} "
               f"(exact {llr_exact(elo0, elo1, w, d, l):.6f})")
+    for elo0, elo1, pairs in PAIR_CASES:
+        print(f"elo0={elo0} elo1={elo1} pairs {list(pairs)}: "
+              f"LLR={llr_alt2_counts(elo0, elo1, pairs):.10f} "
+              f"(exact {llr_exact_counts(elo0, elo1, pairs):.6f})")
+    for pairs in [(7, 177, 1968, 218, 11), (0, 0, 10, 0, 0), (2, 5, 20, 8, 1)]:
+        elo, lo, hi = elo_pairs(pairs)
+        print(f"pairs {list(pairs)}: Elo {elo:.6f} ({lo:.6f} to {hi:.6f})")
     for alpha, beta in [(0.05, 0.05), (0.05, 0.1)]:
         lower, upper = bounds(alpha, beta)
         print(f"alpha={alpha} beta={beta}: lower={lower:.10f} upper={upper:.10f}")
