@@ -1,6 +1,7 @@
 //! `damas match` end to end: bad openings files are refused with the line at fault
 //! and a non-zero exit; a match with two workers writes the same games as with one;
-//! an SPRT stops the match before the game limit.
+//! an SPRT stops the match before the game limit; `damas pdn score` reads the match's
+//! report back from its games.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -122,6 +123,22 @@ fn sprt_stops_the_match_early() {
         .count();
     assert!((2..100).contains(&games), "{games} games");
     assert!(stdout.contains(&format!(": {games} games, ")), "{stdout}");
+    // The test runs on game pairs: it stops after a pair.
+    assert!(games % 2 == 0, "{games} games");
+    assert!(stdout.contains("game pairs: "), "{stdout}");
+    // The games alone give the same report: score, Elo, pairs and the test's state.
+    let scored = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(["pdn", "score", &pdn_arg, "--sprt", "0,200,0.1,0.1"])
+        .output()
+        .expect("run damas");
+    assert!(scored.status.success(), "{}", text(&scored.stderr));
+    let report = text(&scored.stdout);
+    let tail: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("depth=5 vs depth=1: "))
+        .take_while(|l| !l.starts_with("games written"))
+        .collect();
+    assert_eq!(report.lines().collect::<Vec<_>>(), tail, "{report}");
 }
 
 #[test]

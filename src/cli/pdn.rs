@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use crate::cli::CliError;
-use damas_rules::pdn::{check_result, read_games, NO_GAME};
+use crate::matches::{Report, Sprt, Tally};
+use damas_rules::pdn::{check_result, read_games, PdnGame, NO_GAME};
 
 /// Arguments of `damas pdn`.
 #[derive(clap::Args, Debug)]
@@ -22,22 +23,43 @@ pub enum PdnCommand {
         /// The PDN file.
         file: PathBuf,
     },
+    /// Score the games of a match (as `damas match --pdn` writes them, in match
+    /// order) for one player: the report `damas match` ends with, game pairs included.
+    Score {
+        /// The PDN file.
+        file: PathBuf,
+        /// The player whose results are counted (a `White` or `Black` tag of every
+        /// game); the first game's White by default.
+        #[arg(long)]
+        player: Option<String>,
+        /// The state of a sequential probability ratio test on these games:
+        /// `elo0,elo1[,alpha,beta]`, as `damas match --sprt` takes it.
+        #[arg(long)]
+        sprt: Option<Sprt>,
+    },
 }
 
 /// Run a `damas pdn` subcommand.
 pub fn run(args: &Args) -> Result<(), CliError> {
     match &args.command {
         PdnCommand::Check { file } => check(file),
+        PdnCommand::Score { file, player, sprt } => {
+            let games = games_of(file)?;
+            out!("{}", score(&games, player.as_deref(), *sprt)?);
+            Ok(())
+        }
     }
 }
 
-fn check(file: &PathBuf) -> Result<(), CliError> {
+/// The games of `file`; an unreadable file or a bad move is an error (status 1) that
+/// names its place.
+fn games_of(file: &PathBuf) -> Result<Vec<PdnGame>, CliError> {
     let bytes =
         std::fs::read(file).map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
     // PDN files are often Latin-1; only the tags can hold such bytes.
     let text = String::from_utf8_lossy(&bytes);
     let fail = |message: String| CliError { message, status: 1 };
-    let games = read_games(&text).map_err(|e| {
+    read_games(&text).map_err(|e| {
         let place = match e.mv {
             Some(m) => format!("game {} move {m}", e.game),
             None => format!("game {}", e.game),
@@ -48,7 +70,36 @@ fn check(file: &PathBuf) -> Result<(), CliError> {
             String::new()
         };
         fail(format!("{place}: {}{at}", e.kind))
-    })?;
+    })
+}
+
+/// The match report of `games` for `player` (the first game's White by default)
+/// against the other player of the first game.
+fn score(games: &[PdnGame], player: Option<&str>, sprt: Option<Sprt>) -> Result<Report, CliError> {
+    let fail = |message: String| CliError { message, status: 1 };
+    let first_game = games.first().ok_or_else(|| fail(NO_GAME.to_string()))?;
+    let (white, black) = (
+        first_game.tag("White").unwrap_or("?"),
+        first_game.tag("Black").unwrap_or("?"),
+    );
+    let first = player.unwrap_or(white);
+    let second = match first {
+        f if f == white => black,
+        f if f == black => white,
+        f => return Err(fail(format!("game 1 was not played by {f:?}"))),
+    };
+    let tally = Tally::from_records(games, first).map_err(fail)?;
+    Ok(Report {
+        first: first.to_string(),
+        second: second.to_string(),
+        tally,
+        sprt,
+    })
+}
+
+fn check(file: &PathBuf) -> Result<(), CliError> {
+    let fail = |message: String| CliError { message, status: 1 };
+    let games = games_of(file)?;
     if games.is_empty() {
         return Err(fail(format!("{}: {NO_GAME}", file.display())));
     }
@@ -96,5 +147,40 @@ mod tests {
             e.message
         );
         assert!(check_text("1. c3-d4 *\n").is_ok());
+    }
+
+    #[test]
+    fn a_match_is_scored_by_games_and_by_pairs() {
+        // Two pairs between a and b: a wins with White, then loses with Black (one
+        // point of two); a draws, then wins with Black (one and a half).
+        let game = |white: &str, black: &str, result: &str| {
+            format!("[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. c3-d4 {result}\n\n")
+        };
+        let text = [
+            game("a", "b", "2-0"),
+            game("b", "a", "2-0"),
+            game("a", "b", "1-1"),
+            game("b", "a", "0-2"),
+        ]
+        .concat();
+        let games = read_games(&text).unwrap();
+        let report = score(&games, None, Some("0,50".parse().unwrap())).unwrap();
+        let text = report.to_string();
+        assert!(
+            text.starts_with("a vs b: 4 games, +2 =1 -1, score 2.5/4"),
+            "{text}"
+        );
+        assert!(
+            text.contains("game pairs: 2, first player's points 0/½/1/1½/2: 0/0/1/1/0;"),
+            "{text}"
+        );
+        assert!(text.contains("SPRT elo0=0 elo1=50"), "{text}");
+        // From b's side the pairs mirror.
+        let b = score(&games, Some("b"), None).unwrap();
+        assert_eq!(b.tally.pairs, [0, 1, 1, 0, 0]);
+        assert_eq!((b.first.as_str(), b.second.as_str()), ("b", "a"));
+        let e = score(&games, Some("c"), None).unwrap_err();
+        assert!(e.message.contains("not played by \"c\""), "{}", e.message);
+        assert!(score(&[], None, None).is_err());
     }
 }
