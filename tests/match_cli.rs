@@ -124,7 +124,7 @@ fn sprt_stops_the_match_early() {
     assert!((2..100).contains(&games), "{games} games");
     assert!(stdout.contains(&format!(": {games} games, ")), "{stdout}");
     // The test runs on game pairs: it stops after a pair.
-    assert!(games % 2 == 0, "{games} games");
+    assert!(games.is_multiple_of(2), "{games} games");
     assert!(stdout.contains("game pairs: "), "{stdout}");
     // The games alone give the same report: score, Elo, pairs and the test's state.
     let scored = Command::new(env!("CARGO_BIN_EXE_damas"))
