@@ -51,6 +51,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     }
 }
 
+/// A file that fails its check or cannot be scored: exit status 1.
+fn fail(message: String) -> CliError {
+    CliError { message, status: 1 }
+}
+
 /// The games of `file`; an unreadable file or a bad move is an error (status 1) that
 /// names its place.
 fn games_of(file: &PathBuf) -> Result<Vec<PdnGame>, CliError> {
@@ -58,7 +63,6 @@ fn games_of(file: &PathBuf) -> Result<Vec<PdnGame>, CliError> {
         std::fs::read(file).map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
     // PDN files are often Latin-1; only the tags can hold such bytes.
     let text = String::from_utf8_lossy(&bytes);
-    let fail = |message: String| CliError { message, status: 1 };
     read_games(&text).map_err(|e| {
         let place = match e.mv {
             Some(m) => format!("game {} move {m}", e.game),
@@ -76,19 +80,15 @@ fn games_of(file: &PathBuf) -> Result<Vec<PdnGame>, CliError> {
 /// The match report of `games` for `player` (the first game's White by default)
 /// against the other player of the first game.
 fn score(games: &[PdnGame], player: Option<&str>, sprt: Option<Sprt>) -> Result<Report, CliError> {
-    let fail = |message: String| CliError { message, status: 1 };
     let first_game = games.first().ok_or_else(|| fail(NO_GAME.to_string()))?;
     let (white, black) = (
         first_game.tag("White").unwrap_or("?"),
         first_game.tag("Black").unwrap_or("?"),
     );
     let first = player.unwrap_or(white);
-    let second = match first {
-        f if f == white => black,
-        f if f == black => white,
-        f => return Err(fail(format!("game 1 was not played by {f:?}"))),
-    };
+    // The tally checks that every game, the first included, was played by `first`.
     let tally = Tally::from_records(games, first).map_err(fail)?;
+    let second = if first == white { black } else { white };
     Ok(Report {
         first: first.to_string(),
         second: second.to_string(),
@@ -98,7 +98,6 @@ fn score(games: &[PdnGame], player: Option<&str>, sprt: Option<Sprt>) -> Result<
 }
 
 fn check(file: &PathBuf) -> Result<(), CliError> {
-    let fail = |message: String| CliError { message, status: 1 };
     let games = games_of(file)?;
     if games.is_empty() {
         return Err(fail(format!("{}: {NO_GAME}", file.display())));

@@ -98,13 +98,20 @@ pub fn estimate_pairs(pairs: &[u32; 5], z: f64) -> Option<EloEstimate> {
     if n == 0.0 {
         return None;
     }
-    let value = |k: usize| k as f64 / 4.0;
-    let s = (0..5).map(|k| f64::from(pairs[k]) * value(k)).sum::<f64>() / n;
+    let values = super::sprt::PAIR_VALUES;
+    let s = pairs
+        .iter()
+        .zip(values)
+        .map(|(&c, v)| f64::from(c) * v)
+        .sum::<f64>()
+        / n;
     let mut padded = pairs.map(f64::from);
     padded[1] += 1.0;
     padded[3] += 1.0;
-    let var = (0..5)
-        .map(|k| padded[k] * (value(k) - s).powi(2))
+    let var = padded
+        .iter()
+        .zip(values)
+        .map(|(c, v)| c * (v - s).powi(2))
         .sum::<f64>()
         / (n + 2.0);
     let half = z * (var / n).sqrt();

@@ -51,7 +51,7 @@ const GAME_VALUES: [f64; 3] = [1.0, 0.5, 0.0];
 
 /// The score of a game pair by the first player's points in it (0, ½, 1, 1½, 2),
 /// as the mean of its two games.
-const PAIR_VALUES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+pub(crate) const PAIR_VALUES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 /// The regularized counts as a distribution over their values: the total and the
 /// probability of each.
