@@ -163,7 +163,7 @@ impl Techniques {
     /// reductions, ProbCut, reverse futility pruning, singular extensions, futility
     /// pruning, the counting draw rules, and killers (which cost nodes with the
     /// thesis' material count but pay with the trained evaluation's graded scores);
-    /// docs/evaluation.md, "Search changes measured with it", has the matches.
+    /// docs/search.md has the matches.
     pub fn engine() -> Techniques {
         Techniques {
             lmr: true,
