@@ -42,8 +42,8 @@ pub struct Args {
     pub nodes: Option<u64>,
     /// Techniques, comma- or plus-separated: the thesis' ab, pvs, id, asp, tt, qs,
     /// killers, history, etc, mtdf, egdb, sel<1-99>, and lmr, rules, ext, probcut, rfp,
-    /// threat, singular, futility (default: the default engine's,
-    /// pvs+id+asp+tt+qs+killers+history+etc+lmr+rules+probcut+rfp+singular+futility,
+    /// threat, singular, futility, iir (default: the default engine's,
+    /// pvs+id+asp+tt+qs+killers+history+etc+lmr+rules+probcut+rfp+singular+futility+iir,
     /// which `default` also names: `default+threat`).
     #[arg(long)]
     pub techniques: Option<String>,

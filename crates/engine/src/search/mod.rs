@@ -350,6 +350,7 @@ mod egdb_root;
 mod etc;
 mod futility;
 mod game_path;
+mod iir;
 mod leaf;
 mod limits;
 mod lmr;

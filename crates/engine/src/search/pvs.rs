@@ -1,6 +1,7 @@
 //! The interior of the tree: fail-soft negamax α-β, optionally PVS, with the
 //! transposition table, killers, history, enhanced transposition cutoffs, selective
-//! deepening, reverse futility pruning (`reverse_futility.rs`), futility pruning
+//! deepening, internal iterative reduction (`iir.rs`), reverse futility pruning
+//! (`reverse_futility.rs`), futility pruning
 //! (`futility.rs`), singular extensions (`singular.rs`), endgame-database cutoffs (`oracle_cutoff.rs`) and repetition
 //! detection.
 
@@ -221,6 +222,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         let t = self.t;
         let root = ply == 0;
         let p = ply as usize;
+        let depth = self.iir_depth(depth, root, tt_move.is_some());
         if depth == 0 || p >= MAX_PLY {
             return self.horizon(pos, slot, ply, alpha, beta);
         }

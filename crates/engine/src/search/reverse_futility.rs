@@ -12,7 +12,7 @@ use damas_rules::variant::Rules;
 use super::pvs::Engine;
 
 /// Nodes with at most this many plies to go may be pruned …
-pub(crate) const RFP_MAX_DEPTH: u32 = 3;
+pub(crate) const RFP_MAX_DEPTH: u32 = 4;
 /// … when the evaluation clears `beta` by this margin per ply to go (hundredths of a
 /// man) …
 pub(crate) const RFP_MARGIN: Score = Score::centi(80);

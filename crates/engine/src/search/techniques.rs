@@ -49,7 +49,7 @@ pub struct Techniques {
     /// is cut off when a search 4 plies shallower clears `beta` by 0.8 of a man (the
     /// shallow result predicts the deep one). Not one of the thesis' techniques.
     pub probcut: bool,
-    /// Reverse futility pruning: a null-window node with 3 or fewer plies to go, where
+    /// Reverse futility pruning: a null-window node with 4 or fewer plies to go, where
     /// neither side has a capture, fails high at once when its static evaluation less
     /// 0.8 of a man per ply to go still reaches `beta`. Not one of the thesis'
     /// techniques.
@@ -69,6 +69,10 @@ pub struct Techniques {
     /// stays at or below `alpha`, the moves after the first that neither give nor
     /// threaten a capture are skipped. Not one of the thesis' techniques.
     pub futility: bool,
+    /// Internal iterative reduction: a non-root node with 4 or more plies to go and
+    /// no move from the table is searched one ply shallower. Not one of the thesis'
+    /// techniques.
+    pub iir: bool,
     /// Selective deepening: at every non-capture, non-root node keep only this
     /// percentage of the moves (best by a cheap move score, in their original order).
     /// `sel35` / `sel50` on the command line; `None` searches every move.
@@ -80,7 +84,7 @@ type Switch = fn(&mut Techniques) -> &mut bool;
 
 /// Every technique's name on command lines, with the switch it sets: the one list
 /// that parsing, printing and the error's list of known names read.
-const NAMED: [(&str, Switch); 18] = [
+const NAMED: [(&str, Switch); 19] = [
     ("pvs", |t| &mut t.pvs),
     ("id", |t| &mut t.id),
     ("asp", |t| &mut t.asp),
@@ -99,6 +103,7 @@ const NAMED: [(&str, Switch); 18] = [
     ("threat", |t| &mut t.threat),
     ("singular", |t| &mut t.singular),
     ("futility", |t| &mut t.futility),
+    ("iir", |t| &mut t.iir),
 ];
 
 /// Error for an unknown technique name; its message lists the known ones.
@@ -161,7 +166,7 @@ impl Techniques {
 
     /// The default engine's combination: [`Techniques::strongest`] plus late move
     /// reductions, ProbCut, reverse futility pruning, singular extensions, futility
-    /// pruning, the counting draw rules, and killers (which cost nodes with the
+    /// pruning, internal iterative reduction, the counting draw rules, and killers (which cost nodes with the
     /// thesis' material count but pay with the trained evaluation's graded scores);
     /// docs/search.md has the matches.
     pub fn engine() -> Techniques {
@@ -173,6 +178,7 @@ impl Techniques {
             rfp: true,
             singular: true,
             futility: true,
+            iir: true,
             ..Techniques::strongest()
         }
     }
