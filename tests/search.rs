@@ -847,14 +847,15 @@ fn futility_pruning_skips_quiet_moves_and_keeps_the_search_sane() {
 fn internal_iterative_reduction_searches_nodes_without_a_table_move_shallower() {
     let (_, with) = default_without("iir");
     assert!(with.iir && !Techniques::strongest().iir);
+    // Printed in the list's order: futility pruning, then the reduction, last.
+    assert!(with.to_string().ends_with("+futility+iir"), "{with}");
     // Without a table no node has a table move, so every node with 4 or more plies
     // to go is reduced: far fewer nodes to the same depth.
     let no_table: Techniques = "pvs,id,qs,history,killers".parse().expect("techniques");
     let reduced: Techniques = "pvs,id,qs,history,killers,iir".parse().expect("techniques");
     let cut = tree_against(no_table, reduced, 9, Ordering::Less);
     check_stats(&cut);
-    // With the table, a node that found a move keeps its depth: the default's search
-    // stays sane.
+    // The default's search, table and reduction together, stays sane.
     assert_sane_on_random_positions(&trained(with), 30, 26, 5);
 }
 

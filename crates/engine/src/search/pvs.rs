@@ -1,8 +1,8 @@
 //! The interior of the tree: fail-soft negamax α-β, optionally PVS, with the
 //! transposition table, killers, history, enhanced transposition cutoffs, selective
 //! deepening, internal iterative reduction (`iir.rs`), reverse futility pruning
-//! (`reverse_futility.rs`), futility pruning
-//! (`futility.rs`), singular extensions (`singular.rs`), endgame-database cutoffs (`oracle_cutoff.rs`) and repetition
+//! (`reverse_futility.rs`), futility pruning (`futility.rs`), singular extensions
+//! (`singular.rs`), endgame-database cutoffs (`oracle_cutoff.rs`) and repetition
 //! detection.
 
 use std::marker::PhantomData;

@@ -166,9 +166,9 @@ impl Techniques {
 
     /// The default engine's combination: [`Techniques::strongest`] plus late move
     /// reductions, ProbCut, reverse futility pruning, singular extensions, futility
-    /// pruning, internal iterative reduction, the counting draw rules, and killers (which cost nodes with the
-    /// thesis' material count but pay with the trained evaluation's graded scores);
-    /// docs/search.md has the matches.
+    /// pruning, internal iterative reduction, the counting draw rules, and killers
+    /// (which cost nodes with the thesis' material count but pay with the trained
+    /// evaluation's graded scores); docs/search.md has the matches.
     pub fn engine() -> Techniques {
         Techniques {
             lmr: true,
