@@ -3,7 +3,7 @@
 //! results ([`fit`]), a network fitted over fixed linear weights ([`net`]), and the
 //! training curve ([`curve`]). The binary is
 //! `damas-train` (`tools/train.rs`; its command line is `crate::cli::train`);
-//! `docs/evaluation.md` tells how the shipped weights were made.
+//! `docs/training.md` tells how the shipped weights were made.
 
 #[cfg(feature = "plot")]
 pub mod curve;

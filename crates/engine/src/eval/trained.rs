@@ -20,7 +20,7 @@ static EMBEDDED: &[u8] = include_bytes!("../../../../data/eval/weights.bin");
 /// The embedded weights of each variant: the one place where a variant's trained
 /// weights are chosen. Russian plays the Brazilian file, network included: it beat
 /// the linear model alone under Russian rules, and no set trained on Russian
-/// self-play, linear or network, has beaten it (docs/evaluation.md, "Russian weights").
+/// self-play, linear or network, has beaten it (docs/training.md, "Russian weights").
 pub(crate) fn embedded_weights(variant: Variant) -> Weights {
     let w =
         Weights::from_bytes(EMBEDDED).expect("the embedded weights are checked by the test suite");
@@ -280,7 +280,7 @@ mod tests {
     #[test]
     fn russian_plays_the_weights_that_measured_best() {
         // Russian plays the Brazilian weights, network included, until weights trained
-        // on Russian games win a match against them (docs/evaluation.md).
+        // on Russian games win a match against them (docs/training.md).
         let brazilian = Trained::embedded_for(Variant::Brazilian);
         let russian = Trained::embedded_for(Variant::Russian);
         assert!(brazilian.net.is_some());
