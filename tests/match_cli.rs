@@ -1,7 +1,8 @@
 //! `damas match` end to end: bad openings files are refused with the line at fault
 //! and a non-zero exit; a match with two workers writes the same games as with one;
 //! an SPRT stops the match before the game limit; `damas pdn score` reads the match's
-//! report back from its games.
+//! report back from its games, and `damas pdn endings` counts the database wins
+//! each player reached.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -153,4 +154,59 @@ fn the_help_names_every_engine_setting() {
             s.key
         );
     }
+}
+
+#[test]
+fn pdn_endings_counts_the_database_wins_each_player_reached() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, body).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let endings = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_damas"))
+            .args(["pdn", "endings"])
+            .args(args)
+            .output()
+            .expect("run damas")
+    };
+    let game = |game_type: &str, white: &str, black: &str| {
+        format!(
+            "[White \"{white}\"]\n[Black \"{black}\"]\n[GameType \"{game_type}\"]\n\
+             [FEN \"W:Wc3:Bd4\"]\n\n1. c3xe5 2-0\n\n"
+        )
+    };
+    // White captures the last man: a won two-piece position, converted.
+    let pdn = write("m.pdn", &(game("26", "a", "b") + &game("26", "b", "a")));
+    let out = endings(&[&pdn]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.starts_with("4 pieces or fewer, brazilian rules\n"),
+        "{report}"
+    );
+    for name in ["a", "b"] {
+        assert!(
+            report.contains(&format!(
+                "{name}: reached a database win in 1 of 2 games: won 1, drawn 0"
+            )),
+            "{report}"
+        );
+    }
+    // Games of two rules, a missing file and a directory without databases fail.
+    let mixed = write("x.pdn", &(game("26", "a", "b") + &game("25", "b", "a")));
+    let out = endings(&[&mixed]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("game 2: russian rules"),
+        "{}",
+        text(&out.stderr)
+    );
+    let missing = dir.path().join("none.pdn");
+    assert!(!endings(&[&missing.to_string_lossy()]).status.success());
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = endings(&[&pdn, "--egdb", &empty.to_string_lossy()]);
+    assert!(!out.status.success(), "{}", text(&out.stdout));
 }

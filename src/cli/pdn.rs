@@ -37,6 +37,18 @@ pub enum PdnCommand {
         #[arg(long)]
         sprt: Option<Sprt>,
     },
+    /// For both players of a match, the games in which each reached a position the
+    /// endgame databases hold as won for it, and how they ended: won, drawn with the
+    /// win held (a counting rule drew it), drawn after a move gave it away (each such
+    /// move listed), or lost.
+    Endings {
+        /// The PDN file.
+        file: PathBuf,
+        /// The databases to judge by (of the games' rules); without it those at the
+        /// standard place, else the 1-4-piece ones built into the program.
+        #[arg(long)]
+        egdb: Option<PathBuf>,
+    },
 }
 
 /// Run a `damas pdn` subcommand.
@@ -48,7 +60,37 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             out!("{}", score(&games, player.as_deref(), *sprt)?);
             Ok(())
         }
+        PdnCommand::Endings { file, egdb } => endings(file, egdb.as_deref()),
     }
+}
+
+/// `damas pdn endings`: the won endings of both players of `file`'s first game.
+fn endings(file: &PathBuf, egdb: Option<&std::path::Path>) -> Result<(), CliError> {
+    let games = games_of(file)?;
+    let variant = games
+        .first()
+        .ok_or_else(|| fail(format!("{}: {NO_GAME}", file.display())))?
+        .variant();
+    if let Some(i) = games.iter().position(|g| g.variant() != variant) {
+        return Err(fail(format!(
+            "game {}: {} rules, game 1: {}",
+            i + 1,
+            games[i].variant().name(),
+            variant.name()
+        )));
+    }
+    let oracle = crate::cli::open_databases(variant, egdb)?
+        .or_else(|| damas_egdb::oracle::built_in(variant))
+        .ok_or_else(|| fail("no endgame databases".to_string()))?;
+    outln!(
+        "{} pieces or fewer, {} rules",
+        oracle.max_pieces(),
+        variant.name()
+    );
+    for player in crate::matches::endings::endings(&games, oracle.as_ref()) {
+        out!("{player}");
+    }
+    Ok(())
 }
 
 /// A file that fails its check or cannot be scored: exit status 1.

@@ -3,6 +3,7 @@
 //! move cap, recorded as PDN, scored with an Elo estimate.
 
 pub mod elo;
+pub mod endings;
 pub mod hub_params;
 pub mod openings;
 pub mod player;
