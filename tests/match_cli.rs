@@ -15,6 +15,13 @@ fn damas(args: &[&str]) -> Output {
         .expect("run damas")
 }
 
+/// Write `body` to `dir/name`; its path as text.
+fn write_file(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, body).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -22,11 +29,7 @@ fn text(bytes: &[u8]) -> String {
 #[test]
 fn bad_openings_files_are_refused_with_the_line_at_fault() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, body: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, body).unwrap();
-        path.to_string_lossy().into_owned()
-    };
+    let write = |name: &str, body: &str| write_file(dir.path(), name, body);
     let cases = [
         (
             write(
@@ -159,11 +162,7 @@ fn the_help_names_every_engine_setting() {
 #[test]
 fn pdn_endings_counts_the_database_wins_each_player_reached() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, body: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, body).unwrap();
-        path.to_string_lossy().into_owned()
-    };
+    let write = |name: &str, body: &str| write_file(dir.path(), name, body);
     let endings = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_damas"))
             .args(["pdn", "endings"])

@@ -84,47 +84,44 @@ pub fn endings(games: &[PdnGame], oracle: &dyn Oracle) -> Vec<PlayerEndings> {
 }
 
 /// Follow game `g` (number `number`) through the positions `oracle` covers:
-/// `None` if none of them is won for `color`, else the first move that left a won
-/// position for one not won, if any.
+/// `None` if none of them is won for `color`, else the first move played from a
+/// won position whose next covered position is not won, if any.
 fn follow(
     g: &PdnGame,
     number: usize,
     color: Color,
     oracle: &dyn Oracle,
 ) -> Option<Option<GivenAway>> {
-    let variant = g.variant();
     let won_for = |pos: &Position| -> Option<bool> {
         if !oracle.covers(pos) {
             return None;
         }
-        let answer = oracle.probe_value(pos)?;
-        let mover_wins = match answer.value {
-            OracleValue::Win => Some(true),
-            OracleValue::Loss => Some(false),
-            OracleValue::Draw => None,
-        };
-        Some(mover_wins.map(|w| w == (pos.side_to_move() == color)) == Some(true))
+        let mover = pos.side_to_move() == color;
+        Some(match oracle.probe_value(pos)?.value {
+            OracleValue::Win => mover,
+            OracleValue::Loss => !mover,
+            OracleValue::Draw => false,
+        })
     };
+    // The last covered position (its ply and whether it is won) and the game's
+    // position at each ply.
     let mut pos = g.start;
-    let mut last = won_for(&pos);
-    let mut reached = last == Some(true);
+    let mut last = won_for(&pos).map(|won| (0, pos, won));
+    let mut reached = matches!(last, Some((_, _, true)));
     let mut given_away = None;
     for (ply, &mv) in g.moves.iter().enumerate() {
-        let next = pos.play(mv);
-        let now = won_for(&next);
-        if now.is_some() {
-            if last == Some(true) && now == Some(false) && given_away.is_none() {
-                given_away = Some(GivenAway {
-                    game: number,
-                    number: MoveNumber::of_ply(g.start.side_to_move(), ply),
-                    fen: to_fen(&pos),
-                    played: move_to_string_for(variant, &pos, mv, Notation::Algebraic),
-                });
-            }
-            reached |= now == Some(true);
-            last = now;
+        pos = pos.play(mv);
+        let Some(won) = won_for(&pos) else { continue };
+        if let (Some((at, from, true)), false, None) = (last, won, &given_away) {
+            given_away = Some(GivenAway {
+                game: number,
+                number: MoveNumber::of_ply(g.start.side_to_move(), at),
+                fen: to_fen(&from),
+                played: move_to_string_for(g.variant(), &from, g.moves[at], Notation::Algebraic),
+            });
         }
-        pos = next;
+        reached |= won;
+        last = Some((ply + 1, pos, won));
     }
     reached.then_some(given_away)
 }
