@@ -6,9 +6,9 @@
 //!   features of [`features`] (material, piece-square tables, men patterns of two rows,
 //!   mobility, king terms), blended between an opening and an endgame weight by the
 //!   number of pieces; its weights are fitted by `damas-train` on self-play games and
-//!   embedded from `data/eval/weights.bin`. A weight file may add a small network
-//!   ([`network`]) whose score is added to the linear one; the embedded file does,
-//!   and both variants play it.
+//!   embedded from `data/eval/weights.bin` (Russian: `data/eval/weights-russian.bin`).
+//!   A weight file may add a small network ([`network`]) whose score is added to the
+//!   linear one; both embedded files do.
 //!
 //! [`Evaluation`] names the choice for the search, which monomorphises the built-in
 //! evaluators (no dynamic call per leaf on the default path). Each search thread
