@@ -31,7 +31,7 @@ pub struct GivenAway {
 pub struct PlayerEndings {
     /// The player's name (a `White` or `Black` tag).
     pub name: String,
-    /// Games the player took part in.
+    /// Games the player took part in that have a result.
     pub games: usize,
     /// Of those, games in which it reached a won database position.
     pub reached: usize,
@@ -49,7 +49,8 @@ pub struct PlayerEndings {
 }
 
 /// The won endings of both players of the first game, over every game of `games`
-/// that either played, by `oracle` (which must cover the games' variant).
+/// that either played and that has a result, by `oracle` (which must cover the
+/// games' variant).
 pub fn endings(games: &[PdnGame], oracle: &dyn Oracle) -> Vec<PlayerEndings> {
     let Some(first) = games.first() else {
         return Vec::new();
@@ -66,16 +67,15 @@ pub fn endings(games: &[PdnGame], oracle: &dyn Oracle) -> Vec<PlayerEndings> {
                 ..PlayerEndings::default()
             };
             for (i, g) in games.iter().enumerate() {
-                let color = if g.tag("White") == Some(name) {
-                    Color::White
-                } else if g.tag("Black") == Some(name) {
-                    Color::Black
-                } else {
+                let Some(color) = g.color_of(name) else {
+                    continue;
+                };
+                let Some(halves) = g.half_points(color) else {
                     continue;
                 };
                 p.games += 1;
                 if let Some(given_away) = follow(g, i + 1, color, oracle) {
-                    p.add(g, color, given_away);
+                    p.add(halves, given_away);
                 }
             }
             p
@@ -127,21 +127,17 @@ fn follow(
 }
 
 impl PlayerEndings {
-    /// Count game `g`, in which `color` (this player) reached a database win.
-    fn add(&mut self, g: &PdnGame, color: Color, given_away: Option<GivenAway>) {
+    /// Count a game in which this player reached a database win and scored
+    /// `halves` half points.
+    fn add(&mut self, halves: u32, given_away: Option<GivenAway>) {
         self.reached += 1;
-        let points = match (g.result.as_deref(), color) {
-            (Some("2-0"), Color::White) | (Some("0-2"), Color::Black) => 2,
-            (Some("1-1"), _) => 1,
-            _ => 0,
-        };
-        match points {
+        match halves {
             2 => self.won += 1,
             1 if given_away.is_none() => self.drawn_held += 1,
             1 => self.drawn_given += 1,
             _ => self.lost += 1,
         }
-        if points < 2 {
+        if halves < 2 {
             self.given_away.extend(given_away);
         }
     }
@@ -262,5 +258,24 @@ mod tests {
             "{b}"
         );
         assert!(endings(&[], &oracle).is_empty());
+    }
+
+    #[test]
+    fn games_without_a_result_are_not_counted() {
+        let oracle = Table(vec![(parse_fen("W:Wa1,c1:Bh8").unwrap(), OracleValue::Win)]);
+        let text = [
+            game("a", "b", "W:Wa1,c1:Bh8", "1. a1-b2", "*"),
+            game("b", "a", "W:Wa1,c1:Bh8", "1. a1-b2", "1-1"),
+        ]
+        .concat();
+        let report = endings(&read_games(&text).unwrap(), &oracle);
+        assert_eq!(
+            (report[0].games, report[0].reached, report[0].lost),
+            (1, 0, 0)
+        );
+        assert_eq!(
+            (report[1].games, report[1].reached, report[1].drawn_held),
+            (1, 1, 1)
+        );
     }
 }

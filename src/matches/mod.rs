@@ -180,18 +180,13 @@ impl Tally {
     pub fn from_records(games: &[PdnGame], first: &str) -> Result<Tally, String> {
         let mut tally = Tally::default();
         for (i, g) in games.iter().enumerate() {
-            let first_is_white = match (g.tag("White"), g.tag("Black")) {
-                (Some(w), _) if w == first => true,
-                (_, Some(b)) if b == first => false,
-                _ => return Err(format!("game {} was not played by {first:?}", i + 1)),
-            };
-            let first_points = match (g.result.as_deref(), first_is_white) {
-                (Some("2-0"), true) | (Some("0-2"), false) => 1.0,
-                (Some("1-1"), _) => 0.5,
-                (Some("2-0" | "0-2"), _) => 0.0,
-                _ => return Err(format!("game {} has no result", i + 1)),
-            };
-            tally.add_points(first_points);
+            let color = g
+                .color_of(first)
+                .ok_or_else(|| format!("game {} was not played by {first:?}", i + 1))?;
+            let halves = g
+                .half_points(color)
+                .ok_or_else(|| format!("game {} has no result", i + 1))?;
+            tally.add_points(f64::from(halves) / 2.0);
         }
         Ok(tally)
     }

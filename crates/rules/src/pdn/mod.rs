@@ -227,6 +227,34 @@ impl PdnGame {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The colour player `name` had: White if the `White` tag names it, else Black
+    /// if the `Black` tag does.
+    pub fn color_of(&self, name: &str) -> Option<Color> {
+        if self.tag("White") == Some(name) {
+            Some(Color::White)
+        } else if self.tag("Black") == Some(name) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The half points `color` scored by the recorded result (2 a win, 1 a draw, 0 a
+    /// loss); `None` where the game has no result or `*`.
+    pub fn half_points(&self, color: Color) -> Option<u32> {
+        let white = match self.result.as_deref()? {
+            "2-0" => 2,
+            "1-1" => 1,
+            "0-2" => 0,
+            _ => return None,
+        };
+        Some(if color == Color::White {
+            white
+        } else {
+            2 - white
+        })
+    }
+
     /// Set tag `name` to `value`, replacing an existing value or appending the tag.
     pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
         let value = value.into();

@@ -56,6 +56,22 @@ fn reads_tags_moves_comments_variations_and_several_games() {
 }
 
 #[test]
+fn players_colours_and_points_come_from_the_tags_and_the_result() {
+    let text = "[White \"a\"]\n[Black \"b\"]\n\n1. c3-d4 0-2\n\n\
+                [White \"b\"]\n[Black \"a\"]\n\n1. c3-d4 1-1\n\n\
+                [White \"a\"]\n[Black \"b\"]\n\n1. c3-d4 *\n";
+    let games = read_games(text).unwrap();
+    assert_eq!(games[0].color_of("a"), Some(Color::White));
+    assert_eq!(games[0].color_of("b"), Some(Color::Black));
+    assert_eq!(games[0].color_of("c"), None);
+    assert_eq!(games[0].half_points(Color::White), Some(0));
+    assert_eq!(games[0].half_points(Color::Black), Some(2));
+    assert_eq!(games[1].half_points(Color::White), Some(1));
+    assert_eq!(games[1].half_points(Color::Black), Some(1));
+    assert_eq!(games[2].half_points(Color::White), None);
+}
+
+#[test]
 fn writes_black_first_games_with_ellipsis_and_fen() {
     let start = parse_fen("B:W21,22,K18:B1-3").unwrap();
     let moves = moves_from(start, &["1-5", "18-14", "5-9"]);
