@@ -10,24 +10,35 @@ use damas_rules::movegen::{Board, BoardMoves};
 use damas_rules::variant::Rules;
 
 use super::pvs::Engine;
+use super::Stats;
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Value of `pos`, where the side to move has a capture, once the captures are
     /// played out. Works on the move generator's [`Board`]: the capture tree is made
     /// and tested without converting masks, only evaluated positions are converted.
-    pub(crate) fn qsearch(
-        &mut self,
-        pos: &Board,
-        mut alpha: Score,
-        beta: Score,
-        ply: u32,
-    ) -> Score {
+    pub(crate) fn qsearch(&mut self, pos: &Board, alpha: Score, beta: Score, ply: u32) -> Score {
         let mut list = BoardMoves::new();
         // Single man jumps (most captures) are listed without the capture search.
         pos.captures_with::<R>(&mut list);
+        self.best_reply(pos, &list, alpha, beta, ply, |stats| stats.qs_nodes += 1)
+    }
+
+    /// Fail-soft best value of the moves `list` of `pos` at `ply`, each scored by
+    /// [`Engine::reply_value`] (no deeper search), stopping at a cutoff; `count`
+    /// records each move played in the statistics. `-∞` for an empty list.
+    #[inline(always)]
+    pub(crate) fn best_reply(
+        &mut self,
+        pos: &Board,
+        list: &BoardMoves,
+        mut alpha: Score,
+        beta: Score,
+        ply: u32,
+        count: impl Fn(&mut Stats),
+    ) -> Score {
         let mut best = -Score::INFINITE;
         for m in list.as_slice() {
-            self.stats.qs_nodes += 1;
+            count(&mut self.stats);
             let s = self.reply_value(&pos.play(m), alpha, beta, ply);
             if s > best {
                 best = s;

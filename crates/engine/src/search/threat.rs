@@ -13,33 +13,21 @@ use super::pvs::Engine;
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Fail-soft value of `pos` (no capture for the side to move, a threatened
     /// capture for the opponent): the best of its quiet moves, each followed by the
-    /// opponent's captures played out or by the evaluation ([`Engine::reply_value`]).
+    /// opponent's captures played out or by the evaluation ([`Engine::best_reply`]).
     /// Each reply counts as a search node (a leaf), so node limits account for the
     /// work.
     pub(crate) fn threat_reply(
         &mut self,
         pos: &Board,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
         ply: u32,
     ) -> Score {
         let mut list = BoardMoves::new();
         pos.quiet_moves(&mut list);
-        let mut best = -Score::INFINITE;
-        for m in list.as_slice() {
-            self.stats.nodes += 1;
-            self.stats.leaves += 1;
-            let s = self.reply_value(&pos.play(m), alpha, beta, ply);
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                }
-                if s >= beta {
-                    break;
-                }
-            }
-        }
-        best
+        self.best_reply(pos, &list, alpha, beta, ply, |stats| {
+            stats.nodes += 1;
+            stats.leaves += 1;
+        })
     }
 }
