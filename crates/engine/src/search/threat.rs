@@ -13,7 +13,7 @@ use super::pvs::Engine;
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Fail-soft value of `pos` (no capture for the side to move, a threatened
     /// capture for the opponent): the best of its quiet moves, each followed by the
-    /// opponent's captures played out or by the evaluation ([`Engine::best_reply`]).
+    /// opponent's captures played out or by the evaluation ([`Engine::reply_value`]).
     /// Each reply counts as a search node (a leaf), so node limits account for the
     /// work.
     pub(crate) fn threat_reply(
