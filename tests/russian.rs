@@ -18,8 +18,11 @@ use damas_rules::variant::Variant;
 const BIN: &str = env!("CARGO_BIN_EXE_damas");
 
 /// White may take a3xc5xa7 (two pieces: the only Brazilian move) or e3xg5 (one,
-/// which a Russian player may choose, and the engine prefers).
+/// which a Russian player may choose, and the engine prefers from 9 plies on; a
+/// shallower search may still take the promotion on the evaluation's say).
 const MINORITY: &str = "W:Wa3,e3,g1,h2:Bb4,b6,f4,d8";
+/// The depth of the searches in that position.
+const DEPTH: u32 = 12;
 /// e3xg5 in Hub numbers.
 const SHORT_CAPTURE: &str = "23x16x19";
 
@@ -36,7 +39,7 @@ fn the_hub_engine_plays_russian_after_set_param() {
     let mut stdin = child.stdin.take().unwrap();
     writeln!(
         stdin,
-        "hub\nset-param name=variant value=russian\ninit\npos pos={}\nlevel depth=8\ngo think",
+        "hub\nset-param name=variant value=russian\ninit\npos pos={}\nlevel depth={DEPTH}\ngo think",
         position_string(&pos)
     )
     .unwrap();
@@ -81,7 +84,7 @@ fn the_hub_client_sends_the_variant() {
         .think(
             &pos,
             &[],
-            &TimeControl::Depth(8),
+            &TimeControl::Depth(DEPTH),
             std::time::Duration::from_secs(60),
         )
         .unwrap();
@@ -143,15 +146,8 @@ fn a_match_refuses_engines_of_different_variants() {
 fn analyze_searches_under_russian_rules() {
     let run = |variant: &str| {
         let out = Command::new(BIN)
-            .args([
-                "analyze",
-                "--depth",
-                "8",
-                "--fen",
-                MINORITY,
-                "--variant",
-                variant,
-            ])
+            .args(["analyze", "--depth", &DEPTH.to_string()])
+            .args(["--fen", MINORITY, "--variant", variant])
             .output()
             .unwrap();
         assert!(
