@@ -18,8 +18,8 @@ use damas_rules::variant::Variant;
 const BIN: &str = env!("CARGO_BIN_EXE_damas");
 
 /// White may take a3xc5xa7 (two pieces: the only Brazilian move) or e3xg5 (one,
-/// which a Russian player may choose, and the engine prefers from 9 plies on; a
-/// shallower search may still take the promotion on the evaluation's say).
+/// which a Russian player may choose, and the engine prefers at `DEPTH`; a shallow
+/// search may still take the promotion on the evaluation's say).
 const MINORITY: &str = "W:Wa3,e3,g1,h2:Bb4,b6,f4,d8";
 /// The depth of the searches in that position.
 const DEPTH: u32 = 12;
