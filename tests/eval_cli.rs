@@ -259,3 +259,37 @@ fn selfplay_ends_games_in_the_databases() {
     assert!(!o.status.success());
     assert!(text(&o).contains("--egdb"), "{}", text(&o));
 }
+
+#[test]
+fn selfplay_refuses_a_node_jitter_of_100_percent_or_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("sp.bin");
+    let train = env!("CARGO_BIN_EXE_damas-train");
+    let args = |jitter: &str| {
+        run(
+            train,
+            &[
+                "selfplay",
+                "--out",
+                data.to_str().unwrap(),
+                "--games",
+                "2",
+                "--nodes",
+                "300",
+                "--eval",
+                "material",
+                "--random-plies",
+                "0",
+                "--node-jitter",
+                jitter,
+            ],
+        )
+    };
+    let o = args("100");
+    assert!(!o.status.success());
+    assert!(text(&o).contains("--node-jitter"), "{}", text(&o));
+    assert!(!data.exists());
+    let o = args("50");
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("2 games"), "{}", text(&o));
+}

@@ -58,7 +58,11 @@ pub struct SelfplayArgs {
     /// Random plies after the ballot: 0 to this many.
     #[arg(long, default_value_t = 6)]
     pub random_plies: u32,
-    /// Seed of the random plies.
+    /// Each move's node budget drawn from nodes ± this percentage (0 to 99), so
+    /// that games from one ballot differ without random moves.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=99))]
+    pub node_jitter: u32,
+    /// Seed of the random plies and node budgets.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Games are drawn at this many plies.
@@ -199,6 +203,7 @@ fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
         games: a.games,
         nodes: a.nodes,
         random_plies: a.random_plies,
+        node_jitter: a.node_jitter,
         seed: a.seed,
         max_plies: a.max_plies,
         evaluation,

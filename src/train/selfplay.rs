@@ -54,7 +54,9 @@ pub struct SelfPlayConfig {
     pub nodes: u64,
     /// After the ballot, 0 to this many random plies.
     pub random_plies: u32,
-    /// Seed of the random plies.
+    /// Each move's node budget drawn from `nodes` ± this percentage (at most 99).
+    pub node_jitter: u32,
+    /// Seed of the random plies and node budgets.
     pub seed: u64,
     /// Games reaching this many plies are drawn.
     pub max_plies: u32,
@@ -76,6 +78,7 @@ impl Default for SelfPlayConfig {
             games: 1000,
             nodes: 20_000,
             random_plies: 6,
+            node_jitter: 0,
             seed: 1,
             max_plies: 300,
             evaluation: Evaluation::default(),
@@ -127,6 +130,17 @@ fn adjudicate(db: &Egdb, pos: &Position) -> Option<Outcome> {
     Some(Outcome::won_by(winner))
 }
 
+/// The node budget of one move: `nodes`, or with `node_jitter` a draw from
+/// `nodes` ± that percentage, so that games from one opening go their own ways.
+fn move_nodes(cfg: &SelfPlayConfig, rng: &mut ChaCha8Rng) -> u64 {
+    if cfg.node_jitter == 0 {
+        return cfg.nodes;
+    }
+    let j = cfg.node_jitter.min(99) as u64;
+    let pct = rng.gen_range(100 - j..=100 + j);
+    (cfg.nodes * pct / 100).max(1)
+}
+
 /// Play game `index` of a run: its record, and how it ended.
 pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> (GameRecord, Ending) {
     let mut rng =
@@ -149,7 +163,6 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> (Ga
             .with_clear_tt(false),
     );
     let stop = AtomicBool::new(false);
-    let limits = Limits::nodes(cfg.nodes);
     let mut samples = Vec::new();
     let (outcome, ending) = loop {
         if let Some(r) = game.result() {
@@ -171,6 +184,7 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> (Ga
             record(outcome.proven_score());
             break (outcome, Ending::Databases);
         }
+        let limits = Limits::nodes(move_nodes(cfg, &mut rng));
         let r = searcher.search(&pos, game.history(), &limits, &stop, &mut |_| {});
         let Some(best) = r.best else {
             let winner = pos.side_to_move().opponent();
@@ -304,6 +318,41 @@ mod tests {
             vec![0, 1, 2]
         );
         assert_eq!(games[1], a);
+    }
+
+    #[test]
+    fn node_jitter_sends_games_from_one_ballot_their_own_ways() {
+        let cfg = SelfPlayConfig {
+            nodes: 2_000,
+            random_plies: 0,
+            max_plies: 40,
+            tt_bits: 14,
+            ..SelfPlayConfig::default()
+        };
+        let openings = ballots();
+        let n = openings.len() as u32;
+        // Without jitter, games 3 and 3 + 150 start from the same ballot and agree.
+        let (a, b) = (
+            play_game(&cfg, &openings, 3).0,
+            play_game(&cfg, &openings, 3 + n).0,
+        );
+        assert_eq!(a.samples, b.samples);
+        let jitter = SelfPlayConfig {
+            node_jitter: 50,
+            ..cfg
+        };
+        let (c, d) = (
+            play_game(&jitter, &openings, 3).0,
+            play_game(&jitter, &openings, 3 + n).0,
+        );
+        assert_ne!(c.samples, d.samples);
+        assert_eq!(c, play_game(&jitter, &openings, 3).0);
+        let budgets: Vec<u64> = {
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            (0..200).map(|_| move_nodes(&jitter, &mut rng)).collect()
+        };
+        assert!(budgets.iter().all(|&b| (1_000..=3_000).contains(&b)));
+        assert!(budgets.iter().any(|&b| b < 1_500) && budgets.iter().any(|&b| b > 2_500));
     }
 
     #[test]
