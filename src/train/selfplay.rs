@@ -138,7 +138,8 @@ fn move_nodes(cfg: &SelfPlayConfig, rng: &mut ChaCha8Rng) -> u64 {
     }
     let j = cfg.node_jitter.min(99) as u64;
     let pct = rng.gen_range(100 - j..=100 + j);
-    (cfg.nodes * pct / 100).max(1)
+    let nodes = cfg.nodes as u128 * pct as u128 / 100;
+    (nodes.min(u64::MAX as u128) as u64).max(1)
 }
 
 /// Play game `index` of a run: its record, and how it ended.
@@ -353,6 +354,13 @@ mod tests {
         };
         assert!(budgets.iter().all(|&b| (1_000..=3_000).contains(&b)));
         assert!(budgets.iter().any(|&b| b < 1_500) && budgets.iter().any(|&b| b > 2_500));
+        // A budget near the top of the range stays there instead of wrapping.
+        let huge = SelfPlayConfig {
+            nodes: u64::MAX,
+            ..jitter
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        assert!((0..50).all(|_| move_nodes(&huge, &mut rng) >= u64::MAX / 100 * 49));
     }
 
     #[test]
