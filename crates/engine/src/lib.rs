@@ -1,8 +1,9 @@
 //! The damas engine: position evaluation ([`eval`]), the search ([`search`]) and its
 //! transposition tables ([`tt`]), time management ([`time`]), the opening book ([`book`]),
 //! strength levels ([`level`]), choosing a move to play ([`think`]), the engine's
-//! settings ([`settings`]) and the trait through which the search consults
-//! perfect knowledge ([`oracle`], implemented by the endgame databases).
+//! settings ([`settings`]), the trait through which the search consults perfect
+//! knowledge ([`oracle`], implemented by the endgame databases) and what a score
+//! proves, in words ([`verdict`]).
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -27,5 +28,6 @@ pub mod settings;
 pub mod think;
 pub mod time;
 pub mod tt;
+pub mod verdict;
 
 pub use score::Score;
