@@ -4,12 +4,14 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use crate::cli::analysis_lines::AnalysisLines;
 use crate::cli::{position_arg, CliError};
 use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::search::parse_threads;
 use damas_engine::search::{Info, SearchOptions, Searcher, DEFAULT_HASH_MB};
 use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_engine::tt::shared::parse_hash;
+use damas_engine::verdict::consulted;
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
 use damas_rules::notation::{move_to_string_for, Notation};
@@ -186,35 +188,15 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let options = options.with_database(database);
     let mut searcher = Searcher::new(options);
     let stop = AtomicBool::new(false);
+    let mut rows = AnalysisLines::new(variant, pos, consulted(searcher.options()));
     let mut print = |i: &Info| {
-        outln!(
-            "info depth {} score {} nodes {} time {:.3} nps {} hashfull {} pv {}",
-            i.depth,
-            i.score,
-            i.stats.nodes,
-            i.stats.time.as_secs_f64(),
-            i.stats.nps(),
-            i.stats.tt_permille,
-            line_to_string(variant, &pos, &i.pv)
-        );
-        for (k, l) in i.lines.iter().enumerate() {
-            outln!(
-                "line {} score {} pv {}",
-                k + 1,
-                l.score,
-                line_to_string(variant, &pos, &l.pv)
-            );
+        for row in rows.info(i) {
+            outln!("{row}");
         }
     };
     let r = searcher.search(&pos, history, &limits, &stop, &mut print);
-    match r.best {
-        Some(m) => outln!(
-            "bestmove {} score {} nodes {}",
-            move_to_string_for(variant, &pos, m, Notation::Algebraic),
-            r.score,
-            r.stats.nodes
-        ),
-        None => outln!("bestmove none score {} nodes {}", r.score, r.stats.nodes),
+    for row in rows.finish(&r) {
+        outln!("{row}");
     }
     if r.conversion_unproven {
         outln!("note: {}", damas_engine::search::CONVERSION_UNPROVEN);

@@ -11,6 +11,7 @@ use damas_rules::position::Position;
 
 #[macro_use]
 mod output;
+mod analysis_lines;
 pub mod analyze;
 mod book;
 pub mod egdb;

@@ -7,8 +7,9 @@ use std::time::Duration;
 use damas_egdb::progress::Bar;
 
 use crate::cli::CliError;
-use crate::review::{report::report, review_game, DEFAULT_NODES};
-use damas_engine::search::{Searcher, DEFAULT_HASH_MB};
+use crate::review::report::{report, rules};
+use crate::review::{default_limits, review, review_variant, DEFAULT_NODES};
+use damas_engine::search::DEFAULT_HASH_MB;
 use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_engine::tt::shared::parse_hash;
 use damas_rules::pdn::{game_type_tag, read_games, NO_GAME};
@@ -38,8 +39,8 @@ pub struct Args {
     /// Endgame database directory (default: the standard place, when built).
     #[arg(long, value_name = "DIR")]
     pub egdb: Option<PathBuf>,
-    /// The rules to judge the game by, instead of those its `GameType` tag names
-    /// (Brazilian without one).
+    /// The rules to judge the game by, for a game without a `GameType` tag
+    /// (Brazilian without either); one that contradicts the tag is an error.
     #[arg(long, value_parser = crate::cli::variant_parser())]
     pub variant: Option<Variant>,
     /// Also write the evaluation across the game, with the marked moves, as an SVG
@@ -71,37 +72,34 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         )));
     }
     let mut record = games.swap_remove(index);
-    if let Some(v) = args.variant {
-        record.set_tag("GameType", game_type_tag(v));
-    }
+    // The game's rules; a --variant that names others is refused.
+    let variant = review_variant(&record, args.variant).map_err(CliError::input)?;
+    record.set_tag("GameType", game_type_tag(variant));
     let game = record.to_game().map_err(CliError::input)?;
-    let level = match (args.depth, args.time, args.nodes) {
-        (Some(d), _, _) => TimeControl::Depth(d),
-        (_, Some(s), _) => TimeControl::MoveTime(Duration::from_secs_f64(s)),
-        (_, _, n) => TimeControl::Nodes(n.unwrap_or(DEFAULT_NODES)),
+    // Each position gets all of it, as in analysis; the game's `v` reviews with
+    // the same default budget and engine.
+    let limits = match (args.depth, args.time, args.nodes) {
+        (Some(d), _, _) => MoveBudget::new(&TimeControl::Depth(d), Spend::Exact).search_limits(),
+        (_, Some(s), _) => MoveBudget::new(
+            &TimeControl::MoveTime(Duration::from_secs_f64(s)),
+            Spend::Exact,
+        )
+        .search_limits(),
+        (_, _, Some(n)) => MoveBudget::new(&TimeControl::Nodes(n), Spend::Exact).search_limits(),
+        (None, None, None) => default_limits(),
     };
-    // Each position gets all of it, as in analysis.
-    let limits = MoveBudget::new(&level, Spend::Exact).search_limits();
     let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?
         .or_else(|| damas_egdb::oracle::built_in(game.variant()));
-    // The game's rules: the search, its weights and its moves' notation follow them.
-    let settings = crate::cli::engine_settings(&[
-        ("hash", Some(args.hash.to_string())),
-        ("variant", Some(game.variant().to_string())),
-        // A review judges moves by the databases' verdicts (a win given up).
-        ("egdb-wins", Some("verdict".to_string())),
-    ])?;
-    let options = settings.search_options().with_database(oracle);
-    let mut searcher = Searcher::new(options);
     let bar = Bar::new(
         true,
         Some(game.positions().len() as u64),
         "reviewing {bar:30} {pos}/{len} positions, ETA {eta}",
     );
-    let review = review_game(
-        &mut searcher,
+    let review = review(
         &game,
+        oracle,
         &limits,
+        args.hash,
         &AtomicBool::new(false),
         &mut |done, _| bar.set_position(done as u64),
     );
@@ -118,12 +116,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         _ => format!("{} nodes", limits.nodes.unwrap_or(DEFAULT_NODES)),
     };
     outln!(
-        "Review of game {} of {}: White {}, Black {}, result {result}, {}; {limit} per position",
+        "Review of game {} of {}: White {}, Black {}, result {result}, {}; {}; {limit} per position",
         args.game,
         args.file.display(),
         names[0].unwrap_or("?"),
         names[1].unwrap_or("?"),
-        crate::plural::plies(game.moves().len())
+        crate::plural::plies(game.moves().len()),
+        rules(review.variant)
     );
     out!("{}", report(&review, names));
     if let Some(path) = &args.svg {

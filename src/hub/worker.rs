@@ -15,8 +15,9 @@ use rand_chacha::ChaCha8Rng;
 
 use damas_engine::level::Strength;
 use damas_engine::score::Score;
-use damas_engine::search::{Info, SearchResult, Searcher, CONVERSION_UNPROVEN};
+use damas_engine::search::{Info, Oracle, SearchResult, Searcher, CONVERSION_UNPROVEN};
 use damas_engine::think::{think, Deadlines, Think};
+use damas_engine::verdict::{consulted, verdict, Verdict};
 use damas_rules::movegen::legal_moves_for;
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
@@ -167,15 +168,17 @@ impl Control {
 }
 
 /// The score in men as Hub clients read it: proven results as ±(100 − plies/100), the
-/// convention of Scan that pydraughts decodes into "win in N moves"; a proven result
-/// of unknown distance (a database win without distances) as ±[`UNCOUNTED_WIN`].
-pub(super) fn hub_score(score: Score) -> String {
-    match score.plies() {
+/// convention of Scan that pydraughts decodes into "win in N moves", where the plies
+/// to the end are proven; a proven result of unknown length (a database win reached
+/// without a distance to the end) as ±[`UNCOUNTED_WIN`].
+pub(super) fn hub_score(verdict: &Verdict) -> String {
+    let score = verdict.score;
+    match verdict.plies() {
         Some(p) => {
             let v = (10_000 - p.min(9_000) as i32) as f64 / 100.0;
             format!("{:.2}", if score.is_win() { v } else { -v })
         }
-        None if score.is_uncounted() => {
+        None if score.is_proven() => {
             let v = UNCOUNTED_WIN;
             format!("{:.2}", if score.is_win() { v } else { -v })
         }
@@ -201,10 +204,16 @@ fn pv_string(pos: &Position, pv: &[damas_rules::moves::Move], out: Moves) -> Str
 }
 
 /// The `info` lines of one report: one line, or with several lines asked for
-/// (`lines`), one per line, best first, each carrying `multipv=K`.
-fn info_lines(pos: &Position, info: &Info, numbering: Moves) -> Vec<String> {
+/// (`lines`), one per line, best first, each carrying `multipv=K`; `oracle` is the
+/// database the search consulted.
+fn info_lines(
+    pos: &Position,
+    info: &Info,
+    numbering: Moves,
+    oracle: Option<&dyn Oracle>,
+) -> Vec<String> {
     if info.lines.is_empty() {
-        return vec![info_line(pos, info, numbering)];
+        return vec![info_line(pos, info, numbering, oracle)];
     }
     info.lines
         .iter()
@@ -216,12 +225,21 @@ fn info_lines(pos: &Position, info: &Info, numbering: Moves) -> Vec<String> {
                 lines: Vec::new(),
                 ..info.clone()
             };
-            format!("{} multipv={}", info_line(pos, &one, numbering), k + 1)
+            format!(
+                "{} multipv={}",
+                info_line(pos, &one, numbering, oracle),
+                k + 1
+            )
         })
         .collect()
 }
 
-fn info_line(pos: &Position, info: &Info, numbering: Moves) -> String {
+fn info_line(
+    pos: &Position,
+    info: &Info,
+    numbering: Moves,
+    oracle: Option<&dyn Oracle>,
+) -> String {
     let nodes = info.stats.nodes + info.stats.qs_nodes;
     let note = if info.conversion_unproven {
         format!(" note={}", super::protocol::quote(CONVERSION_UNPROVEN))
@@ -231,7 +249,13 @@ fn info_line(pos: &Position, info: &Info, numbering: Moves) -> String {
     format!(
         "info depth={} score={} nodes={} time={:.3} nps={} hashfull={} pv=\"{}\"{note}",
         info.depth,
-        hub_score(info.score),
+        hub_score(&verdict(
+            numbering.variant,
+            oracle,
+            pos,
+            info.score,
+            &info.pv
+        )),
         nodes,
         info.stats.time.as_secs_f64(),
         info.stats.nps(),
@@ -297,13 +321,14 @@ pub(super) fn spawn(
         moves: numbering,
         strength,
     } = job;
+    let oracle = consulted(searcher.options());
     thread::spawn(move || {
         let timer = {
             let ctl = ctl.clone();
             thread::spawn(move || ctl.watch_deadline())
         };
         let mut on_info = |info: &Info| {
-            for line in info_lines(&pos, info, numbering) {
+            for line in info_lines(&pos, info, numbering, oracle.as_deref()) {
                 out.line(&line);
             }
             ctl.after_iteration(info);
@@ -404,7 +429,7 @@ mod tests {
             lines,
             conversion_unproven: false,
         };
-        let out = info_lines(&pos, &info, STANDARD);
+        let out = info_lines(&pos, &info, STANDARD, None);
         assert_eq!(out.len(), 2, "{out:?}");
         let first = MoveNumbering::Standard.format(Variant::Brazilian, &pos, moves[0]);
         let second = MoveNumbering::Standard.format(Variant::Brazilian, &pos, moves[1]);
@@ -424,19 +449,24 @@ mod tests {
             ..info
         };
         assert_eq!(
-            info_lines(&pos, &single, STANDARD),
-            vec![info_line(&pos, &single, STANDARD)]
+            info_lines(&pos, &single, STANDARD, None),
+            vec![info_line(&pos, &single, STANDARD, None)]
         );
     }
 
     #[test]
     fn scores_follow_the_hub_convention() {
-        assert_eq!(hub_score(Score::centi(-150)), "-1.50");
-        assert_eq!(hub_score(Score::win_in(5)), "99.95");
-        assert_eq!(hub_score(Score::loss_in(4)), "-99.96");
+        use damas_engine::verdict::Proof;
+        let said = |score, proof| hub_score(&Verdict { score, proof });
+        assert_eq!(said(Score::centi(-150), None), "-1.50");
+        assert_eq!(said(Score::win_in(5), Some(Proof::Plies(5))), "99.95");
+        assert_eq!(said(Score::loss_in(4), Some(Proof::Plies(4))), "-99.96");
         // A database win of unknown distance: the proven band's uncounted value.
         let far = Score::win_in(Score::UNKNOWN_DISTANCE + 50);
-        assert_eq!(hub_score(far), "90.00");
-        assert_eq!(hub_score(-far), "-90.00");
+        assert_eq!(said(far, Some(Proof::Database(None))), "90.00");
+        assert_eq!(said(-far, Some(Proof::Database(None))), "-90.00");
+        // A database position reached after a count that runs only to it: no count.
+        let reached = Score::win_in(17);
+        assert_eq!(said(reached, Some(Proof::Database(Some(1)))), "90.00");
     }
 }

@@ -119,8 +119,11 @@ mod tests {
             played_text: "c3-d4".into(),
             best_text: None,
             best_score: score,
+            best_proof: None,
             played_score: score,
+            played_proof: None,
             forced: false,
+            book: false,
             judgement: Judgement {
                 loss: Default::default(),
                 mark,
@@ -131,6 +134,7 @@ mod tests {
     #[test]
     fn the_curve_is_whites_side_clamped_with_the_marks() {
         let review = Review {
+            variant: Default::default(),
             moves: vec![
                 mv(0, Color::White, Score::centi(50), None),
                 mv(1, Color::Black, Score::centi(120), Some(Mark::Mistake)),

@@ -7,22 +7,25 @@
 
 pub mod curve;
 pub mod judge;
-pub mod label;
 pub mod report;
+pub mod setup;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use judge::{judge, Centi, Judgement, Mark};
-pub use label::score_label;
+pub use setup::{default_limits, review, review_options, review_variant, VariantConflict};
 
+use damas_engine::book::embedded_book;
 use damas_engine::score::Score;
 use damas_engine::search::{Limits, Searcher};
+use damas_engine::verdict::{consulted, verdict, Proof, Verdict};
 use damas_rules::game::Game;
 use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
 use damas_rules::notation::{move_to_string_for, Notation};
 use damas_rules::pdn::MoveNumber;
-use damas_rules::position::Color;
+use damas_rules::position::{Color, Position};
+use damas_rules::variant::Variant;
 
 /// Nodes per position searched by default: enough to see the usual tactics, and a
 /// game of 80 plies takes seconds.
@@ -45,22 +48,37 @@ pub struct MoveReview {
     pub best_text: Option<String>,
     /// What the engine expected for the mover with its own move.
     pub best_score: Score,
+    /// What its search proved of the length of `best_score`, when proven.
+    pub best_proof: Option<Proof>,
     /// What the engine expects for the mover after the move played.
     pub played_score: Score,
+    /// What its search proved of the length of `played_score`, when proven.
+    pub played_proof: Option<Proof>,
     /// Whether it was the only legal move.
     pub forced: bool,
+    /// Whether it is a move of the opening book (the engine's own, never marked).
+    pub book: bool,
     /// Its loss and mark.
     pub judgement: Judgement,
 }
 
 impl MoveReview {
-    /// The evaluation after the move, from White's side (`+0.35 for White`).
+    /// The evaluation after the move, from White's side (`+0.35 for White`,
+    /// `White wins (database position in 3 plies)`).
     pub fn after_label(&self) -> String {
-        score_label(self.mover, self.played_score)
+        Verdict {
+            score: self.played_score,
+            proof: self.played_proof,
+        }
+        .words(self.mover)
     }
     /// The evaluation with the engine's move, from White's side.
     pub fn best_label(&self) -> String {
-        score_label(self.mover, self.best_score)
+        Verdict {
+            score: self.best_score,
+            proof: self.best_proof,
+        }
+        .words(self.mover)
     }
 }
 
@@ -104,6 +122,8 @@ impl PlayerSummary {
 /// A reviewed game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Review {
+    /// The rules the game was judged by.
+    pub variant: Variant,
     /// The moves reviewed, in order (all of them unless the review was stopped).
     pub moves: Vec<MoveReview>,
     /// Whether the review was stopped before the end of the game.
@@ -136,38 +156,47 @@ pub fn review_game(
 ) -> Review {
     let positions = game.positions();
     let total = positions.len();
-    // Each position's score for its side to move, and the engine's move there.
-    let mut searched: Vec<(Score, Option<Move>)> = Vec::with_capacity(total);
+    let variant = game.variant();
+    let oracle = consulted(searcher.options());
+    let proof = |pos: &Position, r: &damas_engine::search::SearchResult| {
+        verdict(variant, oracle.as_deref(), pos, r.score, &r.pv).proof
+    };
+    // Each position's score for its side to move, what its line proves, and the
+    // engine's move there.
+    let mut searched: Vec<(Score, Option<Proof>, Option<Move>)> = Vec::with_capacity(total);
     for (i, pos) in positions.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
             break;
         }
         let r = searcher.search(pos, &positions[..i], limits, stop, &mut |_| {});
-        searched.push((r.score, r.best));
+        searched.push((r.score, proof(pos, &r), r.best));
         progress(i + 1, total);
     }
     let first = game.start().side_to_move();
-    let variant = game.variant();
     let mut moves = Vec::new();
     for (i, &played) in game.moves().iter().enumerate() {
-        let (Some(&(before, best)), Some(&(after, _))) = (searched.get(i), searched.get(i + 1))
+        let (Some(&(before, before_proof, best)), Some(&(after, after_proof, _))) =
+            (searched.get(i), searched.get(i + 1))
         else {
             break;
         };
         let pos = positions[i];
         let forced = legal_moves_for(variant, &pos).len() == 1;
+        let book = in_book(variant, &pos, played);
         let same = best == Some(played);
         let played_score = -after;
-        let mut best_score = before;
+        let (mut best_score, mut best_proof) = (before, before_proof);
         if let Some(b) =
             best.filter(|_| played_score.is_loss() && !before.is_proven() && !forced && !same)
         {
             // The move played was found lost by a search of its own position; the
             // engine's move gets the same second look before the one is called a
             // blunder against the other (it may be lost as well).
-            let r = searcher.search(&pos.play(b), &positions[..=i], limits, stop, &mut |_| {});
+            let after_best = pos.play(b);
+            let r = searcher.search(&after_best, &positions[..=i], limits, stop, &mut |_| {});
             if !stop.load(Ordering::Relaxed) && (-r.score).is_loss() {
                 best_score = -r.score;
+                best_proof = proof(&after_best, &r);
             }
         }
         moves.push(MoveReview {
@@ -180,15 +209,27 @@ pub fn review_game(
                 .filter(|&b| b != played)
                 .map(|b| move_to_string_for(variant, &pos, b, Notation::Algebraic)),
             best_score,
+            best_proof,
             played_score,
+            played_proof: after_proof,
             forced,
-            judgement: judge(best_score, played_score, forced, same),
+            book,
+            // The engine's own book is not judged by a search of a few nodes.
+            judgement: judge(best_score, played_score, forced, same || book),
         });
     }
     Review {
+        variant,
         stopped: moves.len() < game.moves().len(),
         moves,
     }
+}
+
+/// Whether `mv` is one of the moves the opening book of `variant` plays in `pos`.
+fn in_book(variant: Variant, pos: &Position, mv: Move) -> bool {
+    embedded_book(variant)
+        .moves(pos)
+        .is_some_and(|moves| moves.iter().any(|b| b.mv == mv && b.weight.0 > 0))
 }
 
 #[cfg(test)]

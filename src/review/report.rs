@@ -6,8 +6,18 @@ use std::fmt::Write as _;
 use super::judge::{BLUNDER, INACCURACY, MISTAKE};
 use super::{MoveReview, PlayerSummary, Review};
 use damas_rules::position::Color;
+use damas_rules::variant::Variant;
 
-/// One move: `5... h6-g5??  +2.40 for White  blunder, loses 2.35; best e7-f6 (level (0.00))`.
+/// The rules a review judged by, as its header and panel name them: `Brazilian rules`.
+pub fn rules(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Brazilian => "Brazilian rules",
+        Variant::Russian => "Russian rules",
+    }
+}
+
+/// One move: `5... h6-g5??  +2.40 for White  blunder, loses 2.35; best e7-f6 (level (0.00))`;
+/// a forced or book move unmarked, with `(forced)` or `(book)`.
 pub fn move_line(m: &MoveReview) -> String {
     let mark = m.judgement.mark.map_or("", |k| k.symbol());
     let mv = format!("{}{mark}", m.played_text);
@@ -21,6 +31,8 @@ pub fn move_line(m: &MoveReview) -> String {
         let _ = write!(line, "  {k}, loses {:.2}", m.judgement.loss.men());
     } else if m.forced {
         line.push_str("  (forced)");
+    } else if m.book {
+        line.push_str("  (book)");
     }
     if let Some(best) = &m.best_text {
         let sep = if m.judgement.mark.is_some() { ";" } else { " " };

@@ -385,9 +385,10 @@ fn draw_review(frame: &mut Frame, panel: &ReviewPanel, area: Rect) {
                 format!("{}.", m.number.number)
             };
             let mark = m.judgement.mark.map_or("", |k| k.symbol());
+            let book = if m.book { " (book)" } else { "" };
             let text = format!(
                 "{number:<5}{:<10} {}",
-                format!("{}{mark}", m.played_text),
+                format!("{}{mark}{book}", m.played_text),
                 m.after_label()
             );
             let style = if i == panel.index {
@@ -403,7 +404,10 @@ fn draw_review(frame: &mut Frame, panel: &ReviewPanel, area: Rect) {
         Paragraph::new(lines).wrap(Wrap { trim: true }).block(
             Block::default()
                 .borders(Borders::ALL)
-                .title(" Review (arrows, Enter keeps, Esc closes) "),
+                .title(format!(
+                    " Review, {} (arrows, Enter keeps, Esc closes) ",
+                    crate::review::report::rules(panel.review.variant)
+                )),
         ),
         area,
     );

@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 
-use crate::review::{review_game, Review, DEFAULT_NODES};
-use damas_engine::search::{Limits, SearchOptions, Searcher};
+use crate::review::{default_limits, review, Review};
+use damas_engine::search::{SearchOptions, DEFAULT_HASH_MB};
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
@@ -27,8 +27,10 @@ pub struct ReviewJob {
 }
 
 impl ReviewJob {
-    /// Review the game of `moves` from `start` with a searcher of these options, under
-    /// their variant's rules.
+    /// Review the game of `moves` from `start` under the rules of the game's engine
+    /// `options`, with its database: the review `damas review` runs (the same engine
+    /// settings and budget; the game engine's own evaluation, variety and table are
+    /// not used).
     pub fn spawn(options: SearchOptions, start: Position, moves: Vec<Move>) -> ReviewJob {
         let (tx, rx) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
@@ -40,13 +42,12 @@ impl ReviewJob {
                 for m in moves {
                     game.play(m);
                 }
-                // As `damas review` by default (one thread, the same nodes per
-                // position), so that both mark a move the same way.
-                let mut searcher = Searcher::new(options.with_threads(1));
-                let review = review_game(
-                    &mut searcher,
+                // As `damas review` by default, so that both mark a move the same way.
+                let review = review(
                     &game,
-                    &Limits::nodes(DEFAULT_NODES),
+                    options.oracle().cloned(),
+                    &default_limits(),
+                    DEFAULT_HASH_MB,
                     &flag,
                     &mut |done, total| {
                         let _ = tx.send(ReviewEvent::Progress(done, total));
@@ -72,6 +73,7 @@ impl Drop for ReviewJob {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damas_engine::eval::{Evaluation, Trained};
     use damas_rules::fen::parse_fen;
     use damas_rules::notation::parse_move;
     use std::sync::atomic::AtomicBool;
@@ -84,18 +86,25 @@ mod tests {
             let m = parse_move(&game.position(), text).unwrap();
             game.play(m);
         }
-        let job = ReviewJob::spawn(SearchOptions::default(), start, game.moves().to_vec());
+        // The game's engine: its variety, threads and table are its own.
+        let noisy = Evaluation::Trained(Arc::new(Trained::embedded().with_noise(7, 50)));
+        let options = SearchOptions::default()
+            .with_eval(noisy)
+            .with_threads(2)
+            .with_hash_mb(8);
+        let job = ReviewJob::spawn(options, start, game.moves().to_vec());
         let in_game = loop {
             match job.events.recv().expect("the review finishes") {
                 ReviewEvent::Done(r) => break r,
                 ReviewEvent::Progress(..) => {}
             }
         };
-        // `damas review`'s default budget, one thread.
-        let cli = review_game(
-            &mut Searcher::new(SearchOptions::default().with_threads(1)),
+        // `damas review` with its defaults.
+        let cli = review(
             &game,
-            &Limits::nodes(DEFAULT_NODES),
+            None,
+            &default_limits(),
+            DEFAULT_HASH_MB,
             &AtomicBool::new(false),
             &mut |_, _| {},
         );

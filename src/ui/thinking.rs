@@ -4,10 +4,12 @@
 
 use damas_engine::level::Strength;
 use damas_engine::score::Score;
-use damas_engine::search::{Info, SearchResult, CONVERSION_UNPROVEN};
+use damas_engine::search::{Info, Oracle, SearchResult, CONVERSION_UNPROVEN};
 use damas_engine::think::Source;
+use damas_engine::verdict::verdict;
+use damas_rules::moves::Move;
 use damas_rules::notation::{move_to_string_for, Notation};
-use damas_rules::position::{Color, Position};
+use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
 /// One progress report, ready to print.
@@ -15,7 +17,8 @@ use damas_rules::variant::Variant;
 pub struct Thinking {
     /// Depth completed.
     pub depth: u32,
-    /// The score: `+0.50 for White` (in men), `White wins in 4 moves (7 plies)`.
+    /// The score: `+0.50 for White` (in men), `White wins in 4 moves (7 plies)`,
+    /// `White wins (database position in 3 plies)`.
     pub score: String,
     /// Nodes searched (quiescence included).
     pub nodes: u64,
@@ -34,8 +37,14 @@ pub struct Thinking {
 
 impl Thinking {
     /// Format a search report for the position searched, moves written by the rules
-    /// of `variant`.
-    pub fn from_info(variant: Variant, pos: &Position, info: &Info) -> Thinking {
+    /// of `variant`; `oracle` is the database the search consulted, if any (proven
+    /// scores are worded by what their lines prove).
+    pub fn from_info(
+        variant: Variant,
+        oracle: Option<&dyn Oracle>,
+        pos: &Position,
+        info: &Info,
+    ) -> Thinking {
         let text = |line: &[damas_rules::moves::Move]| {
             let mut out = Vec::new();
             let mut p = *pos;
@@ -51,7 +60,7 @@ impl Thinking {
             .iter()
             .map(|l| {
                 (
-                    Thinking::score_text(pos.side_to_move(), l.score),
+                    Thinking::score_text(variant, oracle, pos, l.score, &l.pv),
                     text(&l.pv).join(" "),
                 )
             })
@@ -59,7 +68,7 @@ impl Thinking {
         Thinking {
             lines,
             depth: info.depth,
-            score: Thinking::score_text(pos.side_to_move(), info.score),
+            score: Thinking::score_text(variant, oracle, pos, info.score, &info.pv),
             nodes: info.stats.nodes + info.stats.qs_nodes,
             nps: info.stats.nps(),
             pv,
@@ -73,12 +82,13 @@ impl Thinking {
     /// at full strength as [`Thinking::from_result`] does, anything else labelled.
     pub fn from_thought(
         variant: Variant,
+        oracle: Option<&dyn Oracle>,
         pos: &Position,
         result: &SearchResult,
         source: Source,
         strength: Strength,
     ) -> Thinking {
-        let mut t = Thinking::from_result(variant, pos, result);
+        let mut t = Thinking::from_result(variant, oracle, pos, result);
         t.note = match source {
             Source::Book => Some("book move".to_string()),
             Source::Forced => Some("forced move (the only legal one)".to_string()),
@@ -91,9 +101,15 @@ impl Thinking {
     }
 
     /// Format the final result of a search of `pos`.
-    pub fn from_result(variant: Variant, pos: &Position, result: &SearchResult) -> Thinking {
+    pub fn from_result(
+        variant: Variant,
+        oracle: Option<&dyn Oracle>,
+        pos: &Position,
+        result: &SearchResult,
+    ) -> Thinking {
         Thinking::from_info(
             variant,
+            oracle,
             pos,
             &Info {
                 depth: result.depth,
@@ -106,11 +122,19 @@ impl Thinking {
         )
     }
 
-    /// A score of the side `mover`, labelled with the side it favours: `+0.35 for
-    /// White` (men), `level (0.00)`, or a proven result in the winner's moves with
-    /// the plies (both sides' moves) after it: `Black wins in 4 moves (7 plies)`.
-    pub fn score_text(mover: Color, score: Score) -> String {
-        crate::review::score_label(mover, score)
+    /// A score of a search of `pos` (its side to move's) whose line is `pv`,
+    /// labelled with the side it favours: `+0.35 for White` (men), `level (0.00)`, or
+    /// a proven result as far as the line proves it: `Black wins in 4 moves (7
+    /// plies)`, `White wins (database position in 3 plies)`
+    /// ([`damas_engine::verdict`]).
+    pub fn score_text(
+        variant: Variant,
+        oracle: Option<&dyn Oracle>,
+        pos: &Position,
+        score: Score,
+        pv: &[Move],
+    ) -> String {
+        verdict(variant, oracle, pos, score, pv).words(pos.side_to_move())
     }
 }
 
@@ -129,37 +153,41 @@ mod tests {
 
     #[test]
     fn scores_are_told_from_whites_side() {
+        let white = Position::start();
+        let black = damas_rules::fen::parse_fen("B:Wc3:Bf6,h8").unwrap();
+        let text = |pos: &Position, score| {
+            Thinking::score_text(Variant::Brazilian, None, pos, score, &[])
+        };
+        assert_eq!(text(&white, Score::centi(35)), "+0.35 for White");
+        assert_eq!(text(&black, Score::centi(150)), "+1.50 for Black");
+        assert_eq!(text(&white, Score::centi(0)), "level (0.00)");
         assert_eq!(
-            Thinking::score_text(Color::White, Score::centi(35)),
-            "+0.35 for White"
-        );
-        assert_eq!(
-            Thinking::score_text(Color::Black, Score::centi(150)),
-            "+1.50 for Black"
-        );
-        assert_eq!(
-            Thinking::score_text(Color::White, Score::centi(0)),
-            "level (0.00)"
-        );
-        assert_eq!(
-            Thinking::score_text(Color::Black, Score::win_in(7)),
+            text(&black, Score::win_in(7)),
             "Black wins in 4 moves (7 plies)"
         );
-        assert_eq!(
-            Thinking::score_text(Color::White, Score::win_in(1)),
-            "White wins in 1 move (1 ply)"
-        );
+        assert_eq!(text(&white, Score::win_in(1)), "White wins in 1 move (1 ply)");
         // A database win without a stored distance has no count.
         let far = Score::win_in(Score::UNKNOWN_DISTANCE + 66);
-        assert_eq!(
-            Thinking::score_text(Color::White, far),
-            "White wins (database)"
-        );
-        assert_eq!(
-            Thinking::score_text(Color::White, -far),
-            "Black wins (database)"
-        );
+        assert_eq!(text(&white, far), "White wins (database)");
+        assert_eq!(text(&white, -far), "Black wins (database)");
         assert_eq!(short_count(123_456), "123.5k");
+    }
+
+    #[test]
+    fn a_database_win_reached_by_the_line_claims_no_length() {
+        // Four pieces: the built-in databases hold the position as won for White,
+        // distances (solved at a root) counting to the next conversion only.
+        let pos = damas_rules::fen::parse_fen("W:Wa1,e1,e3:BKg1").unwrap();
+        let db = damas_egdb::oracle::built_in(Variant::Brazilian).unwrap();
+        let best = damas_rules::notation::parse_move(&pos, "e3-f4").unwrap();
+        let t = Thinking::score_text(
+            Variant::Brazilian,
+            Some(&*db),
+            &pos,
+            Score::win_in(19),
+            &[best],
+        );
+        assert_eq!(t, "White wins (database position)");
     }
 
     #[test]
@@ -168,7 +196,7 @@ mod tests {
         let m = damas_rules::movegen::legal_moves(&pos)[0];
         let result = SearchResult::unsearched(m);
         let t = |source, strength| {
-            Thinking::from_thought(Variant::Brazilian, &pos, &result, source, strength).note
+            Thinking::from_thought(Variant::Brazilian, None, &pos, &result, source, strength).note
         };
         assert_eq!(
             t(Source::Book, Strength::FULL).as_deref(),
@@ -190,6 +218,7 @@ mod tests {
         assert_eq!(
             Thinking::from_thought(
                 Variant::Brazilian,
+                None,
                 &pos,
                 &unproven,
                 Source::Search,

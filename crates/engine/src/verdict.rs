@@ -8,6 +8,7 @@
 //! UI's panels, the review and the Hub's scores.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::oracle::{Oracle, OracleValue};
 use crate::score::Score;
@@ -110,11 +111,11 @@ impl fmt::Display for Verdict {
 
 /// The database a search with `options` consults: its oracle when the `egdb`
 /// technique is on (an oracle only kept at hand is not consulted).
-pub fn consulted(options: &SearchOptions) -> Option<&dyn Oracle> {
+pub fn consulted(options: &SearchOptions) -> Option<Arc<dyn Oracle>> {
     options
         .oracle()
         .filter(|_| options.techniques().egdb)
-        .map(|o| &**o)
+        .cloned()
 }
 
 /// The verdict of `score`, found by a search of `root` under the rules of `variant`

@@ -95,7 +95,12 @@ impl Controller {
     /// A progress report of search `id`.
     pub fn on_engine_info(&mut self, id: u64, info: &Info) {
         if self.searching.is_some_and(|(s, _)| s == id) {
-            self.thinking = Some(Thinking::from_info(self.variant(), &self.position(), info));
+            self.thinking = Some(Thinking::from_info(
+                self.variant(),
+                self.oracle.as_deref(),
+                &self.position(),
+                info,
+            ));
             self.thinking_live = true;
         }
     }
@@ -129,6 +134,7 @@ impl Controller {
         };
         self.thinking = Some(Thinking::from_thought(
             self.variant(),
+            self.oracle.as_deref(),
             &pos,
             result,
             source,
@@ -142,7 +148,13 @@ impl Controller {
                 self.hint = Some(best);
                 self.info(format!(
                     "Hint: {text} ({})",
-                    Thinking::score_text(pos.side_to_move(), result.score)
+                    Thinking::score_text(
+                        self.variant(),
+                        self.oracle.as_deref(),
+                        &pos,
+                        result.score,
+                        &result.pv
+                    )
                 ));
             }
             Purpose::Analysis => {}
