@@ -119,7 +119,11 @@ fn a_russian_game_is_reviewed_under_russian_rules() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("c3xa5"), "{out}");
     assert!(out.contains("3 plies"), "{out}");
-    // Judged as Brazilian, the same game has an illegal move.
+    assert!(
+        out.lines().next().unwrap().contains("; Russian rules; "),
+        "{out}"
+    );
+    // Other rules than the game's `GameType` are refused, naming both.
     let o = damas(&[
         "review",
         RUSSIAN,
@@ -128,6 +132,11 @@ fn a_russian_game_is_reviewed_under_russian_rules() {
         "--variant",
         "brazilian",
     ]);
-    assert!(!o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("c3xa5"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--variant brazilian") && err.contains("(russian)"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty(), "nothing reviewed: {}", text(&o));
 }

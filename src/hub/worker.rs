@@ -234,12 +234,7 @@ fn info_lines(
         .collect()
 }
 
-fn info_line(
-    pos: &Position,
-    info: &Info,
-    numbering: Moves,
-    oracle: Option<&dyn Oracle>,
-) -> String {
+fn info_line(pos: &Position, info: &Info, numbering: Moves, oracle: Option<&dyn Oracle>) -> String {
     let nodes = info.stats.nodes + info.stats.qs_nodes;
     let note = if info.conversion_unproven {
         format!(" note={}", super::protocol::quote(CONVERSION_UNPROVEN))
@@ -396,12 +391,12 @@ mod tests {
             conversion_unproven: false,
         };
         info.stats.tt_permille = 417;
-        let line = info_line(&pos, &info, STANDARD);
+        let line = info_line(&pos, &info, STANDARD, None);
         assert!(line.contains(" hashfull=417 "), "{line}");
         assert!(line.starts_with("info depth=3 score=0.12 "), "{line}");
         assert!(!line.contains("note="), "{line}");
         info.conversion_unproven = true;
-        let line = info_line(&pos, &info, STANDARD);
+        let line = info_line(&pos, &info, STANDARD, None);
         assert!(
             line.ends_with(
                 "\" note=\"database win; conversion within the counting rules not proven\""

@@ -68,7 +68,10 @@ pub struct VariantConflict {
 
 /// The rules to review `record` by: `asked` when given (a game without a `GameType`
 /// tag, or one that names the same rules), else the tag's (Brazilian without one).
-pub fn review_variant(record: &PdnGame, asked: Option<Variant>) -> Result<Variant, VariantConflict> {
+pub fn review_variant(
+    record: &PdnGame,
+    asked: Option<Variant>,
+) -> Result<Variant, VariantConflict> {
     let tagged = record
         .tag("GameType")
         .and_then(|tag| variant_of_game_type(tag).map(|v| (tag, v)));
@@ -101,12 +104,21 @@ mod tests {
             }
         );
         let text = e.to_string();
-        assert!(text.contains("brazilian") && text.contains("russian"), "{text}");
-        assert_eq!(review_variant(russian, Some(Variant::Russian)), Ok(Variant::Russian));
+        assert!(
+            text.contains("brazilian") && text.contains("russian"),
+            "{text}"
+        );
+        assert_eq!(
+            review_variant(russian, Some(Variant::Russian)),
+            Ok(Variant::Russian)
+        );
         assert_eq!(review_variant(russian, None), Ok(Variant::Russian));
         // Without a tag, the variant asked for decides.
         let untagged = &read_games("1. c3-d4 *").unwrap()[0];
-        assert_eq!(review_variant(untagged, Some(Variant::Russian)), Ok(Variant::Russian));
+        assert_eq!(
+            review_variant(untagged, Some(Variant::Russian)),
+            Ok(Variant::Russian)
+        );
         assert_eq!(review_variant(untagged, None), Ok(Variant::Brazilian));
     }
 }

@@ -402,12 +402,10 @@ fn draw_review(frame: &mut Frame, panel: &ReviewPanel, area: Rect) {
     lines.extend(summary.into_iter().map(Line::raw));
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: true }).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(format!(
-                    " Review, {} (arrows, Enter keeps, Esc closes) ",
-                    crate::review::report::rules(panel.review.variant)
-                )),
+            Block::default().borders(Borders::ALL).title(format!(
+                " Review, {} (arrows, Enter keeps, Esc closes) ",
+                crate::review::report::rules(panel.review.variant)
+            )),
         ),
         area,
     );

@@ -155,9 +155,8 @@ mod tests {
     fn scores_are_told_from_whites_side() {
         let white = Position::start();
         let black = damas_rules::fen::parse_fen("B:Wc3:Bf6,h8").unwrap();
-        let text = |pos: &Position, score| {
-            Thinking::score_text(Variant::Brazilian, None, pos, score, &[])
-        };
+        let text =
+            |pos: &Position, score| Thinking::score_text(Variant::Brazilian, None, pos, score, &[]);
         assert_eq!(text(&white, Score::centi(35)), "+0.35 for White");
         assert_eq!(text(&black, Score::centi(150)), "+1.50 for Black");
         assert_eq!(text(&white, Score::centi(0)), "level (0.00)");
@@ -165,7 +164,10 @@ mod tests {
             text(&black, Score::win_in(7)),
             "Black wins in 4 moves (7 plies)"
         );
-        assert_eq!(text(&white, Score::win_in(1)), "White wins in 1 move (1 ply)");
+        assert_eq!(
+            text(&white, Score::win_in(1)),
+            "White wins in 1 move (1 ply)"
+        );
         // A database win without a stored distance has no count.
         let far = Score::win_in(Score::UNKNOWN_DISTANCE + 66);
         assert_eq!(text(&white, far), "White wins (database)");

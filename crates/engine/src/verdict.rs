@@ -72,9 +72,8 @@ impl Verdict {
             -self.score
         };
         let leader = if white.value() > 0 { "White" } else { "Black" };
-        let unit = |n: u32, one: &str, many: &str| {
-            format!("{n} {}", if n == 1 { one } else { many })
-        };
+        let unit =
+            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         match self.proof {
             None if white.value() == 0 => "level (0.00)".to_string(),
             None => format!("+{:.2} for {leader}", white.as_men().abs()),
@@ -240,16 +239,31 @@ mod tests {
         };
         // The search scored the capture as a win in 1 + 16 plies: 16 of them to the
         // next conversion, not to the end.
-        let v = verdict(Variant::Brazilian, Some(&dtc), &root, -Score::win_in(17), &pv);
+        let v = verdict(
+            Variant::Brazilian,
+            Some(&dtc),
+            &root,
+            -Score::win_in(17),
+            &pv,
+        );
         assert_eq!(v.proof, Some(Proof::Database(Some(1))));
-        assert_eq!(v.words(Color::White), "Black wins (database position in 1 ply)");
+        assert_eq!(
+            v.words(Color::White),
+            "Black wins (database position in 1 ply)"
+        );
         assert_eq!(v.to_string(), "loss");
         // A stored distance to the end counts.
         let dtm = AllWon {
             to_conversion: false,
             ..dtc
         };
-        let v = verdict(Variant::Brazilian, Some(&dtm), &root, -Score::win_in(17), &pv);
+        let v = verdict(
+            Variant::Brazilian,
+            Some(&dtm),
+            &root,
+            -Score::win_in(17),
+            &pv,
+        );
         assert_eq!(v.proof, Some(Proof::Plies(17)));
         assert_eq!(v.words(Color::White), "Black wins in 9 moves (17 plies)");
         assert_eq!(v.to_string(), "loss 17");
@@ -300,7 +314,13 @@ mod tests {
         assert_eq!(v.words(Color::White), "+0.35 for Black");
         assert_eq!(v.words(Color::Black), "+0.35 for White");
         assert_eq!(v.to_string(), "-35");
-        let even = verdict(Variant::Brazilian, None, &Position::start(), Score::DRAW, &[]);
+        let even = verdict(
+            Variant::Brazilian,
+            None,
+            &Position::start(),
+            Score::DRAW,
+            &[],
+        );
         assert_eq!(even.words(Color::White), "level (0.00)");
     }
 }
