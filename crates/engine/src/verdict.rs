@@ -165,8 +165,13 @@ pub fn verdict(
         .filter(|o| o.variant() == variant)
         .filter(|o| !o.root_only() || o.covers(root));
     let Some(oracle) = oracle else {
-        // Without a database every proven score is a searched one.
-        return proof(counted.map_or(Proof::Unmeasured, Proof::Plies));
+        // Without a database every counted score is a searched one; an uncounted
+        // one can only come from a database.
+        return proof(match counted {
+            Some(p) => Proof::Plies(p),
+            None if score.is_uncounted() => Proof::Database(None),
+            None => Proof::Unmeasured,
+        });
     };
     let decided = line.iter().enumerate().find_map(|(k, p)| {
         oracle
