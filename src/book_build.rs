@@ -314,12 +314,11 @@ impl State {
     }
 
     fn save(&self, path: &Path, nodes: u64, variant: Variant) -> Result<(), BuildError> {
-        damas_engine::fsutil::write_atomic(path, self.to_text(nodes, variant).as_bytes()).map_err(
-            |source| BuildError::Io {
+        damas_rules::atomic_file::write_atomic(path, self.to_text(nodes, variant).as_bytes())
+            .map_err(|source| BuildError::Io {
                 path: path.to_path_buf(),
                 source,
-            },
-        )
+            })
     }
 }
 

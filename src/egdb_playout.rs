@@ -5,8 +5,9 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use damas_egdb::oracle::Oracle;
 use damas_engine::eval::Evaluation;
-use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher, WinPolicy};
+use damas_engine::search::{Limits, SearchOptions, Searcher, WinPolicy};
 use damas_rules::game::Game;
 use damas_rules::outcome::{EndReason, GameResult};
 use damas_rules::position::{Color, Position};

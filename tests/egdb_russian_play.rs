@@ -8,9 +8,10 @@ use std::process::{Command, Output, Stdio};
 use std::sync::{Arc, OnceLock};
 
 use damas::hub::{position_string, MoveNumbering};
+use damas_egdb::oracle::Oracle;
 use damas_egdb::slices::build::{build_slices, build_slices_for};
 use damas_egdb::{BuildOptions, Egdb};
-use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher};
+use damas_engine::search::{Limits, SearchOptions, Searcher};
 use damas_rules::notation::parse_move_for;
 use damas_rules::{parse_fen, Variant};
 

@@ -8,10 +8,11 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use damas::egdb_playout::{play_out, play_out_with};
+use damas_egdb::oracle::{Oracle, OracleValue};
 use damas_egdb::slices::build::build_slices;
 use damas_egdb::slices::slice::{Slice, SliceIndex};
 use damas_egdb::{BuildOptions, Egdb};
-use damas_engine::search::{Limits, Oracle, OracleValue, SearchOptions, Searcher, WinPolicy};
+use damas_engine::search::{Limits, SearchOptions, Searcher, WinPolicy};
 use damas_rules::fen::parse_fen;
 use damas_rules::position::Color;
 

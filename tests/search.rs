@@ -16,10 +16,8 @@ fn material_options() -> SearchOptions {
         .with_eval(Evaluation::Material)
         .with_aspiration(damas_engine::search::THESIS_ASPIRATION_DELTA)
 }
-use damas_engine::search::{
-    DrawPolicy, Limits, Oracle, OracleAnswer, OracleValue, SearchOptions, SearchResult, Searcher,
-    Techniques,
-};
+use damas_egdb::oracle::{Oracle, OracleAnswer, OracleValue};
+use damas_engine::search::{DrawPolicy, Limits, SearchOptions, SearchResult, Searcher, Techniques};
 use damas_engine::Score;
 use damas_rules::fen::parse_fen;
 use damas_rules::movegen::legal_moves;

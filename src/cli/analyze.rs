@@ -150,7 +150,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     // Analysis spends all of a fixed time, with no margin.
     let limits = MoveBudget::new(&level, Spend::Exact).search_limits();
-    type Db = Option<std::sync::Arc<dyn damas_engine::search::Oracle>>;
+    type Db = Option<std::sync::Arc<dyn damas_egdb::oracle::Oracle>>;
     // A database named or found switches `egdb` on, unless `--techniques` chose
     // without it (a found one is then only kept at hand).
     // Without a directory, the 1-4-piece databases built into the program.

@@ -204,7 +204,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         bar.inc(1);
         if let Some(path) = &args.pdn {
             if let Err(e) =
-                damas_engine::fsutil::write_atomic(path, write_games(&records).as_bytes())
+                damas_rules::atomic_file::write_atomic(path, write_games(&records).as_bytes())
             {
                 write_error.get_or_insert(format!("{}: {e}", path.display()));
             }

@@ -133,16 +133,13 @@ pub fn variant_parser() -> impl clap::builder::TypedValueParser<Value = damas_ru
 pub fn open_databases(
     variant: damas_rules::Variant,
     egdb: Option<&std::path::Path>,
-) -> Result<Option<std::sync::Arc<dyn damas_engine::search::Oracle>>, CliError> {
+) -> Result<Option<std::sync::Arc<dyn damas_egdb::oracle::Oracle>>, CliError> {
     let env = damas_egdb::location::Env::from_process();
     let opened = damas_egdb::location::open_for(variant, egdb, &env).map_err(|e| match egdb {
         Some(dir) => CliError::input(format!("--egdb {}: {e}", dir.display())),
         None => CliError::input(e),
     })?;
-    Ok(
-        opened
-            .map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::search::Oracle>),
-    )
+    Ok(opened.map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn damas_egdb::oracle::Oracle>))
 }
 
 /// Parse `--fen` (or the start position when absent).

@@ -128,7 +128,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     out!("{}", report(&review, names));
     if let Some(path) = &args.svg {
         let svg = crate::review::curve::curve_svg(&crate::review::curve::eval_curve(&review));
-        damas_engine::fsutil::write_atomic(path, svg.as_bytes())
+        damas_rules::atomic_file::write_atomic(path, svg.as_bytes())
             .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))?;
         outln!("Evaluation chart written to {}", path.display());
     }

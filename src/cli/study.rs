@@ -186,7 +186,7 @@ fn link(svg: &std::path::Path, md: Option<&std::path::Path>) -> String {
 }
 
 fn write(path: &std::path::Path, text: &str) -> Result<(), NodesError> {
-    damas_engine::fsutil::write_atomic(path, text.as_bytes())
+    damas_rules::atomic_file::write_atomic(path, text.as_bytes())
         .map_err(|e| NodesError::Write(path.display().to_string(), e))
 }
 

@@ -429,7 +429,7 @@ fn write_curve(path: &Path, curve: &[EpochReport]) -> Result<(), String> {
     for r in curve {
         s.push_str(&format!("{},{:.6},{:.6}\n", r.epoch, r.train, r.valid));
     }
-    damas_engine::fsutil::write_atomic(path, s.as_bytes())
+    damas_rules::atomic_file::write_atomic(path, s.as_bytes())
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 

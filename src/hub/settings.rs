@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use damas_egdb::location::{self, Env};
+use damas_egdb::oracle::Oracle;
 use damas_egdb::{Egdb, EgdbError};
-use damas_engine::search::{Oracle, SearchOptions};
+use damas_engine::search::SearchOptions;
 use damas_engine::settings::{self, EngineSettings, SettingError, Values};
 use damas_rules::variant::Variant;
 

@@ -350,7 +350,7 @@ impl InternalPlayer {
             .map(|dir| crate::hub::settings::open_egdb(settings.variant, dir))
         {
             Some(Ok(db)) => options.with_database(Some(
-                std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::oracle::Oracle>
+                std::sync::Arc::new(db) as std::sync::Arc<dyn damas_egdb::oracle::Oracle>
             )),
             Some(Err(e)) => {
                 eprintln!("warning: {e}; playing without endgame databases");

@@ -40,7 +40,8 @@ pub struct TableSetup {
     /// Use a stored value only at exactly the depth required (not a deeper one).
     pub exact_draft: bool,
 }
-use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher, Stats};
+use damas_egdb::oracle::Oracle;
+use damas_engine::search::{Limits, SearchOptions, Searcher, Stats};
 use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::Position;
 use std::sync::Arc;

@@ -21,8 +21,8 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::data::{DataError, GameRecord, Outcome, Sample, Writer, PROVEN};
+use damas_egdb::oracle::Oracle as _;
 use damas_engine::eval::Evaluation;
-use damas_engine::search::Oracle as _;
 use damas_engine::search::{Limits, SearchOptions, Searcher};
 use damas_rules::fen::parse_fen;
 use damas_rules::game::Game;

@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
 
 use crossterm::event;
 
-use damas_engine::search::{Oracle, SearchOptions};
+use damas_egdb::oracle::Oracle;
+use damas_engine::search::SearchOptions;
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
@@ -228,7 +229,7 @@ fn apply(effect: Effect, controller: &mut Controller, engine: &mut EngineThread)
             let _ = terminal::copy_to_clipboard(&text);
         }
         Effect::Save { path, text } => {
-            match damas_engine::fsutil::write_atomic(&path, text.as_bytes()) {
+            match damas_rules::atomic_file::write_atomic(&path, text.as_bytes()) {
                 Ok(()) => controller.on_saved(&path),
                 Err(e) => controller.complain(format!("Cannot save {}: {e}", path.display())),
             }

@@ -9,8 +9,9 @@
 //!   distances to the end.
 //!
 //! [`Egdb`] maps both and answers a piece count from its part when present, else
-//! from the slices; the rest is shared by both generations. The `damas-egdb` tool
-//! is the application's.
+//! from the slices; the rest is shared by both generations. A search consults them
+//! through [`oracle::Oracle`], which the engine depends on this crate for; this
+//! crate depends on the rules alone. The `damas-egdb` tool is the application's.
 
 mod binomial;
 pub mod build_options;

@@ -46,7 +46,7 @@ use crate::ui::input::{Action, InputMode};
 use crate::ui::oracle::{verdict, Verdict};
 use crate::ui::setup::{Player, Players};
 use crate::ui::thinking::Thinking;
-use damas_engine::search::Oracle;
+use damas_egdb::oracle::Oracle;
 
 /// Lines the analysis board shows unless told otherwise.
 pub const DEFAULT_ANALYSIS_LINES: usize = 3;

@@ -103,7 +103,7 @@ pub fn write_bundle(variant: Variant, dir: &Path, out: &Path) -> Result<u64, Egd
         file.check()?;
         bytes.extend_from_slice(file.bytes());
     }
-    damas_engine::fsutil::write_atomic_with(out, |w| w.write_all(&bytes))
+    damas_rules::atomic_file::write_atomic_with(out, |w| w.write_all(&bytes))
         .map_err(|e| EgdbError::io(out, e))?;
     Ok(bytes.len() as u64)
 }

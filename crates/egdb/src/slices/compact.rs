@@ -101,7 +101,7 @@ pub fn write_slice_file(
     }
     let sum = body_checksum(SLICE_FORMAT_VERSION, &body);
     let header = header_bytes(variant, slice, positions, offset, sum);
-    damas_engine::fsutil::write_atomic_with(&path, |w| {
+    damas_rules::atomic_file::write_atomic_with(&path, |w| {
         w.write_all(&header)?;
         w.write_all(&body)
     })

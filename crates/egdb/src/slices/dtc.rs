@@ -71,7 +71,7 @@ pub fn write_dtc_file_for(
     }
     let sum = u64::from(crc32fast::hash(body));
     let header = header::header_bytes(variant, DTC_FORMAT_VERSION, KIND_DTC, slice, positions, sum);
-    damas_engine::fsutil::write_atomic_with(&path, |w| {
+    damas_rules::atomic_file::write_atomic_with(&path, |w| {
         w.write_all(&header)?;
         w.write_all(body)
     })

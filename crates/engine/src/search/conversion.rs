@@ -19,7 +19,7 @@ use damas_rules::position::{Color, Position};
 use damas_rules::variant::Rules;
 
 use super::egdb_progress;
-use super::{Oracle, OracleValue};
+use damas_egdb::oracle::{Oracle, OracleValue};
 
 /// Plies of the deepest conversion searched for (the longest stored distance to
 /// conversion of six pieces is 99 plies; the counting rules allow at most 30 plies

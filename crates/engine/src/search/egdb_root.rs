@@ -7,7 +7,7 @@
 //! count, and since men only move forward, such moves run out only by promoting,
 //! which is progress too.
 
-use crate::oracle::{Oracle, OracleAnswer, OracleValue};
+use damas_egdb::oracle::{Oracle, OracleAnswer, OracleValue};
 use damas_rules::drawrules::KING_MOVE_PLIES;
 use damas_rules::moves::{Move, MoveList};
 use damas_rules::position::Position;

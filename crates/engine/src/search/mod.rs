@@ -21,7 +21,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::eval::{Accumulators, Evaluation, Evaluator, Material};
-pub use crate::oracle::{Oracle, OracleAnswer, OracleValue};
 use crate::tt::{shared::SharedTable, thesis::Table, TableAccess};
 use damas_rules::moves::MoveList;
 use damas_rules::position::Position;

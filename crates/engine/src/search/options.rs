@@ -7,8 +7,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::{Oracle, Techniques};
+use super::Techniques;
 use crate::eval::Evaluation;
+use damas_egdb::oracle::Oracle;
 use damas_rules::variant::Variant;
 
 /// What the search does with a position the oracle knows to be drawn.

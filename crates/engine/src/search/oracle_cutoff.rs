@@ -10,7 +10,8 @@ use damas_rules::variant::Rules;
 
 use super::egdb_progress;
 use super::pvs::{Engine, UNKNOWN_DISTANCE};
-use super::{DrawPolicy, Oracle, OracleValue, WinPolicy};
+use super::{DrawPolicy, WinPolicy};
+use damas_egdb::oracle::{Oracle, OracleValue};
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Whether the root of this search, `ply` plies up, has at most `max` pieces

@@ -24,7 +24,8 @@ use super::limits::Budget;
 use super::order::{select, Heuristics};
 use super::pv::PvTable;
 use super::singular::{Singular, SE_MIN_DEPTH};
-use super::{OracleValue, SearchOptions, Stats, Techniques, MAX_PLY};
+use super::{SearchOptions, Stats, Techniques, MAX_PLY};
+use damas_egdb::oracle::OracleValue;
 
 /// Single-reply and singular extensions stop this many plies below the root, so a
 /// long run of extended moves cannot deepen the search without bound.

@@ -21,7 +21,8 @@ use damas_rules::variant::Rules;
 
 use super::oracle_cutoff::outlasts_count;
 use super::pvs::Engine;
-use super::{Info, Limits, Oracle, OracleAnswer, OracleValue, SearchResult, WinPolicy, MAX_DEPTH};
+use super::{Info, Limits, SearchResult, WinPolicy, MAX_DEPTH};
+use damas_egdb::oracle::{Oracle, OracleAnswer, OracleValue};
 
 /// Nodes the conversion search may spend at most at the root of a won database
 /// position.
