@@ -156,7 +156,7 @@ fn threads_report_each_thread_and_end_at_the_depth_limit() {
 }
 
 /// With two threads, moves whose subtree the other thread is searching are put off
-/// (ABDADA-style deferral, `search/busy.rs`), and the search still ends at the
+/// (ABDADA-style deferral, `search/parallel/busy.rs`), and the search still ends at the
 /// depth limit with a legal move; one thread never defers.
 #[test]
 fn a_second_thread_defers_moves_the_first_is_searching() {

@@ -418,7 +418,8 @@ impl HubPlayer {
         let command = spec.command.as_deref().unwrap_or_default();
         let mut client = HubClient::spawn(command, spec.settings.variant)?;
         client.numbering = spec.numbering;
-        let params = super::hub_params::hub_params(spec, &client.params)
+        let params = spec
+            .hub_params(&client.params)
             .map_err(PlayerError::Unsupported)?;
         for (name, value) in params {
             client.set_param(name, &value)?;

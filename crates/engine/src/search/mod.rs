@@ -3,17 +3,23 @@
 //! returning a [`SearchResult`] with [`Stats`].
 //!
 //! Layout: this file holds the [`Searcher`] (options and tables kept across moves) and
-//! the start of one search. `techniques` the switches, `options` the
-//! [`SearchOptions`] builder, `limits` time, nodes and the stop flag, `report` what a
-//! search returns, `pvs` the node search (α-β / PVS, TT, killers, history, ETC,
-//! selective deepening, endgame database, repetition), `leaf` the horizon nodes,
-//! `qsearch` quiescence, `probcut` ProbCut,
-//! `reverse_futility` reverse futility pruning, `futility` futility pruning,
-//! `singular` singular extensions, `order` move ordering and selection, `root` iterative
-//! deepening with the thesis' aspiration procedure, `mtdf` MTD(f), `game_path` the
-//! marking of the game history in the thesis' table, `smp` lazy SMP over the shared
-//! table. The tables themselves, and the interface through which the search uses
-//! them, are in [`crate::tt`].
+//! the start of one search.
+//! - The contract: `techniques` the switches, `options` the [`SearchOptions`]
+//!   builder, `limits` time, nodes and the stop flag, `report` what a search returns.
+//! - The tree: `engine` the state of one search, `pvs` the node search (α-β / PVS,
+//!   TT, killers, history, selective deepening, repetition), `leaf` the horizon
+//!   nodes, `qsearch` quiescence, `order` move ordering and selection, `pv` the
+//!   principal variation.
+//! - `selective/`: the techniques that cut, reduce or extend a node's search (ETC,
+//!   reverse futility, ProbCut, futility, late move reductions, internal iterative
+//!   reduction, singular extensions, threat replies).
+//! - `egdb/`: the endgame databases in the tree and at the root.
+//! - `root/`: iterative deepening with the thesis' aspiration procedure, MTD(f),
+//!   several best lines, the game history marked in the thesis' table.
+//! - `parallel/`: lazy SMP over the shared table.
+//!
+//! The tables themselves, and the interface through which the search uses them, are
+//! in [`crate::tt`].
 
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
@@ -25,19 +31,14 @@ use crate::tt::{shared::SharedTable, thesis::Table, TableAccess};
 use damas_rules::moves::MoveList;
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
-pub use limits::Limits;
+pub use limits::{Limits, MAX_DEPTH};
 pub use options::{
     DrawPolicy, SearchOptions, TableKind, WinPolicy, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA,
     THESIS_ASPIRATION_DELTA,
 };
+pub use parallel::smp::{parse_threads, MAX_THREADS};
 pub use report::{Info, PvLine, SearchResult, Stats, CONVERSION_UNPROVEN};
-pub use smp::{parse_threads, MAX_THREADS};
 pub use techniques::{TechniqueError, Techniques};
-
-/// Deepest iteration searched (plies); also bounds the recursion.
-pub const MAX_DEPTH: u32 = 120;
-/// Size of the per-ply tables (killers, principal variation).
-pub(crate) const MAX_PLY: usize = 128;
 
 /// A search engine instance: options and tables, reused across moves of a game.
 pub struct Searcher {
@@ -342,35 +343,24 @@ fn run<E: Evaluator + ?Sized, T: TableAccess, R: Rules>(
     result
 }
 
-mod busy;
-mod conversion;
-mod egdb_progress;
-mod egdb_root;
-mod etc;
-mod futility;
-mod game_path;
-mod iir;
+mod egdb;
+mod engine;
 mod leaf;
 mod limits;
-mod lmr;
-mod mtdf;
-mod multipv;
 mod options;
-mod oracle_cutoff;
 mod order;
-mod probcut;
+mod parallel;
 mod pv;
 mod pvs;
 mod qsearch;
 mod report;
-mod reverse_futility;
 mod root;
-mod singular;
-mod smp;
+mod selective;
 mod techniques;
-mod threat;
 
-use limits::Budget;
+use engine::Engine;
+use limits::{Budget, MAX_PLY};
 use order::Heuristics;
+use parallel::smp;
 use pv::PvTable;
-use pvs::Engine;
+use root::game_path;

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::Techniques;
+use super::techniques::Techniques;
 use crate::eval::Evaluation;
 use damas_egdb::oracle::Oracle;
 use damas_rules::variant::Variant;
@@ -126,7 +126,7 @@ pub struct SearchOptions {
     /// always probed there, as the thesis does.
     pub(crate) tt_frontier: bool,
     /// How many best root moves each iteration finds, each with its score and line
-    /// (multi-PV, `search/multipv.rs`); 1, the default, is the ordinary search.
+    /// (multi-PV, `search/root/multipv.rs`); 1, the default, is the ordinary search.
     pub(crate) lines: usize,
     /// The rules searched: the search dispatches on it once and is compiled for
     /// each variant's move generator.

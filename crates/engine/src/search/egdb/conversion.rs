@@ -18,7 +18,7 @@ use damas_rules::moves::{Move, MoveList};
 use damas_rules::position::{Color, Position};
 use damas_rules::variant::Rules;
 
-use super::egdb_progress;
+use super::progress;
 use damas_egdb::oracle::{Oracle, OracleValue};
 
 /// Plies of the deepest conversion searched for (the longest stored distance to
@@ -119,7 +119,7 @@ impl<R: Rules> Solver<'_, R> {
             // A conversion into an ending whose counting rule draws the game before
             // its next conversion is none.
             let left = drawrules::material_plies_left_reachable(pos, self.path.iter().rev());
-            return Some(!super::oracle_cutoff::outlasts_count(dtc, left));
+            return Some(!super::cutoff::outlasts_count(dtc, left));
         }
         if left == 0 || dtc.is_some_and(|d| d > left) {
             return Some(false);
@@ -139,7 +139,7 @@ impl<R: Rules> Solver<'_, R> {
             .map(|&m| {
                 let child = pos.play(m);
                 let order = if winner_moves {
-                    egdb_progress::estimate(&child, self.winner)
+                    progress::estimate(&child, self.winner)
                 } else {
                     0
                 };

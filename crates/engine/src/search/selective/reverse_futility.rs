@@ -9,7 +9,7 @@ use damas_rules::movegen::Board;
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
-use super::pvs::Engine;
+use crate::search::engine::Engine;
 
 /// Nodes with at most this many plies to go may be pruned …
 pub(crate) const RFP_MAX_DEPTH: u32 = 4;

@@ -8,7 +8,7 @@ use crate::tt::TableAccess;
 use damas_rules::movegen::{Board, BoardMoves};
 use damas_rules::variant::Rules;
 
-use super::pvs::Engine;
+use crate::search::engine::Engine;
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Fail-soft value of `pos` (no capture for the side to move, a threatened

@@ -8,9 +8,9 @@ use damas_rules::drawrules;
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
-use super::egdb_progress;
-use super::pvs::{Engine, UNKNOWN_DISTANCE};
-use super::{DrawPolicy, WinPolicy};
+use super::progress::{self, UNKNOWN_DISTANCE};
+use crate::search::engine::Engine;
+use crate::search::options::{DrawPolicy, WinPolicy};
 use damas_egdb::oracle::{Oracle, OracleValue};
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
@@ -47,7 +47,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// the policy says so); for drawn positions searched on, the depth is reduced on
     /// entering the database. `pos` is one the oracle covers.
     #[inline(never)]
-    pub(super) fn oracle(
+    pub(crate) fn oracle(
         &mut self,
         oracle: &dyn Oracle,
         pos: &Position,
@@ -122,7 +122,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                     OracleValue::Win => pos.side_to_move(),
                     _ => pos.side_to_move().opponent(),
                 };
-                UNKNOWN_DISTANCE + egdb_progress::estimate(pos, winner)
+                UNKNOWN_DISTANCE + progress::estimate(pos, winner)
             };
             match a {
                 // A stored distance stays a counted one, below the uncounted band.
@@ -172,6 +172,6 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
 /// Whether a database distance (plies to the next conversion) is longer than the
 /// plies a material counting rule leaves (`left`, from [`drawrules`]): the count
 /// draws the game first. Unknown distances and positions without a rule are not.
-pub(super) fn outlasts_count(distance: Option<u32>, left: Option<usize>) -> bool {
+pub(crate) fn outlasts_count(distance: Option<u32>, left: Option<usize>) -> bool {
     distance.zip(left).is_some_and(|(d, l)| d as usize > l)
 }

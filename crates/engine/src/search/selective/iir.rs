@@ -6,7 +6,7 @@ use crate::eval::Evaluator;
 use crate::tt::TableAccess;
 use damas_rules::variant::Rules;
 
-use super::pvs::Engine;
+use crate::search::engine::Engine;
 
 /// Nodes with at least this many plies to go are reduced.
 pub(crate) const IIR_MIN_DEPTH: u32 = 4;

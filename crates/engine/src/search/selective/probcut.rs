@@ -9,7 +9,7 @@ use damas_rules::movegen::has_capture;
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
-use super::pvs::Engine;
+use crate::search::engine::Engine;
 
 /// ProbCut is tried at nodes with this many plies to go or more …
 pub(crate) const PROBCUT_MIN_DEPTH: u32 = 5;

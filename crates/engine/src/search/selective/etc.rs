@@ -10,7 +10,7 @@ use damas_rules::moves::MAX_MOVES;
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
-use super::pvs::Engine;
+use crate::search::engine::Engine;
 
 /// Enhanced transposition cutoffs are tried only this far from the horizon (near the
 /// root), where a saved subtree is worth the extra probes.

@@ -19,7 +19,7 @@
 //! has a soft deadline (`Limits::soft`), the main thread goes on one more iteration,
 //! joining the helper's, ignoring the stop flag until that iteration is done or the
 //! soft deadline comes
-//! ([`super::limits::Budget::begin_grace`], counted in `Stats::grace`).
+//! ([`crate::search::limits::Budget::begin_grace`], counted in `Stats::grace`).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
@@ -33,7 +33,10 @@ use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
 use super::busy::Busy;
-use super::{run, Info, Limits, SearchOptions, SearchResult, ThreadState};
+use crate::search::limits::Limits;
+use crate::search::options::SearchOptions;
+use crate::search::report::{Info, SearchResult};
+use crate::search::{run, ThreadState};
 
 /// Most search threads accepted.
 pub const MAX_THREADS: usize = 64;
@@ -49,7 +52,7 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
 }
 
 /// What every thread of one search shares.
-pub(super) struct Job<'a> {
+pub(crate) struct Job<'a> {
     pub start: Instant,
     pub opts: &'a SearchOptions,
     pub table: &'a SharedTable,
@@ -70,7 +73,7 @@ struct Deepest {
 /// Coordination of the threads of one parallel search: who searches which depth,
 /// the deepest completed iteration, and the flag that stops them all. Touched once
 /// per iteration, never inside the tree.
-pub(super) struct Coord {
+pub(crate) struct Coord {
     /// Depth each thread is searching now (0: none).
     searching: Vec<AtomicU32>,
     deepest: Mutex<Deepest>,
@@ -108,7 +111,7 @@ impl Coord {
 
 /// One thread's place in a parallel search.
 #[derive(Clone, Copy)]
-pub(super) struct Role<'a> {
+pub(crate) struct Role<'a> {
     pub coord: &'a Coord,
     pub thread: usize,
 }
@@ -189,7 +192,7 @@ impl Role<'_> {
 /// Search `job` with the main thread's `main` state and one helper thread per
 /// element of `helpers`. Returns the result and every thread's node count
 /// (quiescence included), the main thread's first.
-pub(super) fn search<E: Evaluator + ?Sized, R: Rules>(
+pub(crate) fn search<E: Evaluator + ?Sized, R: Rules>(
     eval: &E,
     job: &Job<'_>,
     main: &mut ThreadState,

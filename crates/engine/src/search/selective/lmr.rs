@@ -10,7 +10,7 @@ use damas_rules::moves::Move;
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
-use super::pvs::Engine;
+use crate::search::engine::Engine;
 
 /// Late move reductions apply from this many plies to go …
 pub(crate) const LMR_MIN_DEPTH: u32 = 3;

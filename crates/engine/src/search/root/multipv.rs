@@ -11,13 +11,14 @@ use damas_rules::moves::Move;
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
-use super::pvs::Engine;
-use super::{Info, Limits, PvLine, SearchResult, MAX_DEPTH};
+use crate::search::engine::Engine;
+use crate::search::limits::{Limits, MAX_DEPTH};
+use crate::search::report::{Info, PvLine, SearchResult};
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Iterative deepening over `moves` (at least two), finding the best
     /// `self.opts.lines` of them each iteration; `result` holds the statistics so far.
-    pub(super) fn run_lines(
+    pub(crate) fn run_lines(
         &mut self,
         pos: &Position,
         limits: &Limits,

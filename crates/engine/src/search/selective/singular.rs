@@ -8,7 +8,7 @@ use crate::tt::{from_tt, Bound, Found, TableAccess};
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
-use super::pvs::Engine;
+use crate::search::engine::Engine;
 
 /// Singular extensions apply from this many plies to go …
 pub(crate) const SE_MIN_DEPTH: u32 = 8;

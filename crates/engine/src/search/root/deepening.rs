@@ -19,9 +19,11 @@ use damas_rules::moves::{Move, MoveList};
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
-use super::oracle_cutoff::outlasts_count;
-use super::pvs::Engine;
-use super::{Info, Limits, SearchResult, WinPolicy, MAX_DEPTH};
+use crate::search::egdb::cutoff::outlasts_count;
+use crate::search::engine::Engine;
+use crate::search::limits::{Limits, MAX_DEPTH};
+use crate::search::options::WinPolicy;
+use crate::search::report::{Info, SearchResult};
 use damas_egdb::oracle::{Oracle, OracleAnswer, OracleValue};
 
 /// Nodes the conversion search may spend at most at the root of a won database
@@ -40,7 +42,7 @@ enum OracleRoot {
 }
 
 /// Best root move of an iteration (or of its completed part).
-pub(super) struct Best {
+pub(crate) struct Best {
     pub mv: Move,
     pub score: Score,
     pub pv: Vec<Move>,
@@ -49,7 +51,7 @@ pub(super) struct Best {
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// One iteration of listing 6.3 over `moves` (sorted at the end when complete).
     /// Returns the best child found and whether every child was searched.
-    pub(super) fn root_iteration(
+    pub(crate) fn root_iteration(
         &mut self,
         pos: &Position,
         depth: u32,
@@ -121,7 +123,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
 
     /// Extend `line` (from `pos`) with best moves stored in the table, up to `len`
     /// moves, stopping at a repetition. Table counters are left untouched.
-    pub(super) fn tt_line(&mut self, pos: &Position, mut line: Vec<Move>, len: usize) -> Vec<Move> {
+    pub(crate) fn tt_line(&mut self, pos: &Position, mut line: Vec<Move>, len: usize) -> Vec<Move> {
         if !self.t.tt {
             return line;
         }
@@ -142,7 +144,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             // Selective deepening stores indices into the selected list.
             if let Some(percent) = self.t.sel {
                 if !list.is_empty() && !list[0].is_capture() {
-                    super::order::select(&p, &mut list, percent);
+                    crate::search::order::select(&p, &mut list, percent);
                 }
             }
             let Some(m) = T::best_index(code, &list).map(|i| list[i]) else {
@@ -159,7 +161,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         line
     }
 
-    pub(super) fn info(&mut self, depth: u32, score: Score, pv: &[Move]) -> Info {
+    pub(crate) fn info(&mut self, depth: u32, score: Score, pv: &[Move]) -> Info {
         let mut stats = self.stats;
         (stats.tt_accesses, stats.tt_compares) = self.tt.counters();
         if self.t.tt {
@@ -381,9 +383,9 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                 .nodes
                 .map_or(CONVERSION_NODES, |n| (n / 2).min(CONVERSION_NODES));
             let deadline = limits.time.map(|t| self.budget.start + t / 2);
-            if let Some(c) =
-                super::conversion::find::<R>(&*oracle, pos, &self.path, nodes, deadline)
-            {
+            if let Some(c) = crate::search::egdb::conversion::find::<R>(
+                &*oracle, pos, &self.path, nodes, deadline,
+            ) {
                 let plies = answer.plies.map_or(Score::UNKNOWN_DISTANCE, |_| c.plies);
                 let score = Score::win_in(plies);
                 return OracleRoot::Answered(self.oracle_move(c.mv, score, false, on_info));
@@ -404,12 +406,13 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             return OracleRoot::Search;
         }
         let kings_only = drawrules::trail(pos, self.path.iter().rev()).reversible_plies;
-        let best =
-            super::egdb_root::man_move_before_the_count(&*oracle, pos, list, &answer, kings_only)
-                .unwrap_or(best);
+        let best = crate::search::egdb::root::man_move_before_the_count(
+            &*oracle, pos, list, &answer, kings_only,
+        )
+        .unwrap_or(best);
         let plies = answer
             .plies
-            .unwrap_or(super::pvs::UNKNOWN_DISTANCE)
+            .unwrap_or(crate::search::egdb::progress::UNKNOWN_DISTANCE)
             .min(Score::MAX_MATE_PLY as u32 - 1);
         let score = match answer.value {
             OracleValue::Win => Score::win_in(plies),

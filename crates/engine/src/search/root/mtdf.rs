@@ -8,7 +8,7 @@ use damas_rules::moves::Move;
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
-use super::pvs::Engine;
+use crate::search::engine::Engine;
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// One MTD(f) iteration to `depth` from the first guess `guess`: the exact root
