@@ -75,12 +75,12 @@ impl Default for MoveOverhead {
 }
 
 /// Moves assumed left in the game when the clock gives no `moves=` (or more) and no
-/// increment beyond half the overhead: what is on the clock must last the game (by
-/// SPRT at 6 s sudden death, 20 is no better: docs/performance.md).
+/// increment beyond half the overhead: what is on the clock must last the game (the
+/// matches that chose it: docs/performance.md, "Time management").
 pub const HORIZON: u32 = 30;
 /// The same with a net increment: later moves are paid for by their increments, so
-/// the clock is shared among fewer moves (by SPRT at 6 s + 0.06 s, 14 beats 30 and 10
-/// is no better: docs/performance.md, "Time management").
+/// the clock is shared among fewer moves (the matches that chose it:
+/// docs/performance.md, "Time management").
 pub const HORIZON_WITH_INCREMENT: u32 = 14;
 /// At a fixed time per move, the overhead kept back is at most this fraction of it:
 /// exceeding a fixed time per move by a little loses nothing.

@@ -121,8 +121,8 @@ pub struct SearchOptions {
     /// Probe and store the replacing table at frontier nodes (one ply above the
     /// horizon), as every other interior node does. On by default. Off, the most
     /// numerous and least valuable entries cost no memory access and the search
-    /// runs about 30 % more nodes per second, but it has not been shown to play
-    /// better (docs/performance.md, "Tried and not adopted"). The thesis' table is
+    /// runs faster, but it has not been shown to play better (the measurements:
+    /// docs/performance.md, "Tried and not adopted"). The thesis' table is
     /// always probed there, as the thesis does.
     pub(crate) tt_frontier: bool,
     /// How many best root moves each iteration finds, each with its score and line
