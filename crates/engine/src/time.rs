@@ -15,7 +15,7 @@ use crate::search::Limits;
 mod control;
 mod pace;
 
-pub use control::{TimeControl, TimeControlError, MAX_SECONDS};
+pub use control::{move_time, TimeControl, TimeControlError, MAX_SECONDS};
 pub use pace::Pace;
 
 /// Time lost outside the search on every move (reading the command, starting threads,

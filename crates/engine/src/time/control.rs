@@ -177,6 +177,13 @@ impl fmt::Display for Secs {
     }
 }
 
+/// A time to think in, as `move-time=` reads it (above 0 and at most
+/// [`MAX_SECONDS`], in seconds unless it names its unit): for a time that is not a
+/// whole time control.
+pub fn move_time(text: &str) -> Result<Duration, TimeControlError> {
+    positive_seconds("move time", text, Unit::Seconds)
+}
+
 /// The unit of a time written without one.
 #[derive(Clone, Copy)]
 enum Unit {
