@@ -2,13 +2,13 @@
 //! then the best move.
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
+use crate::cli::limits::LimitArgs;
 use crate::cli::{position_arg, CliError};
 use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::search::parse_threads;
 use damas_engine::search::{Info, SearchOptions, Searcher, DEFAULT_HASH_MB};
-use damas_engine::time::{MoveBudget, Spend, TimeControl};
+use damas_engine::time::{MoveBudget, Spend};
 use damas_engine::tt::shared::parse_hash;
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
@@ -18,7 +18,7 @@ use damas_rules::variant::Variant;
 
 /// Arguments of `damas analyze`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "time", "nodes"])))]
+#[command(mut_group("limits", |g| g.required(true)))]
 pub struct Args {
     /// Position (algebraic or numeric FEN); the start position by default.
     #[arg(long, conflicts_with = "pdn")]
@@ -31,15 +31,9 @@ pub struct Args {
     /// Russian searches use no book, and the Russian endgame databases.
     #[arg(long, value_parser = crate::cli::variant_parser())]
     pub variant: Option<Variant>,
-    /// Search to this depth (plies).
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Search for this many seconds (more than 0, at most one year).
-    #[arg(long, value_parser = crate::cli::parse_seconds)]
-    pub time: Option<f64>,
-    /// Search this many nodes.
-    #[arg(long)]
-    pub nodes: Option<u64>,
+    /// How long to search (one of them is needed).
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Techniques, comma- or plus-separated: the thesis' ab, pvs, id, asp, tt, qs,
     /// killers, history, etc, mtdf, egdb, sel<1-99>, and lmr, rules, ext, probcut, rfp,
     /// threat, singular, futility, iir (default: the default engine's,
@@ -133,23 +127,12 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         outln!("bestmove none result {}", result.pdn());
         return Ok(());
     }
-    let level = match (args.depth, args.time, args.nodes) {
-        (Some(0), _, _) => return Err(CliError::input("--depth must be at least 1")),
-        (_, _, Some(0)) => return Err(CliError::input("--nodes must be at least 1")),
-        (Some(d), _, _) => TimeControl::Depth(d),
-        (_, Some(s), _) if s.is_finite() && s > 0.0 && s <= crate::cli::MAX_SECONDS => {
-            TimeControl::MoveTime(Duration::from_secs_f64(s))
-        }
-        (_, Some(s), _) => {
-            return Err(CliError::input(format!(
-                "--time must be a positive number of seconds, got {s}"
-            )))
-        }
-        (_, _, Some(n)) => TimeControl::Nodes(n),
-        _ => return Err(CliError::input("give one of --depth, --time or --nodes")),
-    };
+    let control = args
+        .limits
+        .time_control()
+        .ok_or_else(|| CliError::input("give one of --depth, --time, --nodes or --clock"))?;
     // Analysis spends all of a fixed time, with no margin.
-    let limits = MoveBudget::new(&level, Spend::Exact).search_limits();
+    let limits = MoveBudget::new(&control, Spend::Exact).search_limits();
     type Db = Option<std::sync::Arc<dyn damas_egdb::oracle::Oracle>>;
     // A database named or found switches `egdb` on, unless `--techniques` chose
     // without it (a found one is then only kept at hand).

@@ -16,6 +16,7 @@ mod book;
 pub mod egdb;
 mod egdb_playout;
 mod hub;
+pub mod limits;
 mod matches;
 mod moves;
 mod pdn;
@@ -41,7 +42,8 @@ pub enum Command {
     Moves(moves::Args),
     /// Count the leaves of the move tree (bulk counting).
     Perft(perft::Args),
-    /// Search a position: one line per iteration, then the best move.
+    /// Search a position: one line per iteration, then the best move. One of
+    /// `--depth`, `--time`, `--nodes` or `--clock` says how long.
     Analyze(analyze::Args),
     /// Run as a Hub protocol engine on stdin/stdout.
     Hub(hub::Args),
@@ -49,7 +51,8 @@ pub enum Command {
     Pdn(pdn::Args),
     /// Play a match between two engines and estimate the Elo difference.
     Match(Box<matches::Args>),
-    /// Play in the terminal (the default).
+    /// Play in the terminal (the default). The engine thinks 1 s a move unless
+    /// `--time`, `--depth`, `--nodes` or `--clock` says otherwise.
     Play(play::Args),
     /// Review a game: the engine's evaluation of every move, its preferred move, and
     /// inaccuracies, mistakes and blunders marked, with a summary per player.
@@ -97,27 +100,6 @@ pub fn engine_settings(
 /// as the settings table reads them.
 pub fn parse_bool(text: &str) -> Result<bool, String> {
     damas_engine::settings::parse_flag(text).ok_or_else(|| format!("{text:?} is not true or false"))
-}
-
-/// The longest time a command accepts, in seconds (one year): larger values would
-/// overflow [`std::time::Duration`] or are surely typing mistakes.
-pub const MAX_SECONDS: f64 = 365.0 * 86_400.0;
-
-/// A clap value parser for a time in seconds: a finite number above 0 and at most
-/// [`MAX_SECONDS`]. Negative, NaN, infinite and absurd values are rejected with a
-/// clap error instead of panicking in `Duration::from_secs_f64`.
-pub fn parse_seconds(text: &str) -> Result<f64, String> {
-    let s: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if s.is_finite() && s > 0.0 && s <= MAX_SECONDS {
-        Ok(s)
-    } else {
-        Err(format!(
-            "{text:?}: give a number of seconds above 0 and at most {MAX_SECONDS} (one year)"
-        ))
-    }
 }
 
 /// The parser of a `--variant` flag: the variants' names, any case, listed in the help.

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::cli::limits::LimitArgs;
 use crate::cli::{position_arg, CliError};
-use crate::ui::clock::ClockSetting;
 use crate::ui::{self, Player, Players};
 use damas_egdb::location::BUILD_HINT;
 use damas_engine::eval::{EvalName, Evaluation};
@@ -21,21 +21,14 @@ pub struct Args {
     /// Who plays Black.
     #[arg(long, value_enum, default_value_t = Player::Engine)]
     pub black: Player,
-    /// Engine time per move in seconds (default 1).
-    #[arg(long, conflicts_with = "depth")]
-    pub time: Option<f64>,
-    /// Engine depth per move in plies, instead of a time.
-    #[arg(long)]
-    pub depth: Option<u32>,
+    /// How long the engine thinks: 1 s a move by default, or on a game clock.
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Engine playing strength: 1 to 10 or a name (beginner, novice, casual, club,
     /// intermediate, advanced, strong, expert, master, full); `+`/`-` change it.
     /// `--level` is the same flag.
     #[arg(long, alias = "level", default_value_t = Strength::FULL)]
     pub strength: Strength,
-    /// Game clock for both sides: minutes + seconds added per move (e.g. `5+3`); the
-    /// side whose time runs out loses. The engine then manages its own time.
-    #[arg(long, value_name = "MIN+INC", conflicts_with_all = ["time", "depth"])]
-    pub clock: Option<ClockSetting>,
     /// The rules: `brazilian` (the default) or `russian`. A game loaded from a PDN
     /// file is played by the rules its `GameType` names.
     #[arg(long, value_parser = crate::cli::variant_parser())]
@@ -85,10 +78,8 @@ impl Args {
         Args {
             white: Player::Human,
             black: Player::Engine,
-            time: None,
-            depth: None,
+            limits: LimitArgs::default(),
             strength: Strength::FULL,
-            clock: None,
             variant: None,
             fen: None,
             ballot: None,
@@ -108,18 +99,17 @@ impl Args {
 /// Open the game.
 pub fn run(args: &Args) -> Result<(), CliError> {
     let start = position_arg(args.fen.as_deref())?;
-    let level = match (args.depth, args.time) {
-        (Some(0), _) => return Err(CliError::input("--depth must be at least 1")),
-        (Some(d), _) => TimeControl::Depth(d),
-        (None, Some(t)) if !(t.is_finite() && t > 0.0 && t <= 86_400.0) => {
-            return Err(CliError::input(format!(
-                "--time {t}: give seconds between 0 and 86400"
-            )))
+    // A game clock is the game's, and the engine's time per move without one is the
+    // game's default.
+    let (level, clock) = match args.limits.time_control() {
+        Some(TimeControl::Clock { moves: Some(_), .. }) => {
+            return Err(CliError::input(
+                "--clock: a clock for the whole game, without moves to go",
+            ))
         }
-        (None, Some(t)) => TimeControl::MoveTime(std::time::Duration::from_millis(
-            (t * 1000.0).round().max(1.0) as u64,
-        )),
-        (None, None) => ui::default_level(),
+        Some(clock @ TimeControl::Clock { .. }) => (ui::default_level(), Some(clock)),
+        Some(control) => (control, None),
+        None => (ui::default_level(), None),
     };
     // The databases of --egdb, else those at the standard place (egdb::location)
     // when they were built, else the built-in ones of 1-4 pieces.
@@ -174,7 +164,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         },
         level,
         strength: settings.strength,
-        clock: args.clock,
+        clock,
         variant,
         search: Box::new(search),
         oracle,

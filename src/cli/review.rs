@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use damas_egdb::progress::Bar;
 
+use crate::cli::limits::LimitArgs;
 use crate::cli::CliError;
 use crate::review::{report::report, review_game, DEFAULT_NODES};
 use damas_engine::search::{Searcher, DEFAULT_HASH_MB};
@@ -16,22 +16,16 @@ use damas_rules::variant::Variant;
 
 /// Arguments of `damas review`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("limit").args(["depth", "time", "nodes"])))]
 pub struct Args {
     /// The PDN file.
     pub file: PathBuf,
     /// Which game of the file (from 1).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub game: u32,
-    /// Nodes searched per position (the default, 200000: reproducible).
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Seconds per position instead (results then vary from run to run).
-    #[arg(long, value_parser = crate::cli::parse_seconds)]
-    pub time: Option<f64>,
-    /// Depth per position (plies) instead.
-    #[arg(long)]
-    pub depth: Option<u32>,
+    /// How long to search each position: 200,000 nodes by default, which is
+    /// reproducible (a time varies from run to run).
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Size of the transposition table in megabytes.
     #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash)]
     pub hash: usize,
@@ -75,13 +69,12 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         record.set_tag("GameType", game_type_tag(v));
     }
     let game = record.to_game().map_err(CliError::input)?;
-    let level = match (args.depth, args.time, args.nodes) {
-        (Some(d), _, _) => TimeControl::Depth(d),
-        (_, Some(s), _) => TimeControl::MoveTime(Duration::from_secs_f64(s)),
-        (_, _, n) => TimeControl::Nodes(n.unwrap_or(DEFAULT_NODES)),
-    };
+    let control = args
+        .limits
+        .time_control()
+        .unwrap_or(TimeControl::Nodes(DEFAULT_NODES));
     // Each position gets all of it, as in analysis.
-    let limits = MoveBudget::new(&level, Spend::Exact).search_limits();
+    let limits = MoveBudget::new(&control, Spend::Exact).search_limits();
     let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?
         .or_else(|| damas_egdb::oracle::built_in(game.variant()));
     // The game's rules: the search, its weights and its moves' notation follow them.
@@ -112,10 +105,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         .clone()
         .or_else(|| record.tag("Result").map(str::to_string))
         .unwrap_or_else(|| "*".to_string());
-    let limit = match (args.depth, args.time) {
-        (Some(d), _) => format!("depth {d}"),
-        (_, Some(s)) => format!("{s} s"),
-        _ => format!("{} nodes", limits.nodes.unwrap_or(DEFAULT_NODES)),
+    let limit = match control {
+        TimeControl::Depth(d) => format!("depth {d}"),
+        TimeControl::MoveTime(t) => format!("{} s", t.as_secs_f64()),
+        TimeControl::Nodes(n) => format!("{n} nodes"),
+        other => other.to_string(),
     };
     outln!(
         "Review of game {} of {}: White {}, Black {}, result {result}, {}; {limit} per position",

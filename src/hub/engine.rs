@@ -305,7 +305,7 @@ impl HubEngine {
                 self.finish_search();
                 self.set_position(pos, &moves);
             }
-            HubCommand::Level(l) => self.level = l,
+            HubCommand::TimeControl(l) => self.level = l,
             HubCommand::Go(mode) => {
                 self.finish_search();
                 self.go(mode, arrived);

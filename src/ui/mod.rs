@@ -9,7 +9,6 @@ pub mod analysis;
 pub mod ballot;
 pub mod board;
 pub mod chart;
-pub mod clock;
 pub mod controller;
 pub mod engine;
 pub mod input;
@@ -48,8 +47,9 @@ pub struct Config {
     pub level: damas_engine::time::TimeControl,
     /// Engine playing strength.
     pub strength: damas_engine::level::Strength,
-    /// Game clock for both sides, if any.
-    pub clock: Option<clock::ClockSetting>,
+    /// Game clock for both sides, if any: a [`damas_engine::time::TimeControl::Clock`]
+    /// for the whole game (`play --clock`).
+    pub clock: Option<damas_engine::time::TimeControl>,
     /// The rules the game starts under (a loaded PDN's `GameType` may change them).
     pub variant: Variant,
     /// The engine's search options under the rules of a variant: those of

@@ -44,7 +44,11 @@ fn variant_title(v: damas_rules::variant::Variant) -> String {
 /// ` Engine: level 5 (intermediate), 1 s/move ` or `…, clock 5+3 `.
 fn engine_title(c: &Controller) -> String {
     match c.clock_setting() {
-        Some(k) => format!(" Engine: level {}, clock {k} ", c.strength()),
+        Some(k) => format!(
+            " Engine: level {}, {} ",
+            c.strength(),
+            crate::ui::setup::level_label(&k)
+        ),
         None => format!(
             " Engine: level {}, {} ",
             c.strength(),

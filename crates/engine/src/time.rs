@@ -12,33 +12,11 @@ use std::time::Duration;
 
 use crate::search::Limits;
 
+mod control;
 mod pace;
 
+pub use control::{move_time, TimeControl, TimeControlError, MAX_SECONDS};
 pub use pace::Pace;
-
-/// How long to think: the one time-control type that Hub levels, match specs, UI
-/// clocks and command-line flags are read into.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum TimeControl {
-    /// To a fixed depth.
-    Depth(u32),
-    /// A fixed number of nodes.
-    Nodes(u64),
-    /// A fixed time per move.
-    MoveTime(Duration),
-    /// A clock: time left (before the increment is added), increment, and the moves
-    /// left to the next time control if any.
-    Clock {
-        /// Moves to the next time control.
-        moves: Option<u32>,
-        /// Time left.
-        time: Duration,
-        /// Increment per move.
-        inc: Duration,
-    },
-    /// Until `stop`.
-    Infinite,
-}
 
 /// Time lost outside the search on every move (reading the command, starting threads,
 /// the reply's way back, a busy machine's scheduling): the `move-overhead` setting.

@@ -50,11 +50,11 @@ fn parses_specs() {
     assert!("tt-frontier=maybe".parse::<EngineSpec>().is_err());
     let c: EngineSpec = "clock=60+0.5".parse().unwrap();
     assert_eq!(
-        game_clock(&c.limit),
+        c.limit.game_clock(),
         Some((Duration::from_secs(60), Duration::from_millis(500)))
     );
     assert_eq!(
-        game_clock(&"clock=5".parse::<EngineSpec>().unwrap().limit),
+        "clock=5".parse::<EngineSpec>().unwrap().limit.game_clock(),
         Some((Duration::from_secs(5), Duration::ZERO))
     );
     for bad in [
@@ -71,6 +71,7 @@ fn parses_specs() {
         "nodes=-5",
         "depth",
         "clock=0+1",
+        "clock=40/60+1",
         "clock=a+1",
         "level=11",
         "aspiration=0",
@@ -263,4 +264,21 @@ fn an_unknown_key_is_answered_with_every_key_a_spec_takes() {
             "{key}: {refused:?}"
         );
     }
+}
+
+#[test]
+fn the_time_keys_are_the_time_controls_text_form() {
+    for (spec, control) in [
+        ("time=0.5", "move-time=0.5"),
+        ("move-time=0.5", "move-time=0.5"),
+        ("clock=1m+0.5", "clock=60+0.5"),
+        ("depth=3", "depth=3"),
+        ("nodes=100", "nodes=100"),
+    ] {
+        let s: EngineSpec = spec.parse().unwrap();
+        assert_eq!(s.limit, control.parse::<TimeControl>().unwrap(), "{spec}");
+    }
+    // The last time key given decides.
+    let s: EngineSpec = "depth=6,time=1".parse().unwrap();
+    assert_eq!(s.limit, TimeControl::MoveTime(Duration::from_secs(1)));
 }

@@ -25,7 +25,6 @@ use std::time::{Duration, Instant};
 
 use damas_engine::time::TimeControl;
 
-use crate::ui::clock::ClockSetting;
 use damas_engine::level::Strength;
 use damas_engine::search::{Info, SearchResult};
 use damas_rules::bitboard::Bitboard;
@@ -73,8 +72,8 @@ pub struct Controller {
     turn_start: Instant,
     /// Playing strength of the engine's moves (hints are always at full strength).
     strength: Strength,
-    /// The game clock, when the game is played on one.
-    clock: Option<ClockSetting>,
+    /// The game clock, when the game is played on one: a [`TimeControl::Clock`].
+    clock: Option<TimeControl>,
     /// Increments earned by each side (White, Black) on the game clock.
     bonus: [Duration; 2],
     /// Both sides' (time used, increments) before each move of the game, so that a
@@ -191,9 +190,10 @@ impl Controller {
         self.strength = strength;
     }
 
-    /// Play on a game clock (both sides), starting now.
-    pub fn set_clock(&mut self, clock: Option<ClockSetting>) {
-        self.clock = clock;
+    /// Play on a game clock (both sides), starting now; a time control that is not a
+    /// clock plays without one.
+    pub fn set_clock(&mut self, clock: Option<TimeControl>) {
+        self.clock = clock.filter(|c| c.game_clock().is_some());
         self.reset_clocks();
     }
 

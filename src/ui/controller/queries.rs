@@ -10,16 +10,16 @@ impl Controller {
     }
 
     /// The game clock, if the game is played on one.
-    pub fn clock_setting(&self) -> Option<ClockSetting> {
+    pub fn clock_setting(&self) -> Option<TimeControl> {
         self.clock
     }
 
     /// Time left on `color`'s game clock (the running clock counted down), or `None`
     /// without a clock.
     pub fn time_left(&self, color: Color) -> Option<Duration> {
-        let c = self.clock?;
+        let (base, _) = self.clock?.game_clock()?;
         let i = color as usize;
-        Some((c.base + self.bonus[i]).saturating_sub(self.clocks()[i]))
+        Some((base + self.bonus[i]).saturating_sub(self.clocks()[i]))
     }
 
     /// Use an endgame-database oracle for the verdict line.

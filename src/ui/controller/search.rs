@@ -40,14 +40,15 @@ impl Controller {
         self.search_started = Instant::now();
         let side = self.position().side_to_move();
         // On a clock the engine manages its time as the Hub engine does.
-        let (limits, soft) = match (purpose, self.clock, self.time_left(side)) {
-            (Purpose::Move, Some(c), Some(left)) => {
+        let clock = self.clock.and_then(|c| c.game_clock());
+        let (limits, soft) = match (purpose, clock, self.time_left(side)) {
+            (Purpose::Move, Some((_, inc)), Some(left)) => {
                 // No pipes between the board and the engine: the default overhead.
                 let b = MoveBudget::for_level(
                     &TimeControl::Clock {
                         moves: None,
                         time: left,
-                        inc: c.inc,
+                        inc,
                     },
                     MoveOverhead::default(),
                 );

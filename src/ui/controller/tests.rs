@@ -410,7 +410,7 @@ fn on_a_clock_the_engine_gets_a_hub_budget_and_moves_earn_the_increment() {
         },
         TimeControl::Depth(2),
     );
-    c.set_clock(Some("5+3".parse().unwrap()));
+    c.set_clock(Some(TimeControl::from_minutes_clock("5+3").unwrap()));
     c.set_strength(damas_engine::level::Strength::MIN);
     c.handle(Action::Stronger);
     assert_eq!(c.message().unwrap().0, "Engine level: 2 (novice)");
