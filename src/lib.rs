@@ -8,6 +8,7 @@
 //! [`damas_engine`] (evaluation and search) and [`damas_egdb`] (endgame databases).
 
 pub mod book_build;
+pub mod databases;
 pub mod egdb_playout;
 pub mod hub;
 pub mod matches;
