@@ -8,7 +8,8 @@ use damas_egdb::progress::Bar;
 
 use crate::cli::CliError;
 use crate::review::{report::report, review_game, DEFAULT_NODES};
-use damas_engine::search::{Searcher, DEFAULT_HASH_MB};
+use damas_engine::engine::{Engine, Sources};
+use damas_engine::search::DEFAULT_HASH_MB;
 use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_engine::tt::shared::parse_hash;
 use damas_rules::pdn::{game_type_tag, read_games, NO_GAME};
@@ -81,9 +82,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         (_, _, n) => TimeControl::Nodes(n.unwrap_or(DEFAULT_NODES)),
     };
     // Each position gets all of it, as in analysis.
-    let limits = MoveBudget::new(&level, Spend::Exact).search_limits();
-    let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?
-        .or_else(|| damas_egdb::oracle::built_in(game.variant()));
+    let budget = MoveBudget::new(&level, Spend::Exact);
+    let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?;
     // The game's rules: the search, its weights and its moves' notation follow them.
     let settings = crate::cli::engine_settings(&[
         ("hash", Some(args.hash.to_string())),
@@ -91,8 +91,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         // A review judges moves by the databases' verdicts (a win given up).
         ("egdb-wins", Some("verdict".to_string())),
     ])?;
-    let options = settings.search_options().with_database(oracle);
-    let mut searcher = Searcher::new(options);
+    let sources = Sources {
+        databases: crate::databases::search_with(oracle, game.variant(), true),
+        ..Sources::default()
+    };
+    let mut searcher = Engine::new(&settings, &sources).searcher;
     let bar = Bar::new(
         true,
         Some(game.positions().len() as u64),
@@ -101,7 +104,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let review = review_game(
         &mut searcher,
         &game,
-        &limits,
+        &budget,
         &AtomicBool::new(false),
         &mut |done, _| bar.set_position(done as u64),
     );
@@ -115,7 +118,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let limit = match (args.depth, args.time) {
         (Some(d), _) => format!("depth {d}"),
         (_, Some(s)) => format!("{s} s"),
-        _ => format!("{} nodes", limits.nodes.unwrap_or(DEFAULT_NODES)),
+        _ => format!("{} nodes", budget.limits.nodes.unwrap_or(DEFAULT_NODES)),
     };
     outln!(
         "Review of game {} of {}: White {}, Black {}, result {result}, {}; {limit} per position",
