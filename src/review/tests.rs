@@ -1,7 +1,7 @@
 //! Reviewing a short game with one known blunder, and one with an exchange.
 
 use super::*;
-use damas_engine::search::SearchOptions;
+use damas_engine::search::{Limits, SearchOptions};
 use damas_rules::pdn::read_games;
 
 /// White's first move d4-c5 drops a man for nothing (d6xb4 is forced, and the man on

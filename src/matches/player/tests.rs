@@ -1,7 +1,9 @@
 //! Tests of `src/matches/player.rs`.
 
 use super::*;
+use damas_engine::book::Book;
 use damas_engine::eval::EvalName;
+use damas_engine::level::Strength;
 
 #[test]
 fn parses_specs() {
