@@ -5,9 +5,11 @@ use std::sync::atomic::AtomicBool;
 
 use crate::cli::limits::LimitArgs;
 use crate::cli::{position_arg, CliError};
-use damas_engine::eval::{EvalName, Evaluation};
+use damas_engine::engine::{Databases, Sources};
+use damas_engine::eval::EvalName;
 use damas_engine::search::parse_threads;
-use damas_engine::search::{Info, SearchOptions, Searcher, DEFAULT_HASH_MB};
+use damas_engine::search::{Info, Searcher, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA};
+use damas_engine::think::{no_draws, think, Think};
 use damas_engine::time::{MoveBudget, Spend};
 use damas_engine::tt::shared::parse_hash;
 use damas_rules::game::Game;
@@ -53,7 +55,7 @@ pub struct Args {
     pub threads: usize,
     /// Aspiration window half-width, hundredths of a man (`--delta` is an older
     /// spelling).
-    #[arg(long, alias = "delta", value_name = "HUNDREDTHS", default_value_t = SearchOptions::default().aspiration_delta())]
+    #[arg(long, alias = "delta", value_name = "HUNDREDTHS", default_value_t = ENGINE_ASPIRATION_DELTA)]
     pub aspiration: i32,
     /// Whether frontier nodes probe and store in the replacing table (`true` by default).
     #[arg(long, value_name = "BOOL", value_parser = crate::cli::parse_bool)]
@@ -132,17 +134,19 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         .time_control()
         .ok_or_else(|| CliError::input("give one of --depth, --time, --nodes or --clock"))?;
     // Analysis spends all of a fixed time, with no margin.
-    let limits = MoveBudget::new(&control, Spend::Exact).search_limits();
-    type Db = Option<std::sync::Arc<dyn damas_egdb::oracle::Oracle>>;
+    let budget = MoveBudget::new(&control, Spend::Exact);
     // A database named or found switches `egdb` on, unless `--techniques` chose
     // without it (a found one is then only kept at hand).
     // Without a directory, the 1-4-piece databases built into the program.
-    let opened = crate::cli::open_databases(variant, args.egdb.as_deref())?
-        .or_else(|| damas_egdb::oracle::built_in(variant));
-    let (database, kept): (Db, Db) = if args.egdb.is_some() || args.techniques.is_none() {
-        (opened, None)
-    } else {
-        (None, opened)
+    let opened = damas_engine::engine::with_built_in(
+        crate::cli::open_databases(variant, args.egdb.as_deref())?,
+        variant,
+        true,
+    );
+    let databases = match opened {
+        Some(db) if args.egdb.is_some() || args.techniques.is_none() => Databases::Search(db),
+        Some(db) => Databases::AtHand(db),
+        None => Databases::None,
     };
     // The engine's settings through its table, under the same keys as Hub
     // `set-param` and match specs; a thesis table size (after `hash`) selects the
@@ -160,13 +164,12 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         // Analysis reports the databases' verdicts, exact wins and distances.
         ("egdb-wins", Some("verdict".to_string())),
     ])?;
-    let mut options = settings.search_options().with_oracle(kept);
-    if args.weights.is_some() {
-        options = options.with_eval(
-            Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?,
-        );
-    }
-    let options = options.with_database(database);
+    let sources = Sources {
+        databases,
+        evaluation: Sources::weights(args.weights.as_deref()).map_err(CliError::input)?,
+        ..Sources::default()
+    };
+    let options = damas_engine::engine::search_options(&settings, &sources);
     let mut searcher = Searcher::new(options);
     let stop = AtomicBool::new(false);
     let mut print = |i: &Info| {
@@ -189,7 +192,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             );
         }
     };
-    let r = searcher.search(&pos, history, &limits, &stop, &mut print);
+    let job = Think::search(&pos, history, budget);
+    let r = think(&mut searcher, &job, &mut no_draws(), &stop, &mut print).result;
     match r.best {
         Some(m) => outln!(
             "bestmove {} score {} nodes {}",

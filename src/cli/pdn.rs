@@ -79,9 +79,12 @@ fn endings(file: &PathBuf, egdb: Option<&std::path::Path>) -> Result<(), CliErro
             variant.name()
         )));
     }
-    let oracle = crate::cli::open_databases(variant, egdb)?
-        .or_else(|| damas_egdb::oracle::built_in(variant))
-        .ok_or_else(|| fail("no endgame databases".to_string()))?;
+    let oracle = damas_engine::engine::with_built_in(
+        crate::cli::open_databases(variant, egdb)?,
+        variant,
+        true,
+    )
+    .ok_or_else(|| fail("no endgame databases".to_string()))?;
     outln!(
         "{} pieces or fewer, {} rules",
         oracle.max_pieces(),

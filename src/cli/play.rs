@@ -7,6 +7,7 @@ use crate::cli::limits::LimitArgs;
 use crate::cli::{position_arg, CliError};
 use crate::ui::{self, Player, Players};
 use damas_egdb::location::BUILD_HINT;
+use damas_engine::engine::Sources;
 use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::level::Strength;
 use damas_engine::time::TimeControl;
@@ -117,14 +118,10 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         crate::cli::open_databases(args.variant.unwrap_or_default(), args.egdb.as_deref())?;
     let oracle_found = oracle.is_some();
     // Without them, the smallest endings are still known exactly.
-    let oracle = oracle.or_else(|| damas_egdb::oracle::built_in(args.variant.unwrap_or_default()));
+    let oracle =
+        damas_engine::engine::with_built_in(oracle, args.variant.unwrap_or_default(), true);
     // --weights replaces the embedded weights of whichever rules are played.
-    let custom = match &args.weights {
-        Some(_) => {
-            Some(Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?)
-        }
-        None => None,
-    };
+    let custom = Sources::weights(args.weights.as_deref()).map_err(CliError::input)?;
     // The engine's settings through its table, under the same keys as Hub
     // `set-param` and match specs.
     let mut settings = crate::cli::engine_settings(&[
@@ -148,13 +145,16 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         if let (Evaluation::Trained(t), true) = (&evaluation, variety > 0) {
             evaluation = Evaluation::Trained(Arc::new(t.with_noise(seed, variety)));
         }
-        let database = engine_oracle
-            .clone()
-            .filter(|o| o.variant() == v)
-            .or_else(|| damas_egdb::oracle::built_in(v));
-        s.search_options()
-            .with_eval(evaluation)
-            .with_database(database)
+        let sources = Sources {
+            databases: damas_engine::engine::Databases::found_or_built_in(
+                engine_oracle.clone(),
+                v,
+                true,
+            ),
+            evaluation: Some(evaluation),
+            ..Sources::default()
+        };
+        damas_engine::engine::search_options(&s, &sources)
     };
     let config = ui::Config {
         start,

@@ -8,7 +8,8 @@ use damas_egdb::progress::Bar;
 use crate::cli::limits::LimitArgs;
 use crate::cli::CliError;
 use crate::review::{report::report, review_game, DEFAULT_NODES};
-use damas_engine::search::{Searcher, DEFAULT_HASH_MB};
+use damas_engine::engine::{Engine, Sources};
+use damas_engine::search::DEFAULT_HASH_MB;
 use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_engine::tt::shared::parse_hash;
 use damas_rules::pdn::{game_type_tag, read_games, NO_GAME};
@@ -74,9 +75,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         .time_control()
         .unwrap_or(TimeControl::Nodes(DEFAULT_NODES));
     // Each position gets all of it, as in analysis.
-    let limits = MoveBudget::new(&control, Spend::Exact).search_limits();
-    let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?
-        .or_else(|| damas_egdb::oracle::built_in(game.variant()));
+    let budget = MoveBudget::new(&control, Spend::Exact);
+    let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?;
     // The game's rules: the search, its weights and its moves' notation follow them.
     let settings = crate::cli::engine_settings(&[
         ("hash", Some(args.hash.to_string())),
@@ -84,8 +84,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         // A review judges moves by the databases' verdicts (a win given up).
         ("egdb-wins", Some("verdict".to_string())),
     ])?;
-    let options = settings.search_options().with_database(oracle);
-    let mut searcher = Searcher::new(options);
+    let sources = Sources {
+        databases: damas_engine::engine::Databases::found_or_built_in(oracle, game.variant(), true),
+        ..Sources::default()
+    };
+    let mut searcher = Engine::new(&settings, &sources).searcher;
     let bar = Bar::new(
         true,
         Some(game.positions().len() as u64),
@@ -94,7 +97,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let review = review_game(
         &mut searcher,
         &game,
-        &limits,
+        &budget,
         &AtomicBool::new(false),
         &mut |done, _| bar.set_position(done as u64),
     );

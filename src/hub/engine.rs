@@ -234,12 +234,9 @@ impl HubEngine {
             }
         }
         let budget = match mode {
-            GoMode::Think => {
-                let mut b = MoveBudget::for_level(&self.level, self.settings.engine.move_overhead);
-                // The searcher's own clock backs up the deadline watcher.
-                b.limits = b.search_limits();
-                b
-            }
+            // The searcher's own clock (the budget's hard deadline) backs up the
+            // deadline watcher.
+            GoMode::Think => MoveBudget::for_level(&self.level, self.settings.engine.move_overhead),
             // Depth and node levels still bound a ponder search; time starts at ponder-hit.
             GoMode::Ponder => MoveBudget {
                 limits: MoveBudget::for_level(&self.level, self.settings.engine.move_overhead)

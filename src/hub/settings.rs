@@ -8,6 +8,7 @@ use std::sync::Arc;
 use damas_egdb::location::{self, Env};
 use damas_egdb::oracle::Oracle;
 use damas_egdb::{Egdb, EgdbError};
+use damas_engine::engine::Sources;
 use damas_engine::search::SearchOptions;
 use damas_engine::settings::{self, EngineSettings, SettingError, Values};
 use damas_rules::variant::Variant;
@@ -35,22 +36,22 @@ pub struct Settings {
 impl Settings {
     /// The search options these settings ask for.
     pub fn search_options(&self) -> SearchOptions {
-        // An opened database switches the `egdb` technique on: setting `egdb-dir` is
-        // how a GUI asks for it.
-        // Without one, the 1–4-piece databases built into the program
-        // (`builtin-egdb`).
-        let variant = self.engine.variant;
-        let database = self
-            .egdb
-            .clone()
-            .filter(|db| db.variant() == variant)
-            .map(|db| db as Arc<dyn Oracle>)
-            .or_else(|| {
-                (self.engine.builtin_egdb)
-                    .then(|| damas_egdb::oracle::built_in(variant))
-                    .flatten()
-            });
-        self.engine.search_options().with_database(database)
+        damas_engine::engine::search_options(&self.engine, &self.sources())
+    }
+
+    /// Where the engine's databases come from: an opened database switches the
+    /// `egdb` technique on (setting `egdb-dir` is how a GUI asks for it); without
+    /// one, the 1–4-piece databases built into the program (`builtin-egdb`).
+    pub fn sources(&self) -> Sources {
+        let found = self.egdb.clone().map(|db| db as Arc<dyn Oracle>);
+        Sources {
+            databases: damas_engine::engine::Databases::found_or_built_in(
+                found,
+                self.engine.variant,
+                self.engine.builtin_egdb,
+            ),
+            ..Sources::default()
+        }
     }
 
     /// The `id` line, one `param` line per setting with its current value, and

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rand::SeedableRng;
@@ -12,13 +13,12 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::hub::{ClientError, HubClient, MoveNumbering};
-use damas_engine::book::Book;
-use damas_engine::level::Strength;
-use damas_engine::search::{Searcher, TableKind};
+use damas_engine::engine::{Databases, Engine, Sources};
+use damas_engine::search::TableKind;
 use damas_engine::settings::{self as engine_settings, EngineSettings};
 use damas_engine::think::{think, Deadlines, Think};
+use damas_engine::time::MoveBudget;
 use damas_engine::time::TimeControl;
-use damas_engine::time::{MoveBudget, MoveOverhead};
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
 
@@ -276,62 +276,55 @@ pub trait Player {
 /// The built-in searcher.
 pub struct InternalPlayer {
     name: String,
-    searcher: Searcher,
+    /// The engine, assembled from the spec's settings.
+    pub(crate) engine: Engine,
     limit: TimeControl,
-    strength: Strength,
-    /// Time lost outside the search on every move (`move-overhead`).
-    overhead: MoveOverhead,
     rng: ChaCha8Rng,
-    /// The opening book, when the spec asks for it.
-    book: Option<Book>,
 }
 
 impl InternalPlayer {
     /// A player for `spec` (which must not have a command).
     pub fn new(spec: &EngineSpec) -> InternalPlayer {
-        let settings = &spec.settings;
-        // The file was read once when the spec was parsed; a file changed since
-        // then falls back to the embedded weights rather than failing mid-match.
-        let options = settings.search_options();
-        let options =
-            match damas_engine::eval::Evaluation::select(settings.eval, spec.weights.as_deref()) {
-                Ok(evaluation) if spec.weights.is_some() => options.with_eval(evaluation),
-                Ok(_) => options,
-                Err(e) => {
-                    eprintln!("warning: {e}; using the embedded weights");
-                    options
-                }
-            };
-        // As with the weights, a directory that no longer opens plays without.
-        let options = match spec
-            .egdb
-            .as_deref()
-            .map(|dir| crate::hub::settings::open_egdb(settings.variant, dir))
-        {
-            Some(Ok(db)) => options.with_database(Some(
-                std::sync::Arc::new(db) as std::sync::Arc<dyn damas_egdb::oracle::Oracle>
-            )),
-            Some(Err(e)) => {
-                eprintln!("warning: {e}; playing without endgame databases");
-                options
-            }
-            // Without a directory, the built-in ones (`builtin-egdb`).
-            None => options.with_database(
-                settings
-                    .builtin_egdb
-                    .then(|| damas_egdb::oracle::built_in(settings.variant))
-                    .flatten(),
-            ),
-        };
         InternalPlayer {
             name: spec.to_string(),
-            searcher: Searcher::new(options),
+            engine: Engine::new(&spec.settings, &sources(spec)),
             limit: spec.limit,
-            strength: settings.strength,
-            overhead: settings.move_overhead,
             rng: ChaCha8Rng::from_entropy(),
-            book: settings.book.then(|| Book::embedded_for(settings.variant)),
         }
+    }
+}
+
+/// Where the engine of `spec` gets its weights and databases. The files were read
+/// once when the spec was parsed; weights changed since then fall back to the
+/// embedded ones, and a directory that no longer opens plays without databases,
+/// rather than failing mid-match.
+fn sources(spec: &EngineSpec) -> Sources {
+    let settings = &spec.settings;
+    let evaluation = Sources::weights(spec.weights.as_deref()).unwrap_or_else(|e| {
+        eprintln!("warning: {e}; using the embedded weights");
+        None
+    });
+    let databases = match spec
+        .egdb
+        .as_deref()
+        .map(|dir| crate::hub::settings::open_egdb(settings.variant, dir))
+    {
+        Some(Ok(db)) => Databases::Search(Arc::new(db)),
+        Some(Err(e)) => {
+            eprintln!("warning: {e}; playing without endgame databases");
+            Databases::None
+        }
+        // Without a directory, the built-in ones (`builtin-egdb`).
+        None => damas_engine::engine::Databases::found_or_built_in(
+            None,
+            settings.variant,
+            settings.builtin_egdb,
+        ),
+    };
+    Sources {
+        databases,
+        evaluation,
+        ..Sources::default()
     }
 }
 
@@ -340,7 +333,7 @@ impl Player for InternalPlayer {
         self.name.clone()
     }
     fn new_game(&mut self) -> Result<(), PlayerError> {
-        self.searcher.clear();
+        self.engine.searcher.clear();
         Ok(())
     }
     fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError> {
@@ -349,14 +342,20 @@ impl Player for InternalPlayer {
         let job = Think {
             pos: &pos,
             history: game.history(),
-            book: self.book.as_ref(),
-            strength: self.strength,
-            budget: MoveBudget::for_level(&move_control(&self.limit, clock), self.overhead),
+            book: self.engine.book,
+            strength: self.engine.strength,
+            budget: MoveBudget::for_level(&move_control(&self.limit, clock), self.engine.overhead),
             deadlines: Deadlines::Own,
             forced_without_search: true,
         };
         let stop = AtomicBool::new(false);
-        let thought = think(&mut self.searcher, &job, &mut self.rng, &stop, &mut |_| {});
+        let thought = think(
+            &mut self.engine.searcher,
+            &job,
+            &mut self.rng,
+            &stop,
+            &mut |_| {},
+        );
         thought.result.best.ok_or(PlayerError::NoMove)
     }
     fn limit(&self) -> TimeControl {

@@ -16,7 +16,9 @@ pub use judge::{judge, Centi, Judgement, Mark};
 pub use label::score_label;
 
 use damas_engine::score::Score;
-use damas_engine::search::{Limits, Searcher};
+use damas_engine::search::Searcher;
+use damas_engine::think::{no_draws, think, Think};
+use damas_engine::time::MoveBudget;
 use damas_rules::game::Game;
 use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
@@ -122,7 +124,7 @@ impl Review {
 }
 
 /// Review `game` under its rules (the searcher's options should be of the same
-/// variant): search each of its positions within `limits` (one search per
+/// variant): search each of its positions within `budget` (one search per
 /// position, the table kept from one to the next; a second one after the engine's move
 /// where the move played was found lost) and judge each move. `progress` is
 /// told (positions searched, positions in all) after each search; when `stop` is set
@@ -130,7 +132,7 @@ impl Review {
 pub fn review_game(
     searcher: &mut Searcher,
     game: &Game,
-    limits: &Limits,
+    budget: &MoveBudget,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Review {
@@ -142,7 +144,8 @@ pub fn review_game(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let r = searcher.search(pos, &positions[..i], limits, stop, &mut |_| {});
+        let job = Think::search(pos, &positions[..i], *budget);
+        let r = think(searcher, &job, &mut no_draws(), stop, &mut |_| {}).result;
         searched.push((r.score, r.best));
         progress(i + 1, total);
     }
@@ -165,7 +168,9 @@ pub fn review_game(
             // The move played was found lost by a search of its own position; the
             // engine's move gets the same second look before the one is called a
             // blunder against the other (it may be lost as well).
-            let r = searcher.search(&pos.play(b), &positions[..=i], limits, stop, &mut |_| {});
+            let reply = pos.play(b);
+            let job = Think::search(&reply, &positions[..=i], *budget);
+            let r = think(searcher, &job, &mut no_draws(), stop, &mut |_| {}).result;
             if !stop.load(Ordering::Relaxed) && (-r.score).is_loss() {
                 best_score = -r.score;
             }

@@ -46,7 +46,7 @@ impl ReviewJob {
                 let review = review_game(
                     &mut searcher,
                     &game,
-                    &Limits::nodes(DEFAULT_NODES),
+                    &Limits::nodes(DEFAULT_NODES).into(),
                     &flag,
                     &mut |done, total| {
                         let _ = tx.send(ReviewEvent::Progress(done, total));
@@ -95,7 +95,7 @@ mod tests {
         let cli = review_game(
             &mut Searcher::new(SearchOptions::default().with_threads(1)),
             &game,
-            &Limits::nodes(DEFAULT_NODES),
+            &Limits::nodes(DEFAULT_NODES).into(),
             &AtomicBool::new(false),
             &mut |_, _| {},
         );

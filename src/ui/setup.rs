@@ -3,7 +3,6 @@
 use std::fmt;
 use std::time::Duration;
 
-use damas_engine::search::Limits;
 use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_rules::position::Color;
 
@@ -76,10 +75,9 @@ pub fn default_level() -> TimeControl {
 const TIME_STEPS: [u64; 9] = [100, 250, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000];
 const MAX_UI_DEPTH: u32 = 40;
 
-/// The search limits for one move at `level`: all of the time, as the searcher's own
-/// limit.
-pub fn level_limits(level: &TimeControl) -> Limits {
-    MoveBudget::new(level, Spend::Exact).search_limits()
+/// The budget of one move at `level`: all of the time, as the searcher's own limit.
+pub fn level_budget(level: &TimeControl) -> MoveBudget {
+    MoveBudget::new(level, Spend::Exact)
 }
 
 /// One step stronger than `level` (a depth or a time per move; others stay).

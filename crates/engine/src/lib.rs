@@ -17,6 +17,7 @@
 //! ```
 
 pub mod book;
+pub mod engine;
 pub mod eval;
 pub mod level;
 pub mod score;

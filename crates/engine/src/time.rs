@@ -81,6 +81,22 @@ pub struct MoveBudget {
     pub hard: Option<Duration>,
 }
 
+impl From<Limits> for MoveBudget {
+    /// A search's own limits, spent exactly: their time as the hard deadline, no
+    /// stop between iterations.
+    fn from(limits: Limits) -> MoveBudget {
+        MoveBudget {
+            limits: Limits {
+                time: None,
+                soft: None,
+                ..limits
+            },
+            hard: limits.time,
+            soft: None,
+        }
+    }
+}
+
 /// How a fixed time per move is spent.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Spend {
