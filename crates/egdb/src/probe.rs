@@ -131,7 +131,7 @@ impl Egdb {
     /// without distances their wins inside a longer ending mislead more than they
     /// help (docs/egdb.md, "Built-in databases").
     ///
-    /// [`Oracle::root_only`]: damas_egdb::oracle::Oracle::root_only
+    /// [`Oracle::root_only`]: crate::oracle::Oracle::root_only
     pub fn is_built_in(&self) -> bool {
         self.built_in
     }
