@@ -53,10 +53,11 @@ pub struct Args {
     /// Games played at once, each worker with its own pair of engines.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Sequential probability ratio test `elo0,elo1[,alpha,beta]` (alpha and beta
-    /// 0.05 by default): stop as soon as H0 (Elo = elo0) or H1 (Elo = elo1) is
+    /// Sequential probability ratio test on the game pairs, `elo0,elo1[,alpha,beta]`
+    /// in logistic Elo or `nelo:elo0,elo1[,alpha,beta]` in normalized Elo (alpha and
+    /// beta 0.05 by default): stop as soon as H0 (Elo = elo0) or H1 (Elo = elo1) is
     /// accepted.
-    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
+    #[arg(long, value_name = "[nelo:]ELO0,ELO1[,ALPHA,BETA]")]
     pub sprt: Option<Sprt>,
     /// Write every game to this PDN file (rewritten after each game).
     #[arg(long, alias = "pgn")]

@@ -19,6 +19,7 @@ mod hub;
 pub mod limits;
 mod matches;
 mod moves;
+mod openings;
 mod pdn;
 mod perft;
 mod play;
@@ -59,6 +60,8 @@ pub enum Command {
     Review(review::Args),
     /// Opening book: `damas book build`, `damas book show [FILE]`.
     Book(book::Args),
+    /// Match openings: `damas openings build` (an unbalanced set).
+    Openings(openings::Args),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -145,6 +148,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Play(a)) => play::run(&a),
         Some(Command::Review(a)) => review::run(&a),
         Some(Command::Book(a)) => book::run(&a),
+        Some(Command::Openings(a)) => openings::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
