@@ -223,17 +223,18 @@ fn probe_lines() {
     assert_eq!(db.probe(&Position::start()), None);
 }
 
-fn expect_open_error(dir: &Path, check: impl Fn(&EgdbError) -> bool) {
-    match Egdb::open(dir) {
-        Ok(_) => panic!("damaged database opened"),
-        Err(e) => {
-            assert!(check(&e), "unexpected error {e}");
-            assert!(
-                e.to_string().contains("part3"),
-                "message does not name the file: {e}"
-            );
-        }
-    }
+/// A damaged part file is left out, not the directory: it is named among the
+/// damaged files with the problem `check` expects, and two pieces still answer.
+fn expect_left_out(dir: &Path, check: impl Fn(&str) -> bool) {
+    let db = Egdb::open(dir).expect("a damaged file leaves the rest usable");
+    let damaged = db.damaged_files();
+    assert!(
+        damaged.len() == 1
+            && damaged[0].path.to_string_lossy().contains("part3")
+            && check(&damaged[0].problem),
+        "{damaged:?}"
+    );
+    assert!(db.probe(&parse_fen("W:WKa1:BKh8").unwrap()).is_some());
 }
 
 #[test]
@@ -243,7 +244,7 @@ fn flipped_byte_is_refused() {
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[HEADER_LEN + 12345] ^= 0x04;
     std::fs::write(&path, bytes).unwrap();
-    expect_open_error(dir.path(), |e| matches!(e, EgdbError::Checksum { .. }));
+    expect_left_out(dir.path(), |p| p.contains("checksum"));
     // The builder refuses it too rather than reuse or overwrite it.
     assert!(matches!(
         build(dir.path(), 3, &BuildOptions::default(), |_| {}),
@@ -279,7 +280,7 @@ fn version_1_parts_with_the_old_checksum_are_still_read() {
     let crc = u64::from(crc32fast::hash(&bytes[HEADER_LEN..]));
     bytes[24..32].copy_from_slice(&crc.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
-    expect_open_error(dir.path(), |e| matches!(e, EgdbError::Checksum { .. }));
+    expect_left_out(dir.path(), |p| p.contains("checksum"));
 }
 
 #[test]
@@ -288,9 +289,9 @@ fn truncated_file_is_refused() {
     let path = part_path(dir.path(), 3, FileKind::Distances);
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-    expect_open_error(dir.path(), |e| matches!(e, EgdbError::BadLength { .. }));
+    expect_left_out(dir.path(), |p| p.contains("truncated"));
     std::fs::write(&path, &bytes[..10]).unwrap();
-    expect_open_error(dir.path(), |e| matches!(e, EgdbError::BadLength { .. }));
+    expect_left_out(dir.path(), |p| p.contains("truncated"));
 }
 
 #[test]
@@ -300,10 +301,10 @@ fn foreign_file_is_refused() {
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[0] = b'X';
     std::fs::write(&path, &bytes).unwrap();
-    expect_open_error(dir.path(), |e| matches!(e, EgdbError::BadMagic { .. }));
+    expect_left_out(dir.path(), |p| p.contains("bad magic"));
     // A distance file under a value file's name: right magic, wrong kind.
     std::fs::copy(part_path(dir.path(), 3, FileKind::Distances), &path).unwrap();
-    expect_open_error(dir.path(), |e| matches!(e, EgdbError::BadHeader { .. }));
+    expect_left_out(dir.path(), |p| p.contains("bad header"));
 }
 
 #[test]
@@ -415,26 +416,36 @@ fn stats_tool_counts_every_part_and_material() {
 }
 
 #[test]
-fn tools_refuse_damaged_files_on_one_line() {
+fn tools_name_damaged_files() {
     let dir = copy_db3();
     let path = part_path(dir.path(), 2, FileKind::Values);
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[HEADER_LEN + 100] ^= 1;
     std::fs::write(&path, bytes).unwrap();
     let d = dir.path().to_str().unwrap();
-    for args in [
-        vec!["verify", "--dir", d],
-        vec!["probe", "--dir", d, "--fen", "W:WKa1:BKh8"],
-    ] {
-        let out = tool(&args);
-        assert_eq!(out.status.code(), Some(2));
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(
-            err.contains("part2.val") && err.contains("corrupt"),
-            "{err}"
-        );
-    }
+    // `verify` names it first and fails; `probe` answers what does not need it.
+    let out = tool(&["verify", "--dir", d]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("damaged: ") && first.contains("part2.val") && first.contains("corrupt"),
+        "{text}"
+    );
+    let out = tool(&["probe", "--dir", d, "--fen", "W:WKa1:BKh8,Kg7"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("part2.val") && err.contains("corrupt"),
+        "{err}"
+    );
+    let out = tool(&["probe", "--dir", d, "--fen", "W:WKa1:BKh8"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("error ") && text.contains("part2.val"),
+        "{text}"
+    );
     // Beyond the largest supported size (7 pieces).
     let out = tool(&["build", "--pieces", "8", "--dir", d]);
     assert!(!out.status.success());
@@ -527,14 +538,34 @@ fn missing_databases_give_a_build_hint() {
             .output()
             .unwrap()
     };
+    // `probe` answers from the built-in databases and says so, with the hint.
     let out = run(
         env!("CARGO_BIN_EXE_damas-egdb"),
         &["probe", "--fen", "W:WKa1:BKh8"],
     );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("loss best a1-b2"),
+        "{out:?}"
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("built into the program") && err.contains("damas-egdb build --pieces 5"),
+        "{err}"
+    );
+    // An explicit directory without databases is an error with the hint.
+    let out = run(
+        env!("CARGO_BIN_EXE_damas-egdb"),
+        &["probe", "--dir", "nowhere", "--fen", "W:WKa1:BKh8"],
+    );
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("damas-egdb build --pieces 5"), "{err}");
+    assert!(
+        err.contains("damas-egdb build --pieces 5 --dir nowhere"),
+        "{err}"
+    );
     // The game shows the hint in its message line (unit-tested in `cli::play`), not on
     // stderr, where the game screen would hide it: without a terminal, stderr has only
     // the reason the game cannot start.

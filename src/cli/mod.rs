@@ -120,10 +120,17 @@ pub fn open_databases(
     egdb: Option<&std::path::Path>,
 ) -> Result<Option<std::sync::Arc<dyn damas_egdb::oracle::Oracle>>, CliError> {
     let env = damas_egdb::location::Env::from_process();
+    if let (None, Some(w)) = (egdb, damas_egdb::location::env_warning(&env)) {
+        eprintln!("damas: warning: {w}");
+    }
     let opened = damas_egdb::location::open_for(variant, egdb, &env).map_err(|e| match egdb {
         Some(dir) => CliError::input(format!("--egdb {}: {e}", dir.display())),
         None => CliError::input(e),
     })?;
+    // A damaged file is left out; positions that need it are searched without.
+    for f in opened.iter().flat_map(|db| db.damaged_files()) {
+        eprintln!("damas: warning: {f}");
+    }
     Ok(opened.map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn damas_egdb::oracle::Oracle>))
 }
 

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use crate::cli::limits::LimitArgs;
 use crate::cli::{position_arg, CliError};
 use crate::ui::{self, Player, Players};
-use damas_egdb::location::BUILD_HINT;
 use damas_engine::engine::Sources;
 use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::level::Strength;
@@ -194,13 +193,10 @@ pub fn run(args: &Args) -> Result<(), CliError> {
 /// The game's first message when it has no endgame databases of `variant`: how to
 /// build them.
 fn no_database_hint(found: bool, variant: Variant) -> Option<String> {
-    let rules = match variant {
-        Variant::Brazilian => String::new(),
-        other => format!(" --variant {other}"),
-    };
     (!found).then(|| {
         format!(
-            "No endgame databases found: `{BUILD_HINT}{rules}` builds them in about 1-2 minutes."
+            "No endgame databases found: {} builds them in about 1-2 minutes.",
+            damas_egdb::location::build_hint_for(variant, None)
         )
     })
 }
@@ -212,11 +208,17 @@ mod tests {
     #[test]
     fn the_game_says_how_to_build_missing_databases() {
         let hint = super::no_database_hint(false, Variant::Brazilian).unwrap();
-        assert!(hint.contains(&format!("`{}`", super::BUILD_HINT)), "{hint}");
+        assert!(
+            hint.contains(&format!("`{}`", damas_egdb::location::BUILD_HINT)),
+            "{hint}"
+        );
         assert_eq!(super::no_database_hint(true, Variant::Brazilian), None);
         let hint = super::no_database_hint(false, Variant::Russian).unwrap();
         assert!(
-            hint.contains(&format!("`{} --variant russian`", super::BUILD_HINT)),
+            hint.contains(&format!(
+                "`{} --variant russian`",
+                damas_egdb::location::BUILD_HINT
+            )),
             "{hint}"
         );
     }

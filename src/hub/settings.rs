@@ -123,9 +123,13 @@ impl Settings {
             "egdb-dir" => {
                 let db = open_egdb(self.engine.variant, Path::new(value))
                     .map_err(|e| format!("egdb-dir {value:?}: {e}"))?;
+                let note = damaged_note(&db);
                 self.egdb_dir = PathBuf::from(value);
                 self.egdb = Some(Arc::new(db));
-                Ok(searcher(true))
+                Ok(Applied {
+                    searcher: true,
+                    note,
+                })
             }
             "move-numbering" => {
                 self.numbering = value.parse::<MoveNumbering>().map_err(|e| e.to_string())?;
@@ -159,8 +163,9 @@ impl Settings {
         let variant = self.engine.variant;
         match open_egdb(variant, &self.egdb_dir) {
             Ok(db) => {
+                let note = damaged_note(&db);
                 self.egdb = Some(Arc::new(db));
-                None
+                note
             }
             Err(e) => {
                 self.egdb = None;
@@ -180,6 +185,13 @@ pub struct Applied {
     pub searcher: bool,
     /// A note for the GUI (an `error` line) though the value was taken.
     pub note: Option<String>,
+}
+
+/// The note naming the damaged files of `db`, if any (each is left out; the rest
+/// is used).
+fn damaged_note(db: &Egdb) -> Option<String> {
+    let files: Vec<String> = db.damaged_files().iter().map(|f| f.to_string()).collect();
+    (!files.is_empty()).then(|| format!("endgame databases used without {}", files.join("; ")))
 }
 
 /// The databases of `variant` in the directory `dir` (itself or its variant

@@ -15,6 +15,7 @@
 
 mod binomial;
 pub mod build_options;
+pub mod damage;
 pub mod error;
 pub mod format;
 pub mod location;
@@ -29,6 +30,7 @@ pub mod value;
 pub mod verify;
 
 pub use build_options::BuildOptions;
+pub use damage::{BrokenFile, Damage};
 pub use error::EgdbError;
 pub use parts::build::{build, Counts, PartSummary};
 pub use parts::index::MAX_PIECES;
