@@ -167,7 +167,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         );
     }
     let options = options.with_database(database);
-    let mut searcher = Searcher::new(options);
+    let mut searcher = Searcher::try_new(options).map_err(CliError::input)?;
     let stop = AtomicBool::new(false);
     let mut print = |i: &Info| {
         outln!(

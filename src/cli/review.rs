@@ -44,6 +44,9 @@ pub struct Args {
 
 /// Read the game, review it with a progress bar on stderr, print the review.
 pub fn run(args: &Args) -> Result<(), CliError> {
+    if let Some(path) = &args.svg {
+        crate::cli::output::check_file(path).map_err(|e| CliError::input(format!("--svg: {e}")))?;
+    }
     let bytes = std::fs::read(&args.file)
         .map_err(|e| CliError::input(format!("{}: {e}", args.file.display())))?;
     let text = String::from_utf8_lossy(&bytes);
@@ -85,7 +88,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         ("egdb-wins", Some("verdict".to_string())),
     ])?;
     let options = settings.search_options().with_database(oracle);
-    let mut searcher = Searcher::new(options);
+    let mut searcher = Searcher::try_new(options).map_err(CliError::input)?;
     let bar = Bar::new(
         true,
         Some(game.positions().len() as u64),
@@ -122,8 +125,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     out!("{}", report(&review, names));
     if let Some(path) = &args.svg {
         let svg = crate::review::curve::curve_svg(&crate::review::curve::eval_curve(&review));
-        damas_rules::atomic_file::write_atomic(path, svg.as_bytes())
-            .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))?;
+        crate::cli::output::write_file(path, svg.as_bytes())
+            .map_err(|e| CliError::input(format!("--svg: {e}")))?;
         outln!("Evaluation chart written to {}", path.display());
     }
     Ok(())
