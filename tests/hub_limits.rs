@@ -35,7 +35,7 @@ fn a_hub_table_too_large_is_an_error_line_and_the_old_table_stays() {
     let o = limited(
         LIMIT_KIB,
         "hub",
-        "hub\nset-param name=hash value=60000\nset-param name=tt-bits value=30\npos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww\nlevel depth=3\ngo think\nping\nquit\n",
+        "hub\nset-param name=hash value=60000\npos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww\nlevel depth=3\ngo think\nping\nquit\n",
     );
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}");
