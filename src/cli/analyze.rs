@@ -170,7 +170,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         ..Sources::default()
     };
     let options = damas_engine::engine::search_options(&settings, &sources);
-    let mut searcher = Searcher::new(options);
+    let mut searcher = Searcher::try_new(options).map_err(CliError::input)?;
     let stop = AtomicBool::new(false);
     let mut print = |i: &Info| {
         outln!(

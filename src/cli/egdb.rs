@@ -160,9 +160,15 @@ pub struct BuildArgs {
     pub quiet: bool,
 }
 
+/// A destination that cannot be written, as a database error naming it.
+fn destination(e: super::output::DestinationError) -> EgdbError {
+    EgdbError::io(e.path, std::io::Error::other(e.reason))
+}
+
 /// `bundle`: the built-in databases' file from a directory's slices.
 fn run_bundle(a: &BundleArgs) -> Result<ExitCode, EgdbError> {
     let dir = a.dir.resolve();
+    super::output::check_file(&a.out).map_err(destination)?;
     let bytes = damas_egdb::slices::builtin::write_bundle(a.dir.variant, &dir, &a.out)?;
     outln!("{}: {bytes} bytes", a.out.display());
     Ok(ExitCode::SUCCESS)
@@ -232,6 +238,7 @@ fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
         return Err(EgdbError::LegacyVariant(v));
     }
     let dir = location::write_dir_for(v, a.dir.as_deref(), &Env::from_process());
+    super::output::check_dir(&dir).map_err(destination)?;
     outln!("building {v} databases in {}", dir.display());
     let start = std::time::Instant::now();
     if a.legacy {

@@ -45,6 +45,9 @@ pub struct Args {
 
 /// Read the game, review it with a progress bar on stderr, print the review.
 pub fn run(args: &Args) -> Result<(), CliError> {
+    if let Some(path) = &args.svg {
+        crate::cli::output::check_file(path).map_err(|e| CliError::input(format!("--svg: {e}")))?;
+    }
     let bytes = std::fs::read(&args.file)
         .map_err(|e| CliError::input(format!("{}: {e}", args.file.display())))?;
     let text = String::from_utf8_lossy(&bytes);
@@ -88,7 +91,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         databases: damas_engine::engine::Databases::found_or_built_in(oracle, game.variant(), true),
         ..Sources::default()
     };
-    let mut searcher = Engine::new(&settings, &sources).searcher;
+    let mut searcher = Engine::try_new(&settings, &sources)
+        .map_err(CliError::input)?
+        .searcher;
     let bar = Bar::new(
         true,
         Some(game.positions().len() as u64),
@@ -125,8 +130,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     out!("{}", report(&review, names));
     if let Some(path) = &args.svg {
         let svg = crate::review::curve::curve_svg(&crate::review::curve::eval_curve(&review));
-        damas_rules::atomic_file::write_atomic(path, svg.as_bytes())
-            .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))?;
+        crate::cli::output::write_file(path, svg.as_bytes())
+            .map_err(|e| CliError::input(format!("--svg: {e}")))?;
         outln!("Evaluation chart written to {}", path.display());
     }
     Ok(())

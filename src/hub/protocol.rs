@@ -293,15 +293,7 @@ pub fn parse_command(text: &str) -> Result<Option<HubCommand>, ProtocolError> {
             HubCommand::Pos { pos, moves }
         }
         "level" => HubCommand::TimeControl(parse_time_control(&line)?),
-        "go" => {
-            if line.has("ponder") {
-                HubCommand::Go(GoMode::Ponder)
-            } else if line.has("analyze") || line.has("analyse") {
-                HubCommand::Go(GoMode::Analyze)
-            } else {
-                HubCommand::Go(GoMode::Think)
-            }
-        }
+        "go" => HubCommand::Go(parse_go_mode(&line)?),
         "ponder-hit" => HubCommand::PonderHit,
         "stop" => HubCommand::Stop,
         "new-game" => HubCommand::NewGame,
@@ -310,6 +302,26 @@ pub fn parse_command(text: &str) -> Result<Option<HubCommand>, ProtocolError> {
         other => HubCommand::Unknown(other.to_string()),
     };
     Ok(Some(cmd))
+}
+
+/// The mode of `go`: `think`, `ponder` or `analyze` (also spelt `analyse`); a bare
+/// `go` or another word is refused rather than taken as `think`.
+fn parse_go_mode(line: &Line) -> Result<GoMode, ProtocolError> {
+    let bad = |value: &str| ProtocolError::BadValue {
+        key: "go".to_string(),
+        value: value.to_string(),
+        reason: "expected think, ponder or analyze",
+    };
+    match line.args.as_slice() {
+        [(word, None)] => match word.as_str() {
+            "think" => Ok(GoMode::Think),
+            "ponder" => Ok(GoMode::Ponder),
+            "analyze" | "analyse" => Ok(GoMode::Analyze),
+            other => Err(bad(other)),
+        },
+        [] => Err(bad("")),
+        [(word, _), ..] => Err(bad(word)),
+    }
 }
 
 /// Parse a Hub position: `W` or `B`, then one of `w b W B e` for squares 1…32 in the

@@ -97,9 +97,8 @@ impl Settings {
     }
 
     /// Apply `set-param name=… value=…`. `Ok(true)` when the change needs a new
-    /// searcher, `Ok(false)` when it does not (or the parameter is unknown, which
-    /// the Hub protocol says to ignore), `Err` with the message for an `error` line
-    /// when the value is refused (the setting is then unchanged).
+    /// searcher, `Ok(false)` when it does not, `Err` with the message for an `error`
+    /// line when the value or an unknown name is refused (nothing is then changed).
     pub fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
         self.apply(name, value).map(|a| a.searcher)
     }
@@ -145,10 +144,10 @@ impl Settings {
                         }),
                         Ok(()) => Ok(searcher(setting.searcher)),
                         Err(e @ SettingError::Value { .. }) => Err(e.to_string()),
-                        Err(SettingError::Unknown(_)) => Ok(searcher(false)),
+                        Err(SettingError::Unknown(_)) => Err(unknown_param(name)),
                     }
                 }
-                None => Ok(searcher(false)),
+                None => Err(unknown_param(name)),
             },
         }
     }
@@ -176,6 +175,11 @@ impl Settings {
             }
         }
     }
+}
+
+/// The message for a `set-param` of a parameter this engine does not have.
+fn unknown_param(name: &str) -> String {
+    format!("unknown parameter {name:?}, ignored (the parameters are those announced on `hub`)")
 }
 
 /// What [`Settings::apply`] did.
@@ -230,8 +234,9 @@ mod tests {
         assert_eq!(s.engine.strength.number(), 3);
         assert_eq!(s.set("move-numbering", "rows-reversed"), Ok(false));
         assert_eq!(s.numbering, MoveNumbering::RowsReversed);
-        // Unknown parameters are ignored, as the Hub protocol says.
-        assert_eq!(s.set("no-such-param", "1"), Ok(false));
+        // An unknown parameter is refused with a message naming it.
+        let e = s.set("no-such-param", "1").unwrap_err();
+        assert!(e.contains("\"no-such-param\""), "{e}");
     }
 
     #[test]

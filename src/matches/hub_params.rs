@@ -1,7 +1,6 @@
 //! What a match tells a Hub engine (`cmd=…`) of its spec: the `set-param` lines, so
 //! that a key the engine cannot honour stops the match instead of being dropped.
 
-use crate::hub::MoveNumbering;
 use damas_engine::eval::EvalName;
 
 use super::player::EngineSpec;
@@ -18,7 +17,8 @@ impl EngineSpec {
     pub fn hub_params(&self, offered: &[String]) -> Result<Vec<(&'static str, String)>, String> {
         let offers = |name: &str| offered.iter().any(|p| p == name);
         let mut out = Vec::new();
-        if self.numbering != MoveNumbering::Standard && offers("move-numbering") {
+        // Sent whenever offered: the engine's default may differ from the spec's.
+        if offers("move-numbering") {
             out.push(("move-numbering", self.numbering.to_string()));
         }
         // What the spec gave of these is sent whether offered or not.

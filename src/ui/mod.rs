@@ -149,6 +149,7 @@ fn event_loop(
     let mut review: Option<review_job::ReviewJob> = None;
     let mut repair = keys::KeyRepair::new();
     loop {
+        controller.sync_clock_hold();
         controller.tick();
         for effect in controller.take_effects() {
             // A loaded game (or one brought back) may be of other rules.

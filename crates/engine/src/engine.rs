@@ -13,6 +13,7 @@ use crate::level::Strength;
 use crate::search::{SearchOptions, Searcher, TableKind};
 use crate::settings::EngineSettings;
 use crate::time::MoveOverhead;
+use crate::tt::alloc::TableAllocError;
 use damas_egdb::oracle::Oracle;
 use damas_rules::variant::Variant;
 
@@ -143,14 +144,24 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// The engine of `settings` with `sources`.
+    /// The engine of `settings` with `sources` (aborts where its table's memory
+    /// cannot be had: [`Engine::try_new`] says so instead).
     pub fn new(settings: &EngineSettings, sources: &Sources) -> Engine {
-        Engine {
-            searcher: Searcher::new(search_options(settings, sources)),
+        Engine::try_new(settings, sources).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The engine of `settings` with `sources`, or the error when the memory of its
+    /// table cannot be had (a `hash` too large for the machine).
+    pub fn try_new(
+        settings: &EngineSettings,
+        sources: &Sources,
+    ) -> Result<Engine, TableAllocError> {
+        Ok(Engine {
+            searcher: Searcher::try_new(search_options(settings, sources))?,
             book: settings.book.then(|| book::embedded_book(settings.variant)),
             strength: settings.strength,
             overhead: settings.move_overhead,
-        }
+        })
     }
 }
 

@@ -36,7 +36,14 @@ fn a_clock_with_moves_zero_is_sudden_death() {
 fn malformed_known_commands_are_errors_unknown_ones_ignored() {
     assert!(parse_command("set-param name=\"egdb-dir").is_err());
     assert!(parse_command("level time=abc").is_err());
-    assert!(parse_command("go").is_ok());
+    // `go` needs its mode: neither a bare `go` nor an unknown one is taken as `think`.
+    for line in ["go", "go fly", "go think ponder"] {
+        let Err(ProtocolError::BadValue { key, .. }) = parse_command(line) else {
+            panic!("{line} accepted");
+        };
+        assert_eq!(key, "go");
+    }
+    assert!(parse_command("go analyse").is_ok());
     assert_eq!(
         parse_command("frobnicate x=\"open").unwrap(),
         Some(HubCommand::Unknown("frobnicate".into()))
@@ -79,7 +86,7 @@ fn parses_commands() {
         Some(HubCommand::Go(GoMode::Ponder))
     );
     assert_eq!(
-        parse_command("go").unwrap(),
+        parse_command("go think").unwrap(),
         Some(HubCommand::Go(GoMode::Think))
     );
     assert_eq!(

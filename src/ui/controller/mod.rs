@@ -5,6 +5,7 @@
 
 mod analysis;
 mod ballot;
+mod clock_hold;
 mod confirm;
 mod moves;
 mod queries;
@@ -70,6 +71,8 @@ pub struct Controller {
     effects: Vec<Effect>,
     clocks: [Duration; 2],
     turn_start: Instant,
+    /// Since when the clock has stood still for a review or a hint.
+    clock_held: Option<Instant>,
     /// Playing strength of the engine's moves (hints are always at full strength).
     strength: Strength,
     /// The game clock, when the game is played on one: a [`TimeControl::Clock`].
@@ -106,8 +109,8 @@ pub struct Controller {
     review: Option<ReviewPanel>,
     /// Progress of the review being made: (positions done, in all).
     reviewing: Option<(usize, usize)>,
-    /// The name of the FMJD ballot the game started from.
-    opening: Option<String>,
+    /// The FMJD ballot the game started from (its moves lead to the game's start).
+    opening: Option<crate::matches::Opening>,
     /// The analysis board, when open.
     analysis: Option<AnalysisBoard>,
 }
@@ -146,6 +149,7 @@ impl Controller {
             effects: Vec::new(),
             clocks: [Duration::ZERO; 2],
             turn_start: Instant::now(),
+            clock_held: None,
             strength: Strength::FULL,
             clock: None,
             bonus: [Duration::ZERO; 2],

@@ -163,7 +163,7 @@ impl Controller {
         }
         self.clock_log.truncate(ply);
         self.clock_log.push((self.clocks, self.bonus));
-        self.clocks[side as usize] += self.turn_start.elapsed();
+        self.clocks[side as usize] += self.turn_elapsed();
         if let Some((_, inc)) = self.clock.and_then(|c| c.game_clock()) {
             self.bonus[side as usize] += inc;
         }

@@ -27,6 +27,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::eval::{Accumulators, Evaluation, Evaluator, Material};
+use crate::tt::alloc::TableAllocError;
 use crate::tt::{shared::SharedTable, thesis::Table, TableAccess};
 use damas_rules::moves::MoveList;
 use damas_rules::position::Position;
@@ -106,14 +107,26 @@ const _: () = {
 };
 
 impl Searcher {
-    /// A searcher with the given options.
+    /// A searcher with the given options; panics where its table cannot be allocated
+    /// (see [`Searcher::try_new`]).
     pub fn new(options: SearchOptions) -> Searcher {
+        Self::try_new(options).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A searcher with the given options, or the error when the memory of its table
+    /// cannot be had (a `hash` too large for the machine).
+    pub fn try_new(options: SearchOptions) -> Result<Searcher, TableAllocError> {
         // The table is allocated here rather than in the first search.
         let uses = |k| options.techniques.tt && options.table == k;
-        let tt = uses(TableKind::Thesis).then(|| Table::new(options.tt_bits));
-        let shared =
-            uses(TableKind::Replacing).then(|| Arc::new(SharedTable::new(options.hash_mb)));
-        Searcher {
+        let tt = match uses(TableKind::Thesis) {
+            true => Some(Table::try_new(options.tt_bits)?),
+            false => None,
+        };
+        let shared = match uses(TableKind::Replacing) {
+            true => Some(Arc::new(SharedTable::try_new(options.hash_mb)?)),
+            false => None,
+        };
+        Ok(Searcher {
             options,
             tt,
             tt_dirty: false,
@@ -121,7 +134,7 @@ impl Searcher {
             main: ThreadState::new(),
             helpers: Vec::new(),
             thread_nodes: Vec::new(),
-        }
+        })
     }
 
     /// The options in force.
