@@ -28,9 +28,7 @@ use rand_chacha::ChaCha8Rng;
 
 // ---------------------------------------------------------------- reference minimax
 
-#[path = "common/reference.rs"]
-mod reference;
-use reference::minimax;
+use crate::reference::minimax;
 
 fn reference(pos: &Position, history: &[Position], depth: u32, qs: bool) -> Score {
     minimax(pos, depth, 0, qs, false, &mut history.to_vec())
@@ -486,43 +484,6 @@ fn node_limit_and_stop_flag_end_the_search() {
     assert!(legal_moves(&pos).contains(&r.best.expect("a move even when stopped at once")));
 }
 
-#[test]
-fn analyze_command_honours_time() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_damas"))
-        .args(["analyze", "--time", "0.2", "--stats"])
-        .output()
-        .expect("run damas");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("utf8");
-    let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("info depth 1 score "), "{text}");
-    assert!(lines[lines.len() - 2].starts_with("bestmove "), "{text}");
-    // The search ends by itself (without a depth it would go on to the deepest
-    // iteration) and reports its own clock; how close it comes to 0.2 s is measured,
-    // not tested (docs/performance.md, "Time management").
-    let stats: Vec<&str> = lines[lines.len() - 1].split(' ').collect();
-    let time: Option<f64> = stats
-        .iter()
-        .position(|w| *w == "time")
-        .and_then(|i| stats[i + 1].parse().ok());
-    assert!(time.is_some(), "{text}");
-}
-
-#[test]
-fn analyze_rejects_bad_input() {
-    for args in [
-        &["analyze", "--depth", "3", "--techniques", "pvs,warp"][..],
-        &["analyze", "--depth", "3", "--fen", "W:Wz9"],
-        &["analyze"],
-    ] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_damas"))
-            .args(args)
-            .output()
-            .expect("run damas");
-        assert!(!out.status.success(), "{args:?}");
-    }
-}
-
 // ---------------------------------------------------------------- oracle
 
 /// Perfect play for every position with at most two pieces, by retrograde relaxation:
@@ -725,37 +686,6 @@ fn a_custom_evaluator_replaces_the_material_count() {
     let opts = options(t).with_eval(Evaluation::Custom(Arc::new(KingsOnly)));
     let kings = search_with(opts, &pos, &[], Limits::depth(2));
     assert_eq!(kings.score, Score::DRAW);
-}
-
-#[test]
-fn the_endgame_database_is_an_oracle() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    damas_egdb::build(dir.path(), 3, &damas_egdb::BuildOptions::default(), |_| {}).expect("build");
-    let db: Arc<dyn Oracle> = Arc::new(damas_egdb::Egdb::open(dir.path()).expect("open"));
-    assert_eq!(db.max_pieces(), 3);
-    let t: Techniques = "pvs,id,asp,tt,qs,egdb".parse().expect("techniques");
-    // Four pieces, every move a capture into the database: the value is exact.
-    let pos = parse_fen("W:Wd4,Kg1:Bc5,Kh8").expect("fen");
-    let moves = legal_moves(&pos);
-    assert!(moves.iter().all(|m| m.is_capture()));
-    let want = moves
-        .iter()
-        .map(|&m| -oracle_score(&db.probe(&pos.play(m)).expect("covered"), 1))
-        .max()
-        .expect("moves");
-    let opts = options(t)
-        .with_oracle(Some(db.clone()))
-        .with_draw_policy(DrawPolicy::Score);
-    let r = search_with(opts, &pos, &[], Limits::depth(5));
-    assert_eq!(r.score, want);
-    assert!(r.stats.egdb_cutoffs > 0);
-    // At the root of a database position its best move is played.
-    let root = parse_fen("W:WKa1,c3:Bh6").expect("fen");
-    let answer = db.probe(&root).expect("covered");
-    let opts = options(t).with_oracle(Some(db.clone()));
-    let r = search_with(opts, &root, &[], Limits::depth(9));
-    assert_eq!(r.best, answer.best);
-    assert_eq!(r.score, oracle_score(&answer, 0));
 }
 
 // ---------------------------------------------------------------- ProbCut
