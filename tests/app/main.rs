@@ -5,7 +5,6 @@
 mod analyze;
 mod analyze_lines;
 mod egdb_convert;
-mod egdb_oracle;
 mod egdb_russian_play;
 mod egdb_tool;
 mod egdb_verdicts;

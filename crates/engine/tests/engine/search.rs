@@ -688,6 +688,37 @@ fn a_custom_evaluator_replaces_the_material_count() {
     assert_eq!(kings.score, Score::DRAW);
 }
 
+#[test]
+fn the_endgame_database_is_an_oracle() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    damas_egdb::build(dir.path(), 3, &damas_egdb::BuildOptions::default(), |_| {}).expect("build");
+    let db: Arc<dyn Oracle> = Arc::new(damas_egdb::Egdb::open(dir.path()).expect("open"));
+    assert_eq!(db.max_pieces(), 3);
+    let t: Techniques = "pvs,id,asp,tt,qs,egdb".parse().expect("techniques");
+    // Four pieces, every move a capture into the database: the value is exact.
+    let pos = parse_fen("W:Wd4,Kg1:Bc5,Kh8").expect("fen");
+    let moves = legal_moves(&pos);
+    assert!(moves.iter().all(|m| m.is_capture()));
+    let want = moves
+        .iter()
+        .map(|&m| -oracle_score(&db.probe(&pos.play(m)).expect("covered"), 1))
+        .max()
+        .expect("moves");
+    let opts = options(t)
+        .with_oracle(Some(db.clone()))
+        .with_draw_policy(DrawPolicy::Score);
+    let r = search_with(opts, &pos, &[], Limits::depth(5));
+    assert_eq!(r.score, want);
+    assert!(r.stats.egdb_cutoffs > 0);
+    // At the root of a database position its best move is played.
+    let root = parse_fen("W:WKa1,c3:Bh6").expect("fen");
+    let answer = db.probe(&root).expect("covered");
+    let opts = options(t).with_oracle(Some(db.clone()));
+    let r = search_with(opts, &root, &[], Limits::depth(9));
+    assert_eq!(r.best, answer.best);
+    assert_eq!(r.score, oracle_score(&answer, 0));
+}
+
 // ---------------------------------------------------------------- ProbCut
 
 #[test]
