@@ -335,7 +335,8 @@ mod tests {
                 bar.inc(1);
                 bar.finish_and_clear();
                 drop(bar);
-                String::from_utf8(out.0.lock().unwrap().clone()).unwrap()
+                let bytes = out.0.lock().unwrap().clone();
+                String::from_utf8(bytes).unwrap()
             };
             assert_eq!(run(Duration::from_secs(3600)), "");
             let text = run(Duration::ZERO);
