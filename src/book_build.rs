@@ -19,9 +19,13 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use damas_egdb::progress::Bar;
+use damas_engine::engine::{search_options, Sources};
 use damas_engine::eval::Evaluation;
 use damas_engine::score::Score;
-use damas_engine::search::{Limits, SearchOptions, Searcher};
+use damas_engine::search::Searcher;
+use damas_engine::settings::EngineSettings;
+use damas_engine::think::{no_draws, think, Think};
+use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_rules::bitboard::Bitboard;
 use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
@@ -314,12 +318,11 @@ impl State {
     }
 
     fn save(&self, path: &Path, nodes: u64, variant: Variant) -> Result<(), BuildError> {
-        damas_engine::fsutil::write_atomic(path, self.to_text(nodes, variant).as_bytes()).map_err(
-            |source| BuildError::Io {
+        damas_rules::atomic_file::write_atomic(path, self.to_text(nodes, variant).as_bytes())
+            .map_err(|source| BuildError::Io {
                 path: path.to_path_buf(),
                 source,
-            },
-        )
+            })
     }
 }
 
@@ -336,7 +339,9 @@ fn analyse(searcher: &mut Searcher, pos: &Position, nodes: u64) -> Analysis {
                 Score::win_in(1)
             } else {
                 searcher.clear();
-                let r = searcher.search(&child, &[*pos], &Limits::nodes(nodes), &stop, &mut |_| {});
+                let budget = MoveBudget::new(&TimeControl::Nodes(nodes), Spend::Exact);
+                let job = Think::search(&child, std::slice::from_ref(pos), budget);
+                let r = think(searcher, &job, &mut no_draws(), &stop, &mut |_| {}).result;
                 -r.score
             };
             (m, score)
@@ -391,14 +396,16 @@ pub fn build(
     let variant = config.variant;
     let legal = |p: &Position| legal_moves_for(variant, p);
     let mut state = State::load(state_path, config.nodes, variant)?;
-    let evaluation = config
-        .evaluation
-        .clone()
-        .unwrap_or_else(|| Evaluation::default_for(variant));
-    let options = SearchOptions::default()
-        .with_variant(variant)
-        .with_eval(evaluation)
-        .with_hash_mb(config.hash_mb);
+    let settings = EngineSettings {
+        variant,
+        hash_mb: config.hash_mb,
+        ..EngineSettings::default()
+    };
+    let sources = Sources {
+        evaluation: config.evaluation.clone(),
+        ..Sources::default()
+    };
+    let options = search_options(&settings, &sources);
     // One searcher per worker at a time, reused: tables are large to allocate.
     let searchers: Mutex<Vec<Searcher>> = Mutex::new(Vec::new());
     let pb = progress_bar(config.progress);

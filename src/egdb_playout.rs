@@ -5,8 +5,12 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use damas_engine::eval::Evaluation;
-use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher, WinPolicy};
+use damas_egdb::oracle::Oracle;
+use damas_engine::engine::{Databases, Engine, Sources};
+use damas_engine::search::{Limits, WinPolicy};
+use damas_engine::settings::EngineSettings;
+use damas_engine::think::{no_draws, think, Think};
+use damas_engine::time::MoveBudget;
 use damas_rules::game::Game;
 use damas_rules::outcome::{EndReason, GameResult};
 use damas_rules::position::{Color, Position};
@@ -57,16 +61,17 @@ pub fn play_out_with(
     policy: WinPolicy,
 ) -> Playout {
     let variant = db.variant();
-    let engine = || {
-        Searcher::new(
-            SearchOptions::default()
-                .with_variant(variant)
-                .with_eval(Evaluation::default_for(variant))
-                .with_hash_mb(hash_mb)
-                .with_win_policy(policy)
-                .with_database(Some(db.clone())),
-        )
+    let settings = EngineSettings {
+        variant,
+        hash_mb,
+        egdb_wins: policy,
+        ..EngineSettings::default()
     };
+    let sources = Sources {
+        databases: Databases::Search(db.clone()),
+        ..Sources::default()
+    };
+    let engine = || Engine::new(&settings, &sources).searcher;
     let mut sides = [engine(), engine()];
     let mut game = Game::new_for(variant, start);
     let stop = AtomicBool::new(false);
@@ -79,7 +84,8 @@ pub fn play_out_with(
         }
         let pos = game.position();
         let side = &mut sides[usize::from(pos.side_to_move() == Color::Black)];
-        let r = side.search(&pos, game.history(), limits, &stop, &mut |_| {});
+        let job = Think::search(&pos, game.history(), MoveBudget::from(*limits));
+        let r = think(side, &job, &mut no_draws(), &stop, &mut |_| {}).result;
         match r.best {
             Some(mv) if game.play(mv) => {}
             // A search always has a legal move while the game is on.

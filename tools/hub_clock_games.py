@@ -30,8 +30,8 @@ start from the FMJD ballots in order (each twice, colours swapped; book off).
 Games longer than --max-plies are adjudicated drawn. The last line sums up: games,
 time losses, results and the smallest clock left after a move.
 
-Numbering: pydraughts numbers the squares of Brazilian moves from White's side, so
-the script sets `move-numbering=rows-reversed` (see tools/hub_pydraughts.py).
+Numbering: pydraughts numbers the squares of Brazilian moves from White's side, as
+damas's default `move-numbering` (rows-reversed) does; no option is set.
 """
 import argparse
 import json
@@ -70,7 +70,7 @@ class TimedHubEngine(HubEngine):
 
 def start_engine(path: str, args) -> HubEngine:
     engine = TimedHubEngine([path, "hub"])
-    options = {"variant": "brazilian", "move-numbering": "rows-reversed", "threads": args.threads}
+    options = {"variant": "brazilian", "threads": args.threads}
     if args.ballots:
         options["book"] = "false"
     for item in args.option:

@@ -1,25 +1,26 @@
 #!/usr/bin/env python3
 """Drive `damas hub` from a real Hub client: pydraughts' HubEngine (the client that
-lidraughts-bot uses). Not run in CI.
+lidraughts-bot uses), with the client's defaults: no option but `variant` is set.
+Not run in CI.
 
 Usage:
     pip install pydraughts            # tested with 0.6.7
     cargo build --release
     python3 tools/hub_pydraughts.py [path/to/damas] [plies]
 
-It plays one game of Brazilian draughts engine-against-itself through pydraughts
-(`Board(variant="brazilian")`, `HubEngine.play`), checks that every move damas
-returns is legal in pydraughts' own board, then exercises ping, ponder + ponder-hit and
-quit. Each side plays on a real clock (3 s + 0.05 s per move) that must never run
-out.
+For Brazilian and Russian, and with damas moving first and then second, it plays a
+game of at most `plies` plies between damas (`HubEngine.play` on a clock of 3 s +
+0.05 s per move that must never run out) and random legal moves from pydraughts' own
+board, checking that every move damas returns is legal in that board. It then checks
+pondering (`go ponder`, `ponder-hit`), that a parameter damas lacks and a `go` without
+its mode are answered with an `error` line, and `quit`.
 
-Ponder is checked first, on the start position. Numbering quirk: for Brazilian (and Russian) pydraughts sends the position string
-(`pos pos=W...`) in the standard order of docs/rules.md (square 1 = b8), but numbers the
-squares of its *moves* from White's side (1 = a1, 32 = h8: the rows reversed); the
-first White moves are `9-13` ... `12-16`, not `21-17` ... `24-20`. The script
-therefore sets `move-numbering=rows-reversed` (a damas Hub parameter) before playing;
-lidraughts-bot users do the same in the engine options of its config.
+Numbering: pydraughts sends the position string (`pos pos=W...`) in the standard order
+of docs/rules.md (square 1 = b8) but numbers the squares of its *moves* from White's
+side (1 = a1, 32 = h8, the rows reversed), for both variants: White's first moves are
+`9-13` ... `12-16`. That is damas's default `move-numbering`, so none is set here.
 """
+import random
 import sys
 import time
 
@@ -27,18 +28,57 @@ import draughts
 from draughts.engine import HubEngine, Limit
 
 
+def play_game(engine: HubEngine, variant: str, damas_side, plies: int, rng: random.Random) -> None:
+    board = draughts.Board(variant=variant)
+    clock = 3.0
+    inc = 0.05
+    for ply in range(plies):
+        if board.is_over():
+            break
+        legal = list(board.legal_moves())
+        if board.turn != damas_side:
+            board.push(rng.choice(legal))
+            continue
+        t0 = time.monotonic()
+        result = engine.play(board, Limit(time=clock, inc=inc), ponder=False)
+        clock += inc - (time.monotonic() - t0)
+        assert clock > 0, f"{variant} ply {ply}: out of time ({clock:.3f} s)"
+        hub = {m.hub_move for m in legal}
+        assert result.move.hub_move in hub, f"{variant} ply {ply}: {result.move.hub_move} not in {sorted(hub)}"
+        board.push(result.move)
+    first = "first" if damas_side == draughts.WHITE else "second"
+    print(f"{variant}, damas {first}: {len(board.move_stack)} plies, clock {clock:.2f} s,",
+          "over:", board.is_over(), "winner:", board.winner())
+
+
+def error_reply(engine: HubEngine, line: str) -> str:
+    """Send `line`, then `ping`; the `error` line that comes before `pong`."""
+    engine.send(line)
+    engine.send("ping")
+    error = ""
+    while True:
+        command, arg = engine.recv_hub()
+        if command == "pong":
+            return error
+        if command == "error":
+            error = arg
+
+
 def main() -> int:
     damas = sys.argv[1] if len(sys.argv) > 1 else "target/release/damas"
     plies = int(sys.argv[2]) if len(sys.argv) > 2 else 60
+    rng = random.Random(1)
     engine = HubEngine([damas, "hub"])
     print("id:", engine.id, "options:", sorted(engine.options), "variants:", engine.variants)
-    assert "brazilian" in engine.variants, "damas must announce the brazilian variant"
-    engine.configure({"variant": "brazilian", "move-numbering": "rows-reversed"})
-    engine.init()
-    engine.ping()
+    assert {"brazilian", "russian"} <= engine.variants, engine.variants
+    for variant in ["brazilian", "russian"]:
+        engine.configure({"variant": variant})
+        engine.init()
+        for side in [draughts.WHITE, draughts.BLACK]:
+            play_game(engine, variant, side, plies, rng)
 
-    board = draughts.Board(variant="brazilian")
     # Ponder on the start position, then ponder-hit: damas must answer with `done`.
+    board = draughts.Board(variant="russian")
     engine.send(f"pos pos={board._game.initial_hub_fen}")
     engine.send("level move-time=0.3")
     engine.send("go ponder")
@@ -49,22 +89,10 @@ def main() -> int:
             print("ponder-hit answered:", arg)
             break
 
-    # A real clock per side: 3 s + 0.05 s a move; damas must never run out.
-    clock = {draughts.WHITE: 3.0, draughts.BLACK: 3.0}
-    inc = 0.05
-    for ply in range(plies):
-        if board.is_over():
-            break
-        legal = {m.hub_move for m in board.legal_moves()}
-        side = board.turn
-        t0 = time.monotonic()
-        result = engine.play(board, Limit(time=clock[side], inc=inc), ponder=False)
-        clock[side] += inc - (time.monotonic() - t0)
-        assert clock[side] > 0, f"ply {ply}: out of time ({clock[side]:.3f} s)"
-        assert result.move.hub_move in legal, f"ply {ply}: {result.move.hub_move} not in {sorted(legal)}"
-        print(ply + 1, result.move.pdn_move, result.info.get("score"), result.info.get("depth"), f"clock {clock[side]:.2f}")
-        board.push(result.move)
-    print("final fen:", board.fen, "over:", board.is_over(), "winner:", board.winner())
+    for line in ["set-param name=no-such-param value=1", "go fly", "go"]:
+        reply = error_reply(engine, line)
+        assert reply, f"no error line for {line!r}"
+        print(f"{line!r} answered: error {reply}")
 
     engine.quit()
     engine.p.wait(timeout=5)

@@ -2,14 +2,16 @@
 //! then the best move.
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use crate::cli::analysis_lines::AnalysisLines;
+use crate::cli::limits::LimitArgs;
 use crate::cli::{position_arg, CliError};
-use damas_engine::eval::{EvalName, Evaluation};
+use damas_engine::engine::{Databases, Sources};
+use damas_engine::eval::EvalName;
 use damas_engine::search::parse_threads;
-use damas_engine::search::{Info, SearchOptions, Searcher, DEFAULT_HASH_MB};
-use damas_engine::time::{MoveBudget, Spend, TimeControl};
+use damas_engine::search::{Info, Searcher, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA};
+use damas_engine::think::{no_draws, think, Think};
+use damas_engine::time::{MoveBudget, Spend};
 use damas_engine::tt::shared::parse_hash;
 use damas_engine::verdict::consulted;
 use damas_rules::game::Game;
@@ -20,7 +22,7 @@ use damas_rules::variant::Variant;
 
 /// Arguments of `damas analyze`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "time", "nodes"])))]
+#[command(mut_group("limits", |g| g.required(true)))]
 pub struct Args {
     /// Position (algebraic or numeric FEN); the start position by default.
     #[arg(long, conflicts_with = "pdn")]
@@ -33,15 +35,9 @@ pub struct Args {
     /// Russian searches use no book, and the Russian endgame databases.
     #[arg(long, value_parser = crate::cli::variant_parser())]
     pub variant: Option<Variant>,
-    /// Search to this depth (plies).
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Search for this many seconds (more than 0, at most one year).
-    #[arg(long, value_parser = crate::cli::parse_seconds)]
-    pub time: Option<f64>,
-    /// Search this many nodes.
-    #[arg(long)]
-    pub nodes: Option<u64>,
+    /// How long to search (one of them is needed).
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Techniques, comma- or plus-separated: the thesis' ab, pvs, id, asp, tt, qs,
     /// killers, history, etc, mtdf, egdb, sel<1-99>, and lmr, rules, ext, probcut, rfp,
     /// threat, singular, futility, iir (default: the default engine's,
@@ -61,7 +57,7 @@ pub struct Args {
     pub threads: usize,
     /// Aspiration window half-width, hundredths of a man (`--delta` is an older
     /// spelling).
-    #[arg(long, alias = "delta", value_name = "HUNDREDTHS", default_value_t = SearchOptions::default().aspiration_delta())]
+    #[arg(long, alias = "delta", value_name = "HUNDREDTHS", default_value_t = ENGINE_ASPIRATION_DELTA)]
     pub aspiration: i32,
     /// Whether frontier nodes probe and store in the replacing table (`true` by default).
     #[arg(long, value_name = "BOOL", value_parser = crate::cli::parse_bool)]
@@ -135,33 +131,24 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         outln!("bestmove none result {}", result.pdn());
         return Ok(());
     }
-    let level = match (args.depth, args.time, args.nodes) {
-        (Some(0), _, _) => return Err(CliError::input("--depth must be at least 1")),
-        (_, _, Some(0)) => return Err(CliError::input("--nodes must be at least 1")),
-        (Some(d), _, _) => TimeControl::Depth(d),
-        (_, Some(s), _) if s.is_finite() && s > 0.0 && s <= crate::cli::MAX_SECONDS => {
-            TimeControl::MoveTime(Duration::from_secs_f64(s))
-        }
-        (_, Some(s), _) => {
-            return Err(CliError::input(format!(
-                "--time must be a positive number of seconds, got {s}"
-            )))
-        }
-        (_, _, Some(n)) => TimeControl::Nodes(n),
-        _ => return Err(CliError::input("give one of --depth, --time or --nodes")),
-    };
+    let control = args
+        .limits
+        .time_control()
+        .ok_or_else(|| CliError::input("give one of --depth, --time, --nodes or --clock"))?;
     // Analysis spends all of a fixed time, with no margin.
-    let limits = MoveBudget::new(&level, Spend::Exact).search_limits();
-    type Db = Option<std::sync::Arc<dyn damas_engine::search::Oracle>>;
+    let budget = MoveBudget::new(&control, Spend::Exact);
     // A database named or found switches `egdb` on, unless `--techniques` chose
     // without it (a found one is then only kept at hand).
     // Without a directory, the 1-4-piece databases built into the program.
-    let opened = crate::cli::open_databases(variant, args.egdb.as_deref())?
-        .or_else(|| damas_egdb::oracle::built_in(variant));
-    let (database, kept): (Db, Db) = if args.egdb.is_some() || args.techniques.is_none() {
-        (opened, None)
-    } else {
-        (None, opened)
+    let opened = damas_engine::engine::with_built_in(
+        crate::cli::open_databases(variant, args.egdb.as_deref())?,
+        variant,
+        true,
+    );
+    let databases = match opened {
+        Some(db) if args.egdb.is_some() || args.techniques.is_none() => Databases::Search(db),
+        Some(db) => Databases::AtHand(db),
+        None => Databases::None,
     };
     // The engine's settings through its table, under the same keys as Hub
     // `set-param` and match specs; a thesis table size (after `hash`) selects the
@@ -179,14 +166,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         // Analysis reports the databases' verdicts, exact wins and distances.
         ("egdb-wins", Some("verdict".to_string())),
     ])?;
-    let mut options = settings.search_options().with_oracle(kept);
-    if args.weights.is_some() {
-        options = options.with_eval(
-            Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?,
-        );
-    }
-    let options = options.with_database(database);
-    let mut searcher = Searcher::new(options);
+    let sources = Sources {
+        databases,
+        evaluation: Sources::weights(args.weights.as_deref()).map_err(CliError::input)?,
+        ..Sources::default()
+    };
+    let options = damas_engine::engine::search_options(&settings, &sources);
+    let mut searcher = Searcher::try_new(options).map_err(CliError::input)?;
     let stop = AtomicBool::new(false);
     let mut rows = AnalysisLines::new(variant, pos, consulted(searcher.options()));
     let mut print = |i: &Info| {
@@ -194,7 +180,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             outln!("{row}");
         }
     };
-    let r = searcher.search(&pos, history, &limits, &stop, &mut print);
+    let job = Think::search(&pos, history, budget);
+    let r = think(&mut searcher, &job, &mut no_draws(), &stop, &mut print).result;
     for row in rows.finish(&r) {
         outln!("{row}");
     }

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::TypedValueParser as _;
 use clap::Subcommand;
 
 use crate::book_build::{self, BuildConfig};
@@ -34,6 +35,9 @@ pub enum Action {
         /// Rules of the embedded book shown: brazilian or russian.
         #[arg(long, default_value_t = Variant::Brazilian)]
         variant: Variant,
+        /// How to write the moves (as `damas moves`).
+        #[arg(long, default_value_t = Notation::Algebraic, value_parser = clap::builder::PossibleValuesParser::new(["algebraic", "numeric", "hub"]).try_map(|s| s.parse::<Notation>()))]
+        notation: Notation,
     },
 }
 
@@ -82,7 +86,11 @@ pub struct BuildArgs {
 pub fn run(args: &Args) -> Result<(), CliError> {
     match &args.action {
         Action::Build(a) => build(a),
-        Action::Show { file, variant } => show(file.as_deref(), *variant),
+        Action::Show {
+            file,
+            variant,
+            notation,
+        } => show(file.as_deref(), *variant, *notation),
     }
 }
 
@@ -121,6 +129,10 @@ fn build(a: &BuildArgs) -> Result<(), CliError> {
         .state
         .clone()
         .unwrap_or_else(|| book_build::state_path_for(&out));
+    for (flag, path) in [("--out", &out), ("--state", &state)] {
+        crate::cli::output::check_file(path)
+            .map_err(|e| CliError::input(format!("{flag}: {e}")))?;
+    }
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(j) = a.jobs {
         pool = pool.num_threads(j.max(1));
@@ -144,7 +156,11 @@ fn build(a: &BuildArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn show(file: Option<&std::path::Path>, variant: Variant) -> Result<(), CliError> {
+fn show(
+    file: Option<&std::path::Path>,
+    variant: Variant,
+    notation: Notation,
+) -> Result<(), CliError> {
     let (name, book) = match file {
         Some(f) => (
             f.display().to_string(),
@@ -167,7 +183,7 @@ fn show(file: Option<&std::path::Path>, variant: Variant) -> Result<(), CliError
     for m in book.moves(&start).unwrap_or_default() {
         outln!(
             "start {} weight {}",
-            move_to_string_for(book.variant(), &start, m.mv, Notation::Numeric),
+            move_to_string_for(book.variant(), &start, m.mv, notation),
             m.weight.0
         );
     }

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
 use damas_egdb::error::EgdbError;
-use damas_egdb::location::{self, Env, BUILD_HINT};
+use damas_egdb::location::{self, Env};
 use damas_egdb::parts::build::{build_for, PartSummary};
 use damas_egdb::parts::index::{part_size, MAX_PIECES};
 use damas_egdb::parts::stats::part_stats;
@@ -93,14 +93,31 @@ pub struct DirArgs {
 }
 
 impl DirArgs {
-    /// The directory to read.
+    /// The directory to read (a `DAMAS_EGDB` naming no directory is warned about).
     pub fn resolve(&self) -> PathBuf {
-        location::read_dir_for(self.variant, self.dir.as_deref(), &Env::from_process())
+        let env = Env::from_process();
+        if self.dir.is_none() {
+            if let Some(w) = location::env_warning(&env) {
+                eprintln!("damas-egdb: warning: {w}");
+            }
+        }
+        location::read_dir_for(self.variant, self.dir.as_deref(), &env)
     }
 
-    /// The databases of the directory to read.
+    /// The databases of the directory to read; each damaged file is named on
+    /// stderr (it is left out, the rest answers).
     pub fn open(&self) -> Result<Egdb, EgdbError> {
-        Egdb::open_for(self.variant, self.resolve())
+        let db = Egdb::open_for(self.variant, self.resolve())?;
+        warn_damaged(&db);
+        Ok(db)
+    }
+}
+
+/// Name on stderr each damaged file of `db` (left out: positions that need it go
+/// unanswered).
+fn warn_damaged(db: &Egdb) {
+    for f in db.damaged_files() {
+        eprintln!("damas-egdb: {f}");
     }
 }
 
@@ -143,9 +160,15 @@ pub struct BuildArgs {
     pub quiet: bool,
 }
 
+/// A destination that cannot be written, as a database error naming it.
+fn destination(e: super::output::DestinationError) -> EgdbError {
+    EgdbError::io(e.path, std::io::Error::other(e.reason))
+}
+
 /// `bundle`: the built-in databases' file from a directory's slices.
 fn run_bundle(a: &BundleArgs) -> Result<ExitCode, EgdbError> {
     let dir = a.dir.resolve();
+    super::output::check_file(&a.out).map_err(destination)?;
     let bytes = damas_egdb::slices::builtin::write_bundle(a.dir.variant, &dir, &a.out)?;
     outln!("{}: {bytes} bytes", a.out.display());
     Ok(ExitCode::SUCCESS)
@@ -215,6 +238,7 @@ fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
         return Err(EgdbError::LegacyVariant(v));
     }
     let dir = location::write_dir_for(v, a.dir.as_deref(), &Env::from_process());
+    super::output::check_dir(&dir).map_err(destination)?;
     outln!("building {v} databases in {}", dir.display());
     let start = std::time::Instant::now();
     if a.legacy {
@@ -310,7 +334,26 @@ fn print_summary(s: &PartSummary) {
 }
 
 fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
-    let db = a.dir.open()?;
+    let db = Egdb::open_for(a.dir.variant, a.dir.resolve())?;
+    // Checksums before any consistency check: a damaged file is named first, and
+    // positions that disagree only through it are not blamed.
+    let mut named: Vec<PathBuf> = Vec::new();
+    let mut name = |f: &damas_egdb::BrokenFile| {
+        if !named.contains(&f.path) {
+            outln!("damaged: {f}");
+            named.push(f.path.clone());
+        }
+    };
+    for f in db.damaged_files() {
+        name(&f);
+    }
+    if let (Some(s), Some(d)) = (db.slices(), db.slice_distances()) {
+        for f in present_slices(s).into_iter().filter_map(|s| d.file(s)) {
+            if let Err(e) = f.check() {
+                name(&damas_egdb::BrokenFile::new(f.path(), &e));
+            }
+        }
+    }
     let mut r = if a.from.is_some() {
         VerifyReport::default()
     } else {
@@ -323,12 +366,21 @@ fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
             keep: 10,
         };
         let r2 = verify_slices(s, db.slice_distances(), &opts, |v| {
+            let what = if v.damaged {
+                "damaged, not checked".to_string()
+            } else if v.skipped > 0 {
+                format!(
+                    "{} violations, {} not checked (they need a damaged file)",
+                    v.violations, v.skipped
+                )
+            } else {
+                format!("{} violations", v.violations)
+            };
             outln!(
-                "{} {:<14} {:>11} positions, {} violations, {:.1} s",
+                "{} {:<14} {:>11} positions, {what}, {:.1} s",
                 v.slice.stem(),
                 v.slice.to_string(),
                 v.positions,
-                v.violations,
                 v.seconds
             );
         });
@@ -339,19 +391,38 @@ fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
         }
         r.entries += r2.entries;
         r.violations += r2.violations;
+        r.skipped += r2.skipped;
         r.first.extend(r2.first);
+        for f in &r2.damaged {
+            name(f);
+        }
     }
     for line in &r.first {
         outln!("violation: {line}");
     }
     let parts: Vec<String> = r.parts.iter().map(|p| p.to_string()).collect();
+    let checksums = match named.len() {
+        0 => "checksums ok".to_string(),
+        n => format!(
+            "{n} damaged file{} named above",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    let skipped = if r.skipped > 0 {
+        format!(
+            ", {} entries not checked for want of a damaged file",
+            r.skipped
+        )
+    } else {
+        String::new()
+    };
     outln!(
-        "checked parts {} ({} entries, checksums ok): {} violations",
+        "checked parts {} ({} entries, {checksums}): {} violations{skipped}",
         parts.join(","),
         r.entries,
         r.violations
     );
-    Ok(if r.violations == 0 {
+    Ok(if r.violations == 0 && named.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -426,13 +497,19 @@ pub fn probe_line(db: &Egdb, fen: &str) -> String {
         return "error no pieces on the board".into();
     }
     if !db.has_part(n) {
+        if let Some(f) = db.damaged_file_for(&pos) {
+            return format!("error {f}");
+        }
         return format!(
             "error {n} pieces: part {n} is not in {}",
             db.dir().display()
         );
     }
     let Some(p) = db.probe(&pos) else {
-        return "error position not in the database".into();
+        return match db.damaged_file_for(&pos) {
+            Some(f) => format!("error {f}"),
+            None => "error position not in the database".into(),
+        };
     };
     let mut line = p.wdl.name().to_string();
     if let Some(d) = p.distance {
@@ -451,40 +528,49 @@ pub fn probe_line(db: &Egdb, fen: &str) -> String {
     line
 }
 
-/// The hint printed when there are no databases to probe.
-pub fn build_hint(explicit: Option<&std::path::Path>) -> String {
-    match explicit {
-        Some(d) => format!(
-            "build them with `{BUILD_HINT} --dir {}` (about 1-2 minutes)",
-            d.display()
-        ),
-        None => format!("build them with `{BUILD_HINT}` (about 1-2 minutes)"),
-    }
+/// The hint printed when there are no databases of `variant` (in `explicit`,
+/// when given).
+pub fn build_hint(variant: Variant, explicit: Option<&std::path::Path>) -> String {
+    format!(
+        "build them with {}, about 1-2 minutes",
+        location::build_hint_for(variant, explicit)
+    )
 }
 
 fn run_probe(a: &ProbeArgs) -> Result<ExitCode, EgdbError> {
     let dir = a.dir.resolve();
-    let no_databases = || {
-        let mut hint = build_hint(a.dir.dir.as_deref());
-        if a.dir.variant != Variant::Brazilian {
-            hint = hint.replace("build --", &format!("build --variant {} --", a.dir.variant));
-        }
-        eprintln!(
-            "damas-egdb: no {} endgame databases in {}; {hint}",
-            a.dir.variant,
-            dir.display(),
-        );
-        Ok(ExitCode::from(2))
-    };
-    let db = match Egdb::open_for(a.dir.variant, &dir) {
+    let variant = a.dir.variant;
+    let hint = || build_hint(variant, a.dir.dir.as_deref());
+    let db = match Egdb::open_for(variant, &dir) {
         Ok(db) => db,
-        // No databases at all (rather than damaged ones): say how to build them.
-        Err(EgdbError::NoParts { .. }) => return no_databases(),
-        Err(EgdbError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
-            return no_databases()
+        // No databases at all (rather than damaged ones): an explicit directory
+        // is an error, else the built-in ones answer.
+        Err(e @ (EgdbError::NoParts { .. } | EgdbError::Io { .. })) => {
+            let missing = match &e {
+                EgdbError::Io { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
+                _ => true,
+            };
+            if !missing {
+                return Err(e);
+            }
+            if a.dir.dir.is_some() {
+                eprintln!(
+                    "damas-egdb: no {variant} endgame databases in {}; {}",
+                    dir.display(),
+                    hint()
+                );
+                return Ok(ExitCode::from(2));
+            }
+            eprintln!(
+                "damas-egdb: no {variant} endgame databases in {}, answering from the 1-4-piece ones built into the program; for 5 pieces {}",
+                dir.display(),
+                hint()
+            );
+            Egdb::built_in(variant)?
         }
         Err(e) => return Err(e),
     };
+    warn_damaged(&db);
     let mut failed = false;
     let mut answer = |fen: &str| {
         let line = probe_line(&db, fen);

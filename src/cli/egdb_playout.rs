@@ -10,9 +10,10 @@ use std::time::Duration;
 use clap::Args as ClapArgs;
 use damas_egdb::error::EgdbError;
 use damas_egdb::location::{self, Env};
+use damas_egdb::oracle::Oracle;
 use damas_egdb::probe::Egdb;
 use damas_egdb::Wdl;
-use damas_engine::search::{Limits, Oracle};
+use damas_engine::search::Limits;
 use damas_rules::fen::parse_fen;
 use damas_rules::position::Color;
 use damas_rules::variant::Variant;
@@ -32,8 +33,8 @@ pub struct PlayoutArgs {
     #[arg(long)]
     pub fens: PathBuf,
     /// Seconds a move for both sides.
-    #[arg(long, default_value_t = 0.1, value_parser = crate::cli::parse_seconds)]
-    pub time: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "0.1", value_parser = damas_engine::time::move_time)]
+    pub time: Duration,
     /// Plies after which a game counts as not won.
     #[arg(long, default_value_t = 300)]
     pub max_plies: usize,
@@ -46,7 +47,7 @@ pub fn run(a: &PlayoutArgs) -> Result<ExitCode, EgdbError> {
     let db = Arc::new(Egdb::open_for(a.variant, &dir)?);
     let oracle: Arc<dyn Oracle> = db.clone();
     let file = std::fs::File::open(&a.fens).map_err(|e| EgdbError::io(&a.fens, e))?;
-    let limits = Limits::time(Duration::from_secs_f64(a.time));
+    let limits = Limits::time(a.time);
     let (mut played, mut won, mut counted) = (0, 0, 0);
     for (n, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| EgdbError::io(&a.fens, e))?;

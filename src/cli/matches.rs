@@ -53,10 +53,11 @@ pub struct Args {
     /// Games played at once, each worker with its own pair of engines.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Sequential probability ratio test `elo0,elo1[,alpha,beta]` (alpha and beta
-    /// 0.05 by default): stop as soon as H0 (Elo = elo0) or H1 (Elo = elo1) is
+    /// Sequential probability ratio test on the game pairs, `elo0,elo1[,alpha,beta]`
+    /// in logistic Elo or `nelo:elo0,elo1[,alpha,beta]` in normalized Elo (alpha and
+    /// beta 0.05 by default): stop as soon as H0 (Elo = elo0) or H1 (Elo = elo1) is
     /// accepted.
-    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
+    #[arg(long, value_name = "[nelo:]ELO0,ELO1[,ALPHA,BETA]")]
     pub sprt: Option<Sprt>,
     /// Write every game to this PDN file (rewritten after each game).
     #[arg(long, alias = "pgn")]
@@ -123,6 +124,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let (mut engine1, mut engine2) = (args.engine1.clone(), args.engine2.clone());
     let variant =
         match_variant(args.variant, [&mut engine1, &mut engine2]).map_err(CliError::input)?;
+    if let Some(path) = &args.pdn {
+        crate::cli::output::check_file(path).map_err(|e| CliError::input(format!("--pdn: {e}")))?;
+    }
     let (openings, described) = openings(args, variant)?;
     let mut pairs: Vec<PlayerPair> = Vec::with_capacity(args.concurrency);
     for _ in 0..args.concurrency {
@@ -203,10 +207,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         bar.set_message(status);
         bar.inc(1);
         if let Some(path) = &args.pdn {
-            if let Err(e) =
-                damas_engine::fsutil::write_atomic(path, write_games(&records).as_bytes())
-            {
-                write_error.get_or_insert(format!("{}: {e}", path.display()));
+            if let Err(e) = crate::cli::output::write_file(path, write_games(&records).as_bytes()) {
+                write_error.get_or_insert(e);
             }
         }
         match state.and_then(|s| s.decision) {
@@ -229,11 +231,12 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         sprt: args.sprt,
     };
     out!("{report}");
-    if let Some(path) = &args.pdn {
-        outln!("games written to {}", path.display());
-    }
-    match write_error {
-        Some(e) => Err(CliError::input(format!("cannot write the games: {e}"))),
-        None => Ok(()),
+    match (write_error, &args.pdn) {
+        (Some(e), _) => Err(CliError::input(format!("--pdn: {e}"))),
+        (None, Some(path)) => {
+            outln!("games written to {}", path.display());
+            Ok(())
+        }
+        (None, None) => Ok(()),
     }
 }

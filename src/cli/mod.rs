@@ -17,8 +17,10 @@ mod book;
 pub mod egdb;
 mod egdb_playout;
 mod hub;
+pub mod limits;
 mod matches;
 mod moves;
+mod openings;
 mod pdn;
 mod perft;
 mod play;
@@ -42,7 +44,8 @@ pub enum Command {
     Moves(moves::Args),
     /// Count the leaves of the move tree (bulk counting).
     Perft(perft::Args),
-    /// Search a position: one line per iteration, then the best move.
+    /// Search a position: one line per iteration, then the best move. One of
+    /// `--depth`, `--time`, `--nodes` or `--clock` says how long.
     Analyze(analyze::Args),
     /// Run as a Hub protocol engine on stdin/stdout.
     Hub(hub::Args),
@@ -50,13 +53,16 @@ pub enum Command {
     Pdn(pdn::Args),
     /// Play a match between two engines and estimate the Elo difference.
     Match(Box<matches::Args>),
-    /// Play in the terminal (the default).
+    /// Play in the terminal (the default). The engine thinks 1 s a move unless
+    /// `--time`, `--depth`, `--nodes` or `--clock` says otherwise.
     Play(play::Args),
     /// Review a game: the engine's evaluation of every move, its preferred move, and
     /// inaccuracies, mistakes and blunders marked, with a summary per player.
     Review(review::Args),
     /// Opening book: `damas book build`, `damas book show [FILE]`.
     Book(book::Args),
+    /// Match openings: `damas openings build` (an unbalanced set).
+    Openings(openings::Args),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -100,27 +106,6 @@ pub fn parse_bool(text: &str) -> Result<bool, String> {
     damas_engine::settings::parse_flag(text).ok_or_else(|| format!("{text:?} is not true or false"))
 }
 
-/// The longest time a command accepts, in seconds (one year): larger values would
-/// overflow [`std::time::Duration`] or are surely typing mistakes.
-pub const MAX_SECONDS: f64 = 365.0 * 86_400.0;
-
-/// A clap value parser for a time in seconds: a finite number above 0 and at most
-/// [`MAX_SECONDS`]. Negative, NaN, infinite and absurd values are rejected with a
-/// clap error instead of panicking in `Duration::from_secs_f64`.
-pub fn parse_seconds(text: &str) -> Result<f64, String> {
-    let s: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if s.is_finite() && s > 0.0 && s <= MAX_SECONDS {
-        Ok(s)
-    } else {
-        Err(format!(
-            "{text:?}: give a number of seconds above 0 and at most {MAX_SECONDS} (one year)"
-        ))
-    }
-}
-
 /// The parser of a `--variant` flag: the variants' names, any case, listed in the help.
 pub fn variant_parser() -> impl clap::builder::TypedValueParser<Value = damas_rules::Variant> {
     use clap::builder::TypedValueParser as _;
@@ -134,16 +119,20 @@ pub fn variant_parser() -> impl clap::builder::TypedValueParser<Value = damas_ru
 pub fn open_databases(
     variant: damas_rules::Variant,
     egdb: Option<&std::path::Path>,
-) -> Result<Option<std::sync::Arc<dyn damas_engine::search::Oracle>>, CliError> {
+) -> Result<Option<std::sync::Arc<dyn damas_egdb::oracle::Oracle>>, CliError> {
     let env = damas_egdb::location::Env::from_process();
+    if let (None, Some(w)) = (egdb, damas_egdb::location::env_warning(&env)) {
+        eprintln!("damas: warning: {w}");
+    }
     let opened = damas_egdb::location::open_for(variant, egdb, &env).map_err(|e| match egdb {
         Some(dir) => CliError::input(format!("--egdb {}: {e}", dir.display())),
         None => CliError::input(e),
     })?;
-    Ok(
-        opened
-            .map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::search::Oracle>),
-    )
+    // A damaged file is left out; positions that need it are searched without.
+    for f in opened.iter().flat_map(|db| db.damaged_files()) {
+        eprintln!("damas: warning: {f}");
+    }
+    Ok(opened.map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn damas_egdb::oracle::Oracle>))
 }
 
 /// Parse `--fen` (or the start position when absent).
@@ -167,6 +156,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Play(a)) => play::run(&a),
         Some(Command::Review(a)) => review::run(&a),
         Some(Command::Book(a)) => book::run(&a),
+        Some(Command::Openings(a)) => openings::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

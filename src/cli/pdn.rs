@@ -33,9 +33,17 @@ pub enum PdnCommand {
         #[arg(long)]
         player: Option<String>,
         /// The state of a sequential probability ratio test on these games:
-        /// `elo0,elo1[,alpha,beta]`, as `damas match --sprt` takes it.
+        /// `[nelo:]elo0,elo1[,alpha,beta]`, as `damas match --sprt` takes it.
         #[arg(long)]
         sprt: Option<Sprt>,
+    },
+    /// Time use per engine in a match's games (the move times and clocks `damas
+    /// match --pdn` writes for engines on time): the moves of 5 ms or more (book and
+    /// forced moves left out) with their mean, median and largest time, and on a
+    /// clock the mean, smallest and median clock left after each game's last move.
+    Times {
+        /// The PDN file.
+        file: PathBuf,
     },
     /// For both players of a match, the games in which each reached a position the
     /// endgame databases hold as won for it, and how they ended: won, drawn with the
@@ -61,6 +69,19 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             Ok(())
         }
         PdnCommand::Endings { file, egdb } => endings(file, egdb.as_deref()),
+        PdnCommand::Times { file } => {
+            let players = crate::matches::times::times(&games_of(file)?);
+            if players.is_empty() {
+                return Err(fail(format!(
+                    "{}: no move times (only engines on time= or clock= have them)",
+                    file.display()
+                )));
+            }
+            for p in players {
+                outln!("{p}");
+            }
+            Ok(())
+        }
     }
 }
 
@@ -79,9 +100,12 @@ fn endings(file: &PathBuf, egdb: Option<&std::path::Path>) -> Result<(), CliErro
             variant.name()
         )));
     }
-    let oracle = crate::cli::open_databases(variant, egdb)?
-        .or_else(|| damas_egdb::oracle::built_in(variant))
-        .ok_or_else(|| fail("no endgame databases".to_string()))?;
+    let oracle = damas_engine::engine::with_built_in(
+        crate::cli::open_databases(variant, egdb)?,
+        variant,
+        true,
+    )
+    .ok_or_else(|| fail("no endgame databases".to_string()))?;
     outln!(
         "{} pieces or fewer, {} rules",
         oracle.max_pieces(),
@@ -212,7 +236,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("game pairs: 2, first player's points 0/½/1/1½/2: 0/0/1/1/0;"),
+            text.contains("game pairs: 2 (LL 0, LD 0, DD+WL 1, WD 1, WW 0);"),
             "{text}"
         );
         assert!(text.contains("SPRT elo0=0 elo1=50"), "{text}");

@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::cli::limits::LimitArgs;
 use crate::cli::{position_arg, CliError};
-use crate::ui::clock::ClockSetting;
 use crate::ui::{self, Player, Players};
-use damas_egdb::location::BUILD_HINT;
+use damas_engine::engine::Sources;
 use damas_engine::eval::{EvalName, Evaluation};
 use damas_engine::level::Strength;
 use damas_engine::time::TimeControl;
@@ -21,21 +21,14 @@ pub struct Args {
     /// Who plays Black.
     #[arg(long, value_enum, default_value_t = Player::Engine)]
     pub black: Player,
-    /// Engine time per move in seconds (default 1).
-    #[arg(long, conflicts_with = "depth")]
-    pub time: Option<f64>,
-    /// Engine depth per move in plies, instead of a time.
-    #[arg(long)]
-    pub depth: Option<u32>,
+    /// How long the engine thinks: 1 s a move by default, or on a game clock.
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Engine playing strength: 1 to 10 or a name (beginner, novice, casual, club,
     /// intermediate, advanced, strong, expert, master, full); `+`/`-` change it.
     /// `--level` is the same flag.
     #[arg(long, alias = "level", default_value_t = Strength::FULL)]
     pub strength: Strength,
-    /// Game clock for both sides: minutes + seconds added per move (e.g. `5+3`); the
-    /// side whose time runs out loses. The engine then manages its own time.
-    #[arg(long, value_name = "MIN+INC", conflicts_with_all = ["time", "depth"])]
-    pub clock: Option<ClockSetting>,
     /// The rules: `brazilian` (the default) or `russian`. A game loaded from a PDN
     /// file is played by the rules its `GameType` names.
     #[arg(long, value_parser = crate::cli::variant_parser())]
@@ -85,10 +78,8 @@ impl Args {
         Args {
             white: Player::Human,
             black: Player::Engine,
-            time: None,
-            depth: None,
+            limits: LimitArgs::default(),
             strength: Strength::FULL,
-            clock: None,
             variant: None,
             fen: None,
             ballot: None,
@@ -108,18 +99,17 @@ impl Args {
 /// Open the game.
 pub fn run(args: &Args) -> Result<(), CliError> {
     let start = position_arg(args.fen.as_deref())?;
-    let level = match (args.depth, args.time) {
-        (Some(0), _) => return Err(CliError::input("--depth must be at least 1")),
-        (Some(d), _) => TimeControl::Depth(d),
-        (None, Some(t)) if !(t.is_finite() && t > 0.0 && t <= 86_400.0) => {
-            return Err(CliError::input(format!(
-                "--time {t}: give seconds between 0 and 86400"
-            )))
+    // A game clock is the game's, and the engine's time per move without one is the
+    // game's default.
+    let (level, clock) = match args.limits.time_control() {
+        Some(TimeControl::Clock { moves: Some(_), .. }) => {
+            return Err(CliError::input(
+                "--clock: a clock for the whole game, without moves to go",
+            ))
         }
-        (None, Some(t)) => TimeControl::MoveTime(std::time::Duration::from_millis(
-            (t * 1000.0).round().max(1.0) as u64,
-        )),
-        (None, None) => ui::default_level(),
+        Some(clock @ TimeControl::Clock { .. }) => (ui::default_level(), Some(clock)),
+        Some(control) => (control, None),
+        None => (ui::default_level(), None),
     };
     // The databases of --egdb, else those at the standard place (egdb::location)
     // when they were built, else the built-in ones of 1-4 pieces.
@@ -127,14 +117,10 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         crate::cli::open_databases(args.variant.unwrap_or_default(), args.egdb.as_deref())?;
     let oracle_found = oracle.is_some();
     // Without them, the smallest endings are still known exactly.
-    let oracle = oracle.or_else(|| damas_egdb::oracle::built_in(args.variant.unwrap_or_default()));
+    let oracle =
+        damas_engine::engine::with_built_in(oracle, args.variant.unwrap_or_default(), true);
     // --weights replaces the embedded weights of whichever rules are played.
-    let custom = match &args.weights {
-        Some(_) => {
-            Some(Evaluation::select(args.eval, args.weights.as_deref()).map_err(CliError::input)?)
-        }
-        None => None,
-    };
+    let custom = Sources::weights(args.weights.as_deref()).map_err(CliError::input)?;
     // The engine's settings through its table, under the same keys as Hub
     // `set-param` and match specs.
     let mut settings = crate::cli::engine_settings(&[
@@ -158,13 +144,16 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         if let (Evaluation::Trained(t), true) = (&evaluation, variety > 0) {
             evaluation = Evaluation::Trained(Arc::new(t.with_noise(seed, variety)));
         }
-        let database = engine_oracle
-            .clone()
-            .filter(|o| o.variant() == v)
-            .or_else(|| damas_egdb::oracle::built_in(v));
-        s.search_options()
-            .with_eval(evaluation)
-            .with_database(database)
+        let sources = Sources {
+            databases: damas_engine::engine::Databases::found_or_built_in(
+                engine_oracle.clone(),
+                v,
+                true,
+            ),
+            evaluation: Some(evaluation),
+            ..Sources::default()
+        };
+        damas_engine::engine::search_options(&s, &sources)
     };
     let config = ui::Config {
         start,
@@ -174,7 +163,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         },
         level,
         strength: settings.strength,
-        clock: args.clock,
+        clock,
         variant,
         search: Box::new(search),
         oracle,
@@ -204,13 +193,10 @@ pub fn run(args: &Args) -> Result<(), CliError> {
 /// The game's first message when it has no endgame databases of `variant`: how to
 /// build them.
 fn no_database_hint(found: bool, variant: Variant) -> Option<String> {
-    let rules = match variant {
-        Variant::Brazilian => String::new(),
-        other => format!(" --variant {other}"),
-    };
     (!found).then(|| {
         format!(
-            "No endgame databases found: `{BUILD_HINT}{rules}` builds them in about 1-2 minutes."
+            "No endgame databases found: {} builds them in about 1-2 minutes.",
+            damas_egdb::location::build_hint_for(variant, None)
         )
     })
 }
@@ -222,11 +208,17 @@ mod tests {
     #[test]
     fn the_game_says_how_to_build_missing_databases() {
         let hint = super::no_database_hint(false, Variant::Brazilian).unwrap();
-        assert!(hint.contains(&format!("`{}`", super::BUILD_HINT)), "{hint}");
+        assert!(
+            hint.contains(&format!("`{}`", damas_egdb::location::BUILD_HINT)),
+            "{hint}"
+        );
         assert_eq!(super::no_database_hint(true, Variant::Brazilian), None);
         let hint = super::no_database_hint(false, Variant::Russian).unwrap();
         assert!(
-            hint.contains(&format!("`{} --variant russian`", super::BUILD_HINT)),
+            hint.contains(&format!(
+                "`{} --variant russian`",
+                damas_egdb::location::BUILD_HINT
+            )),
             "{hint}"
         );
     }

@@ -2,13 +2,13 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use damas_egdb::progress::Bar;
 
+use crate::cli::limits::LimitArgs;
 use crate::cli::CliError;
 use crate::review::report::{report, rules};
-use crate::review::{default_limits, review, review_variant, DEFAULT_NODES};
+use crate::review::{review_engine, review_game, review_variant, DEFAULT_NODES};
 use damas_engine::search::DEFAULT_HASH_MB;
 use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_engine::tt::shared::parse_hash;
@@ -17,22 +17,16 @@ use damas_rules::variant::Variant;
 
 /// Arguments of `damas review`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("limit").args(["depth", "time", "nodes"])))]
 pub struct Args {
     /// The PDN file.
     pub file: PathBuf,
     /// Which game of the file (from 1).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub game: u32,
-    /// Nodes searched per position (the default, 200000: reproducible).
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Seconds per position instead (results then vary from run to run).
-    #[arg(long, value_parser = crate::cli::parse_seconds)]
-    pub time: Option<f64>,
-    /// Depth per position (plies) instead.
-    #[arg(long)]
-    pub depth: Option<u32>,
+    /// How long to search each position: 200,000 nodes by default, which is
+    /// reproducible (a time varies from run to run).
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Size of the transposition table in megabytes.
     #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash)]
     pub hash: usize,
@@ -51,6 +45,9 @@ pub struct Args {
 
 /// Read the game, review it with a progress bar on stderr, print the review.
 pub fn run(args: &Args) -> Result<(), CliError> {
+    if let Some(path) = &args.svg {
+        crate::cli::output::check_file(path).map_err(|e| CliError::input(format!("--svg: {e}")))?;
+    }
     let bytes = std::fs::read(&args.file)
         .map_err(|e| CliError::input(format!("{}: {e}", args.file.display())))?;
     let text = String::from_utf8_lossy(&bytes);
@@ -76,30 +73,25 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let variant = review_variant(&record, args.variant).map_err(CliError::input)?;
     record.set_tag("GameType", game_type_tag(variant));
     let game = record.to_game().map_err(CliError::input)?;
+    let control = args
+        .limits
+        .time_control()
+        .unwrap_or(TimeControl::Nodes(DEFAULT_NODES));
     // Each position gets all of it, as in analysis; the game's `v` reviews with
     // the same default budget and engine.
-    let limits = match (args.depth, args.time, args.nodes) {
-        (Some(d), _, _) => MoveBudget::new(&TimeControl::Depth(d), Spend::Exact).search_limits(),
-        (_, Some(s), _) => MoveBudget::new(
-            &TimeControl::MoveTime(Duration::from_secs_f64(s)),
-            Spend::Exact,
-        )
-        .search_limits(),
-        (_, _, Some(n)) => MoveBudget::new(&TimeControl::Nodes(n), Spend::Exact).search_limits(),
-        (None, None, None) => default_limits(),
-    };
-    let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?
-        .or_else(|| damas_egdb::oracle::built_in(game.variant()));
+    let budget = MoveBudget::new(&control, Spend::Exact);
+    let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?;
+    let mut searcher =
+        review_engine(game.variant(), oracle, args.hash).map_err(CliError::input)?;
     let bar = Bar::new(
         true,
         Some(game.positions().len() as u64),
         "reviewing {bar:30} {pos}/{len} positions, ETA {eta}",
     );
-    let review = review(
+    let review = review_game(
+        &mut searcher,
         &game,
-        oracle,
-        &limits,
-        args.hash,
+        &budget,
         &AtomicBool::new(false),
         &mut |done, _| bar.set_position(done as u64),
     );
@@ -110,10 +102,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         .clone()
         .or_else(|| record.tag("Result").map(str::to_string))
         .unwrap_or_else(|| "*".to_string());
-    let limit = match (args.depth, args.time) {
-        (Some(d), _) => format!("depth {d}"),
-        (_, Some(s)) => format!("{s} s"),
-        _ => format!("{} nodes", limits.nodes.unwrap_or(DEFAULT_NODES)),
+    let limit = match control {
+        TimeControl::Depth(d) => format!("depth {d}"),
+        TimeControl::MoveTime(t) => format!("{} s", t.as_secs_f64()),
+        TimeControl::Nodes(n) => format!("{n} nodes"),
+        other => other.to_string(),
     };
     outln!(
         "Review of game {} of {}: White {}, Black {}, result {result}, {}; {}; {limit} per position",
@@ -127,8 +120,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     out!("{}", report(&review, names));
     if let Some(path) = &args.svg {
         let svg = crate::review::curve::curve_svg(&crate::review::curve::eval_curve(&review));
-        damas_engine::fsutil::write_atomic(path, svg.as_bytes())
-            .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))?;
+        crate::cli::output::write_file(path, svg.as_bytes())
+            .map_err(|e| CliError::input(format!("--svg: {e}")))?;
         outln!("Evaluation chart written to {}", path.display());
     }
     Ok(())

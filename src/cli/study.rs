@@ -186,8 +186,12 @@ fn link(svg: &std::path::Path, md: Option<&std::path::Path>) -> String {
 }
 
 fn write(path: &std::path::Path, text: &str) -> Result<(), NodesError> {
-    damas_engine::fsutil::write_atomic(path, text.as_bytes())
-        .map_err(|e| NodesError::Write(path.display().to_string(), e))
+    super::output::write_file(path, text.as_bytes()).map_err(destination)
+}
+
+/// A destination that cannot be written, as the study's write error naming it.
+fn destination(e: super::output::DestinationError) -> NodesError {
+    NodesError::Write(e.path, std::io::Error::other(e.reason))
 }
 
 /// Run a subcommand.
@@ -204,6 +208,7 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
                 moves: a.min_k..=a.max_k,
                 per_k: a.per_k,
             };
+            super::output::check_file(&a.out).map_err(destination)?;
             let set = generate(&spec);
             let header = format!(
                 "damas-nodes positions --seed {} --per-k {} --min-k {} --max-k {}\n{} positions: for each k, {} games of k uniformly random legal moves from the start\n(ChaCha8Rng::seed_from_u64(seed), one stream in order of k); games that end early are replayed.\nFormat: FEN k",
@@ -218,6 +223,7 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
             eprintln!("wrote {} positions to {}", set.len(), a.out.display());
         }
         NodesCommand::Run(a) => {
+            super::output::check_file(&a.out).map_err(destination)?;
             let spec = RunSpec {
                 positions: a.positions,
                 depths: a.depths,
@@ -247,11 +253,13 @@ pub fn execute(cli: NodesCli) -> Result<(), NodesError> {
         NodesCommand::Report(a) => {
             let rows = crate::study::csv::read_rows(&a.results)
                 .map_err(|e| NodesError::Results(a.results.display().to_string(), e))?;
+            if let Some(p) = &a.out {
+                super::output::check_file(p).map_err(destination)?;
+            }
             let summary = report::summarize(&rows);
             let mut md = report::markdown(&summary);
             if let Some(dir) = &a.svg {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| NodesError::Write(dir.display().to_string(), e))?;
+                super::output::check_dir(dir).map_err(destination)?;
                 let depth_svg = dir.join("nodes-by-depth.svg");
                 plot::nodes_by_depth(&summary, &depth_svg)?;
                 md.push_str(&format!(

@@ -184,7 +184,13 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
+/// Check, before the work, that `path` (given as `flag`) can be written.
+fn check_out(flag: &str, path: &Path) -> Result<(), String> {
+    crate::cli::output::check_file(path).map_err(|e| format!("{flag}: {e}"))
+}
+
 fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
+    check_out("--out", &a.out)?;
     let evaluation = match &a.weights {
         Some(p) => Evaluation::Trained(std::sync::Arc::new(
             Trained::from_file(p).map_err(|e| e.to_string())?,
@@ -299,7 +305,8 @@ fn run_fit_net(
     let mut curve: Vec<EpochReport> = Vec::new();
     let net = net::fit_net(&train, &valid, k, &ncfg, &mut reporter(&mut curve));
     weights.net = Some(net.export());
-    weights.save(&a.out).map_err(|e| e.to_string())?;
+    crate::cli::output::write_file(&a.out, &weights.to_bytes())
+        .map_err(|e| format!("--out: {e}"))?;
     outln!(
         "wrote {}: linear weights of {} and the network",
         a.out.display(),
@@ -312,6 +319,10 @@ fn run_fit_net(
 }
 
 fn run_fit(a: &FitArgs) -> Result<(), String> {
+    check_out("--out", &a.out)?;
+    if let Some(p) = &a.curve {
+        check_out("--curve", p)?;
+    }
     let groups = if a.groups.is_empty() {
         Group::ALL.to_vec()
     } else {
@@ -407,7 +418,7 @@ fn run_fit(a: &FitArgs) -> Result<(), String> {
         &mut reporter(&mut curve),
     );
     let out = export(&w, cfg.shift);
-    out.save(&a.out).map_err(|e| e.to_string())?;
+    crate::cli::output::write_file(&a.out, &out.to_bytes()).map_err(|e| format!("--out: {e}"))?;
     let m = w[features::MATERIAL];
     let kg = w[features::MATERIAL + 1];
     outln!(
@@ -429,8 +440,7 @@ fn write_curve(path: &Path, curve: &[EpochReport]) -> Result<(), String> {
     for r in curve {
         s.push_str(&format!("{},{:.6},{:.6}\n", r.epoch, r.train, r.valid));
     }
-    damas_engine::fsutil::write_atomic(path, s.as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))
+    crate::cli::output::write_file(path, s.as_bytes()).map_err(|e| format!("--curve: {e}"))
 }
 
 fn read_curve(path: &Path) -> Result<Vec<EpochReport>, String> {
@@ -468,5 +478,6 @@ fn run_plot(a: &PlotArgs) -> Result<(), String> {
             .ok_or_else(|| format!("{r:?}: expected LABEL=CSV"))?;
         rounds.push((label.to_string(), read_curve(Path::new(file))?));
     }
+    check_out("--svg", &a.svg)?;
     crate::train::curve::draw(&a.svg, &rounds)
 }

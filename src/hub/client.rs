@@ -1,5 +1,5 @@
 //! A Hub client: spawns an engine process and speaks the protocol to it (handshake,
-//! parameters, positions, levels, `go think`). Used by `damas match` to play any Hub
+//! parameters, positions, time controls, `go think`). Used by `damas match` to play any Hub
 //! engine, and by the tests to drive `damas hub` itself.
 
 use std::io::{BufRead, BufReader, Write};
@@ -15,7 +15,7 @@ use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
 use super::numbering::MoveNumbering;
-use super::protocol::{position_string, quote, split_line};
+use super::protocol::{position_string, quote, split_line, time_control_line};
 use damas_engine::time::TimeControl;
 
 /// What went wrong talking to an engine.
@@ -224,13 +224,13 @@ impl HubClient {
         self.wait_for("pong", self.timeout).map(|_| ())
     }
 
-    /// Send the position (`start` and the moves played from it) and the level, then
-    /// `go think`, and wait for `done` at most `timeout`.
+    /// Send the position (`start` and the moves played from it) and the time control
+    /// (`level`), then `go think`, and wait for `done` at most `timeout`.
     pub fn think(
         &mut self,
         start: &Position,
         moves: &[Move],
-        level: &TimeControl,
+        control: &TimeControl,
         timeout: Duration,
     ) -> Result<Reply, ClientError> {
         let mut pos = *start;
@@ -244,7 +244,7 @@ impl HubClient {
             line.push_str(&format!(" moves=\"{}\"", words.join(" ")));
         }
         self.send(&line)?;
-        self.send(&level_line(level))?;
+        self.send(&time_control_line(control))?;
         self.send("go think")?;
         let deadline = Instant::now() + timeout;
         let (mut score, mut depth) = (None, None);
@@ -310,28 +310,6 @@ impl Drop for HubClient {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
             let _ = self.child.wait();
-        }
-    }
-}
-
-/// The `level` line for `level`.
-pub fn level_line(level: &TimeControl) -> String {
-    match *level {
-        TimeControl::Depth(d) => format!("level depth={d}"),
-        TimeControl::Nodes(n) => format!("level nodes={n}"),
-        TimeControl::MoveTime(t) => format!("level move-time={:.3}", t.as_secs_f64()),
-        TimeControl::Infinite => "level infinite".to_string(),
-        TimeControl::Clock { moves, time, inc } => {
-            let mut s = String::from("level");
-            if let Some(m) = moves {
-                s.push_str(&format!(" moves={m}"));
-            }
-            s.push_str(&format!(
-                " time={:.3} inc={:.3}",
-                time.as_secs_f64(),
-                inc.as_secs_f64()
-            ));
-            s
         }
     }
 }

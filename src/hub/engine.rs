@@ -136,7 +136,23 @@ impl HubEngine {
     }
 
     fn set_param(&mut self, name: &str, value: &str) {
+        let before = self.settings.clone();
         match self.settings.apply(name, value) {
+            // A new table size is allocated at once, so that one the machine cannot
+            // give is refused with the old table kept.
+            Ok(applied) if applied.searcher && matches!(name, "hash" | "tt-bits") => {
+                match Searcher::try_new(self.settings.search_options()) {
+                    Ok(s) if self.running.is_none() => {
+                        self.searcher = Some(s);
+                        self.stale = false;
+                    }
+                    Ok(_) => self.stale = true,
+                    Err(e) => {
+                        self.settings = before;
+                        self.error(format!("{name} {value}: {e}; the table is unchanged"));
+                    }
+                }
+            }
             Ok(applied) => {
                 self.stale |= applied.searcher;
                 if let Some(note) = applied.note {
@@ -160,9 +176,17 @@ impl HubEngine {
         } else {
             legal.join(" ")
         };
+        let hint = numbering
+            .other_reading(variant, pos, text)
+            .map(|h| format!("; {h}"))
+            .unwrap_or_default();
         match e {
             MoveError::Syntax { .. } => format!("cannot read move {text:?}; legal moves: {list}"),
-            MoveError::Illegal { .. } => format!("illegal move {text:?}; legal moves: {list}"),
+            MoveError::Illegal { .. } => {
+                format!(
+                    "illegal move {text:?} in the {numbering} numbering{hint}; legal moves: {list}"
+                )
+            }
             MoveError::Ambiguous { .. } => {
                 format!("ambiguous move {text:?}; give every square of the capture: {list}")
             }
@@ -191,6 +215,14 @@ impl HubEngine {
         }
         self.pos = pos;
         self.history = history;
+    }
+
+    /// A searcher for the current settings, or `None` after an `error` line when its
+    /// table cannot be allocated.
+    fn new_searcher(&self) -> Option<Searcher> {
+        Searcher::try_new(self.settings.search_options())
+            .map_err(|e| self.error(e))
+            .ok()
     }
 
     /// Drop a searcher built with outdated settings.
@@ -234,12 +266,9 @@ impl HubEngine {
             }
         }
         let budget = match mode {
-            GoMode::Think => {
-                let mut b = MoveBudget::for_level(&self.level, self.settings.engine.move_overhead);
-                // The searcher's own clock backs up the deadline watcher.
-                b.limits = b.search_limits();
-                b
-            }
+            // The searcher's own clock (the budget's hard deadline) backs up the
+            // deadline watcher.
+            GoMode::Think => MoveBudget::for_level(&self.level, self.settings.engine.move_overhead),
             // Depth and node levels still bound a ponder search; time starts at ponder-hit.
             GoMode::Ponder => MoveBudget {
                 limits: MoveBudget::for_level(&self.level, self.settings.engine.move_overhead)
@@ -250,10 +279,10 @@ impl HubEngine {
         };
         let control = Arc::new(Control::new(mode != GoMode::Think, budget, arrived));
         self.refresh_searcher();
-        let searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(self.settings.search_options()));
+        let Some(searcher) = self.searcher.take().or_else(|| self.new_searcher()) else {
+            self.out.line("done");
+            return;
+        };
         let job = Job {
             pos: self.pos,
             history: self.history.clone(),
@@ -296,7 +325,7 @@ impl HubEngine {
             HubCommand::Init => {
                 self.refresh_searcher();
                 if self.running.is_none() && self.searcher.is_none() {
-                    self.searcher = Some(Searcher::new(self.settings.search_options()));
+                    self.searcher = self.new_searcher();
                 }
                 self.out.line("ready");
             }
@@ -305,7 +334,7 @@ impl HubEngine {
                 self.finish_search();
                 self.set_position(pos, &moves);
             }
-            HubCommand::Level(l) => self.level = l,
+            HubCommand::TimeControl(l) => self.level = l,
             HubCommand::Go(mode) => {
                 self.finish_search();
                 self.go(mode, arrived);

@@ -1,8 +1,10 @@
-//! Square numbering of Hub moves. The protocol numbers squares in the
+//! Square numbering of Hub moves. The position string numbers squares in the
 //! lidraughts/FMJD order (1 = b8, 32 = g1). pydraughts' `HubEngine` (and so
-//! lidraughts-bot) sends the position string in that order but numbers the squares of
-//! its *moves* for Brazilian and Russian from White's side (1 = a1, 32 = h8): the rows
-//! are reversed. [`MoveNumbering::RowsReversed`] translates those moves.
+//! lidraughts-bot, the client docs/bots.md describes) sends the position string in
+//! that order but numbers the squares of its *moves* for Brazilian and Russian from
+//! White's side (1 = a1, 32 = h8): the rows are reversed. That numbering,
+//! [`MoveNumbering::RowsReversed`], is the default so that the client works without
+//! an option; [`MoveNumbering::Standard`] numbers moves as the position string.
 
 use std::fmt;
 use std::str::FromStr;
@@ -18,9 +20,9 @@ use damas_rules::variant::Variant;
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum MoveNumbering {
     /// Square numbers of docs/rules.md: 1 = b8 … 32 = g1, as in the position string.
-    #[default]
     Standard,
-    /// Rows reversed: 1 = a1, 4 = g1, … 32 = h8 (pydraughts for Brazilian).
+    /// Rows reversed: 1 = a1, 4 = g1, … 32 = h8 (pydraughts, for both variants).
+    #[default]
     RowsReversed,
 }
 
@@ -83,6 +85,25 @@ impl MoveNumbering {
         out
     }
 
+    /// The other numbering.
+    pub fn other(self) -> MoveNumbering {
+        match self {
+            MoveNumbering::Standard => MoveNumbering::RowsReversed,
+            MoveNumbering::RowsReversed => MoveNumbering::Standard,
+        }
+    }
+
+    /// For a move refused in this numbering that the other numbering reads as a legal
+    /// move: the note saying so and how to switch (`None` otherwise).
+    pub fn other_reading(self, variant: Variant, pos: &Position, text: &str) -> Option<String> {
+        let other = self.other();
+        other.parse(variant, pos, text).ok().map(|_| {
+            format!(
+                "{text:?} is legal in the {other} numbering (set-param name=move-numbering value={other})"
+            )
+        })
+    }
+
     /// Parse a Hub move written in this numbering, under the rules of `variant`.
     pub fn parse(self, variant: Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
         parse_hub_move_for(variant, pos, &self.translate(text))
@@ -110,6 +131,21 @@ mod tests {
     use super::*;
     use damas_rules::movegen::legal_moves;
     use damas_rules::notation::move_to_string;
+
+    #[test]
+    fn a_move_of_the_other_numbering_is_named() {
+        let p = Position::start();
+        let n = MoveNumbering::default();
+        assert_eq!(n, MoveNumbering::RowsReversed);
+        // a3-b4 in rows-reversed; in standard it is the Black move 9-13, not legal here.
+        assert!(n.parse(Variant::Brazilian, &p, "22-18").is_err());
+        let note = n.other_reading(Variant::Brazilian, &p, "22-18").unwrap();
+        assert!(note.contains("value=standard"), "{note}");
+        let s = MoveNumbering::Standard;
+        let note = s.other_reading(Variant::Russian, &p, "9-13").unwrap();
+        assert!(note.contains("value=rows-reversed"), "{note}");
+        assert_eq!(n.other_reading(Variant::Brazilian, &p, "1-2"), None);
+    }
 
     #[test]
     fn rows_reversed_matches_pydraughts_start_moves() {

@@ -2,11 +2,9 @@
 //! `key=value` pairs (values may be quoted), typed commands, the 33-character position
 //! string, and quoting for output.
 
-use std::time::Duration;
-
 use thiserror::Error;
 
-use damas_engine::time::TimeControl;
+use damas_engine::time::{TimeControl, TimeControlError};
 
 use damas_rules::bitboard::Bitboard;
 use damas_rules::position::{Color, Position, PositionError};
@@ -121,7 +119,7 @@ pub fn split_line(text: &str) -> Result<Option<Line>, ProtocolError> {
 /// What `go` asks for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum GoMode {
-    /// Find a move under the current level.
+    /// Find a move under the current time control.
     Think,
     /// Think on the opponent's time until `ponder-hit` or `stop`.
     Ponder,
@@ -150,8 +148,8 @@ pub enum HubCommand {
         /// Hub moves, in order.
         moves: Vec<String>,
     },
-    /// `level …`.
-    Level(TimeControl),
+    /// `level …`: the time control of the next searches (the Hub's word for it).
+    TimeControl(TimeControl),
     /// `go think|ponder|analyze`.
     Go(GoMode),
     /// `ponder-hit`.
@@ -168,87 +166,66 @@ pub enum HubCommand {
     Unknown(String),
 }
 
-/// Seconds from 0 to 10⁹ (a clock's time left or increment may be 0).
-fn seconds(key: &str, value: &str) -> Result<Duration, ProtocolError> {
-    let bad = || ProtocolError::BadValue {
-        key: key.to_string(),
-        value: value.to_string(),
-        reason: "expected seconds from 0 to 1e9",
-    };
-    let s: f64 = value.parse().map_err(|_| bad())?;
-    if !s.is_finite() || !(0.0..=1e9).contains(&s) {
-        return Err(bad());
-    }
-    Ok(Duration::from_secs_f64(s))
-}
-
-/// Seconds above 0 and at most 10⁹: a time to think, which 0 would not give.
-fn positive_seconds(key: &str, value: &str) -> Result<Duration, ProtocolError> {
-    match seconds(key, value) {
-        Ok(d) if !d.is_zero() => Ok(d),
-        _ => Err(ProtocolError::BadValue {
-            key: key.to_string(),
-            value: value.to_string(),
-            reason: "expected seconds above 0 and at most 1e9",
-        }),
-    }
-}
-
-/// A whole number of at least 1: a depth or node count to search.
-fn positive<T: std::str::FromStr + Default + PartialEq>(
-    key: &str,
-    value: &str,
-) -> Result<T, ProtocolError> {
-    match number::<T>(key, value) {
-        Ok(n) if n != T::default() => Ok(n),
-        _ => Err(ProtocolError::BadValue {
-            key: key.to_string(),
-            value: value.to_string(),
-            reason: "expected a whole number of at least 1",
-        }),
-    }
-}
-
-fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, ProtocolError> {
-    value.parse().map_err(|_| ProtocolError::BadValue {
-        key: key.to_string(),
-        value: value.to_string(),
-        reason: "expected a whole number",
-    })
-}
-
-fn parse_level(line: &Line) -> Result<TimeControl, ProtocolError> {
+/// The time control of a `level` line: its words are the text form's
+/// ([`TimeControl`]'s `depth=`, `nodes=`, `move-time=`, `infinite`), but the clock is
+/// `time=`, `inc=` and `moves=` (read by [`TimeControl::from_hub_clock`]). The first
+/// present of `infinite`, `depth`, `nodes`, `move-time` and `time` decides.
+fn parse_time_control(line: &Line) -> Result<TimeControl, ProtocolError> {
     if line.has("infinite") {
         return Ok(TimeControl::Infinite);
     }
-    if let Some(v) = line.get("depth") {
-        return positive("depth", v).map(TimeControl::Depth);
+    let bad = |key: &'static str| {
+        move |e: TimeControlError| ProtocolError::BadValue {
+            key: key.to_string(),
+            value: e.value,
+            reason: e.expected,
+        }
+    };
+    for key in ["depth", "nodes", "move-time"] {
+        if let Some(v) = line.get(key) {
+            return TimeControl::from_key(key, v)
+                .expect("a key of the text form")
+                .map_err(bad(key));
+        }
     }
-    if let Some(v) = line.get("nodes") {
-        return positive("nodes", v).map(TimeControl::Nodes);
-    }
-    if let Some(v) = line.get("move-time") {
-        return positive_seconds("move-time", v).map(TimeControl::MoveTime);
-    }
-    if let Some(v) = line.get("time") {
-        let time = seconds("time", v)?;
-        let inc = line
-            .get("inc")
-            .map(|v| seconds("inc", v))
-            .transpose()?
-            .unwrap_or_default();
-        // `moves=0` (or no `moves`) is sudden death, not a control after one move.
-        let moves = line
-            .get("moves")
-            .map(|v| number::<u32>("moves", v))
-            .transpose()?
-            .filter(|&m| m > 0);
-        return Ok(TimeControl::Clock { moves, time, inc });
+    if let Some(time) = line.get("time") {
+        let (inc, moves) = (line.get("inc"), line.get("moves"));
+        return TimeControl::from_hub_clock(time, inc, moves).map_err(|e| {
+            // Name the word that was wrong, as the GUI wrote it.
+            let key = match e.what {
+                "increment" => "inc",
+                "moves" => "moves",
+                _ => "time",
+            };
+            bad(key)(e)
+        });
     }
     Err(ProtocolError::MissingKey {
         command: "level",
         key: "depth, nodes, move-time, time or infinite",
     })
+}
+
+/// The `level` line that sends `control`, times in seconds to the millisecond.
+pub fn time_control_line(control: &TimeControl) -> String {
+    match *control {
+        TimeControl::Depth(d) => format!("level depth={d}"),
+        TimeControl::Nodes(n) => format!("level nodes={n}"),
+        TimeControl::MoveTime(t) => format!("level move-time={:.3}", t.as_secs_f64()),
+        TimeControl::Infinite => "level infinite".to_string(),
+        TimeControl::Clock { moves, time, inc } => {
+            let mut s = String::from("level");
+            if let Some(m) = moves {
+                s.push_str(&format!(" moves={m}"));
+            }
+            s.push_str(&format!(
+                " time={:.3} inc={:.3}",
+                time.as_secs_f64(),
+                inc.as_secs_f64()
+            ));
+            s
+        }
+    }
 }
 
 /// The commands this engine understands.
@@ -315,16 +292,8 @@ pub fn parse_command(text: &str) -> Result<Option<HubCommand>, ProtocolError> {
                 .collect();
             HubCommand::Pos { pos, moves }
         }
-        "level" => HubCommand::Level(parse_level(&line)?),
-        "go" => {
-            if line.has("ponder") {
-                HubCommand::Go(GoMode::Ponder)
-            } else if line.has("analyze") || line.has("analyse") {
-                HubCommand::Go(GoMode::Analyze)
-            } else {
-                HubCommand::Go(GoMode::Think)
-            }
-        }
+        "level" => HubCommand::TimeControl(parse_time_control(&line)?),
+        "go" => HubCommand::Go(parse_go_mode(&line)?),
         "ponder-hit" => HubCommand::PonderHit,
         "stop" => HubCommand::Stop,
         "new-game" => HubCommand::NewGame,
@@ -333,6 +302,26 @@ pub fn parse_command(text: &str) -> Result<Option<HubCommand>, ProtocolError> {
         other => HubCommand::Unknown(other.to_string()),
     };
     Ok(Some(cmd))
+}
+
+/// The mode of `go`: `think`, `ponder` or `analyze` (also spelt `analyse`); a bare
+/// `go` or another word is refused rather than taken as `think`.
+fn parse_go_mode(line: &Line) -> Result<GoMode, ProtocolError> {
+    let bad = |value: &str| ProtocolError::BadValue {
+        key: "go".to_string(),
+        value: value.to_string(),
+        reason: "expected think, ponder or analyze",
+    };
+    match line.args.as_slice() {
+        [(word, None)] => match word.as_str() {
+            "think" => Ok(GoMode::Think),
+            "ponder" => Ok(GoMode::Ponder),
+            "analyze" | "analyse" => Ok(GoMode::Analyze),
+            other => Err(bad(other)),
+        },
+        [] => Err(bad("")),
+        [(word, _), ..] => Err(bad(word)),
+    }
 }
 
 /// Parse a Hub position: `W` or `B`, then one of `w b W B e` for squares 1…32 in the

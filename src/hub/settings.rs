@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use damas_egdb::location::{self, Env};
+use damas_egdb::oracle::Oracle;
 use damas_egdb::{Egdb, EgdbError};
-use damas_engine::search::{Oracle, SearchOptions};
+use damas_engine::engine::Sources;
+use damas_engine::search::SearchOptions;
 use damas_engine::settings::{self, EngineSettings, SettingError, Values};
 use damas_rules::variant::Variant;
 
@@ -34,22 +36,22 @@ pub struct Settings {
 impl Settings {
     /// The search options these settings ask for.
     pub fn search_options(&self) -> SearchOptions {
-        // An opened database switches the `egdb` technique on: setting `egdb-dir` is
-        // how a GUI asks for it.
-        // Without one, the 1–4-piece databases built into the program
-        // (`builtin-egdb`).
-        let variant = self.engine.variant;
-        let database = self
-            .egdb
-            .clone()
-            .filter(|db| db.variant() == variant)
-            .map(|db| db as Arc<dyn Oracle>)
-            .or_else(|| {
-                (self.engine.builtin_egdb)
-                    .then(|| damas_egdb::oracle::built_in(variant))
-                    .flatten()
-            });
-        self.engine.search_options().with_database(database)
+        damas_engine::engine::search_options(&self.engine, &self.sources())
+    }
+
+    /// Where the engine's databases come from: an opened database switches the
+    /// `egdb` technique on (setting `egdb-dir` is how a GUI asks for it); without
+    /// one, the 1–4-piece databases built into the program (`builtin-egdb`).
+    pub fn sources(&self) -> Sources {
+        let found = self.egdb.clone().map(|db| db as Arc<dyn Oracle>);
+        Sources {
+            databases: damas_engine::engine::Databases::found_or_built_in(
+                found,
+                self.engine.variant,
+                self.engine.builtin_egdb,
+            ),
+            ..Sources::default()
+        }
     }
 
     /// The `id` line, one `param` line per setting with its current value, and
@@ -95,9 +97,8 @@ impl Settings {
     }
 
     /// Apply `set-param name=… value=…`. `Ok(true)` when the change needs a new
-    /// searcher, `Ok(false)` when it does not (or the parameter is unknown, which
-    /// the Hub protocol says to ignore), `Err` with the message for an `error` line
-    /// when the value is refused (the setting is then unchanged).
+    /// searcher, `Ok(false)` when it does not, `Err` with the message for an `error`
+    /// line when the value or an unknown name is refused (nothing is then changed).
     pub fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
         self.apply(name, value).map(|a| a.searcher)
     }
@@ -121,9 +122,13 @@ impl Settings {
             "egdb-dir" => {
                 let db = open_egdb(self.engine.variant, Path::new(value))
                     .map_err(|e| format!("egdb-dir {value:?}: {e}"))?;
+                let note = damaged_note(&db);
                 self.egdb_dir = PathBuf::from(value);
                 self.egdb = Some(Arc::new(db));
-                Ok(searcher(true))
+                Ok(Applied {
+                    searcher: true,
+                    note,
+                })
             }
             "move-numbering" => {
                 self.numbering = value.parse::<MoveNumbering>().map_err(|e| e.to_string())?;
@@ -139,10 +144,10 @@ impl Settings {
                         }),
                         Ok(()) => Ok(searcher(setting.searcher)),
                         Err(e @ SettingError::Value { .. }) => Err(e.to_string()),
-                        Err(SettingError::Unknown(_)) => Ok(searcher(false)),
+                        Err(SettingError::Unknown(_)) => Err(unknown_param(name)),
                     }
                 }
-                None => Ok(searcher(false)),
+                None => Err(unknown_param(name)),
             },
         }
     }
@@ -157,8 +162,9 @@ impl Settings {
         let variant = self.engine.variant;
         match open_egdb(variant, &self.egdb_dir) {
             Ok(db) => {
+                let note = damaged_note(&db);
                 self.egdb = Some(Arc::new(db));
-                None
+                note
             }
             Err(e) => {
                 self.egdb = None;
@@ -171,6 +177,11 @@ impl Settings {
     }
 }
 
+/// The message for a `set-param` of a parameter this engine does not have.
+fn unknown_param(name: &str) -> String {
+    format!("unknown parameter {name:?}, ignored (the parameters are those announced on `hub`)")
+}
+
 /// What [`Settings::apply`] did.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Applied {
@@ -178,6 +189,13 @@ pub struct Applied {
     pub searcher: bool,
     /// A note for the GUI (an `error` line) though the value was taken.
     pub note: Option<String>,
+}
+
+/// The note naming the damaged files of `db`, if any (each is left out; the rest
+/// is used).
+fn damaged_note(db: &Egdb) -> Option<String> {
+    let files: Vec<String> = db.damaged_files().iter().map(|f| f.to_string()).collect();
+    (!files.is_empty()).then(|| format!("endgame databases used without {}", files.join("; ")))
 }
 
 /// The databases of `variant` in the directory `dir` (itself or its variant
@@ -216,8 +234,9 @@ mod tests {
         assert_eq!(s.engine.strength.number(), 3);
         assert_eq!(s.set("move-numbering", "rows-reversed"), Ok(false));
         assert_eq!(s.numbering, MoveNumbering::RowsReversed);
-        // Unknown parameters are ignored, as the Hub protocol says.
-        assert_eq!(s.set("no-such-param", "1"), Ok(false));
+        // An unknown parameter is refused with a message naming it.
+        let e = s.set("no-such-param", "1").unwrap_err();
+        assert!(e.contains("\"no-such-param\""), "{e}");
     }
 
     #[test]

@@ -15,7 +15,8 @@ use rand_chacha::ChaCha8Rng;
 
 use damas_engine::level::Strength;
 use damas_engine::score::Score;
-use damas_engine::search::{Info, Oracle, SearchResult, Searcher, CONVERSION_UNPROVEN};
+use damas_egdb::oracle::Oracle;
+use damas_engine::search::{Info, SearchResult, Searcher, CONVERSION_UNPROVEN};
 use damas_engine::think::{think, Deadlines, Think};
 use damas_engine::verdict::{consulted, verdict, Verdict};
 use damas_rules::movegen::legal_moves_for;

@@ -123,6 +123,82 @@ pub fn estimate_pairs(pairs: &[u32; 5], z: f64) -> Option<EloEstimate> {
     })
 }
 
+/// A normalized Elo estimate and its confidence interval.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct NormalizedElo {
+    /// Normalized Elo: the score's distance from ½ over its standard deviation per
+    /// game, times `800 / ln 10`.
+    pub nelo: f64,
+    /// Lower end of the interval.
+    pub low: f64,
+    /// Upper end of the interval.
+    pub high: f64,
+}
+
+impl fmt::Display for NormalizedElo {
+    /// `+12.3 (95%: +1.2 to +23.4)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:+.1} (95%: {:+.1} to {:+.1})",
+            self.nelo + 0.0,
+            self.low + 0.0,
+            self.high + 0.0
+        )
+    }
+}
+
+/// Normalized Elo of `counts` over `values` (each observation `games` games) with a
+/// `z` interval, as fishtest's statistics page computes it: with the counts'
+/// zeros replaced by 0.001, their mean `μ`, variance `σ²`, skewness `γ` and excess
+/// kurtosis `κ`, the t-value `t = (μ − ½) / σ` has the asymptotic variance
+/// `1 − tγ + t²(κ + 2)/4` per observation; the per-game t-value is `t / √games`.
+fn normalized<const N: usize>(
+    values: &[f64; N],
+    counts: &[u32; N],
+    games: f64,
+    z: f64,
+) -> Option<NormalizedElo> {
+    if counts.iter().all(|&c| c == 0) {
+        return None;
+    }
+    let regular = counts.map(|c| if c == 0 { 1e-3 } else { f64::from(c) });
+    let n: f64 = regular.iter().sum();
+    let p = regular.map(|c| c / n);
+    let moment = |k: i32, mu: f64| -> f64 {
+        values
+            .iter()
+            .zip(&p)
+            .map(|(v, q)| q * (v - mu).powi(k))
+            .sum()
+    };
+    let mu = moment(1, 0.0);
+    let var = moment(2, mu);
+    let skew = moment(3, mu) / var.powf(1.5);
+    let exkurt = moment(4, mu) / (var * var) - 3.0;
+    let t = (mu - 0.5) / var.sqrt();
+    let var_t = (1.0 - t * skew + 0.25 * t * t * (exkurt + 2.0)).max(0.0);
+    let half = z * (var_t / n).sqrt();
+    let scale = super::sprt::NELO_PER_T / games.sqrt();
+    Some(NormalizedElo {
+        nelo: t * scale,
+        low: (t - half) * scale,
+        high: (t + half) * scale,
+    })
+}
+
+/// Normalized Elo from game pairs, `pairs[k]` the pairs in which the first player
+/// scored `k` half-points, with a `z` interval. `None` without pairs.
+pub fn normalized_pairs(pairs: &[u32; 5], z: f64) -> Option<NormalizedElo> {
+    normalized(&super::sprt::PAIR_VALUES, pairs, 2.0, z)
+}
+
+/// Normalized Elo from single games (the trinomial model), with a `z` interval.
+/// `None` without games.
+pub fn normalized_games(wins: u32, draws: u32, losses: u32, z: f64) -> Option<NormalizedElo> {
+    normalized(&[0.0, 0.5, 1.0], &[losses, draws, wins], 1.0, z)
+}
+
 /// The error function, to within 1.2e-7 (the Chebyshev fit of `erfc` in Numerical
 /// Recipes, 2nd ed., §6.2).
 pub fn erf(x: f64) -> f64 {
@@ -232,6 +308,36 @@ mod tests {
             assert!((e.high - high).abs() < 1e-5, "{pairs:?}: {e:?}");
         }
         assert_eq!(estimate_pairs(&[0; 5], 1.96), None);
+    }
+
+    #[test]
+    fn normalized_elo_matches_the_reference_values() {
+        // (pairs, nElo, low, high) from `python3 tools/sprt/sprt_reference.py`.
+        let cases: [([u32; 5], f64, f64, f64); 4] = [
+            ([7, 177, 1968, 218, 11], 11.428432, 1.592378, 21.264486),
+            ([0, 0, 10, 0, 0], 0.0, -152.239914, 152.239914),
+            ([2, 5, 20, 8, 1], 8.193689, -72.542636, 88.930013),
+            ([1, 12, 30, 25, 8], 95.553060, 38.371669, 152.734452),
+        ];
+        for (pairs, nelo, low, high) in cases {
+            let e = normalized_pairs(&pairs, 1.96).unwrap();
+            assert!((e.nelo - nelo).abs() < 1e-5, "{pairs:?}: {e:?}");
+            assert!((e.low - low).abs() < 1e-5, "{pairs:?}: {e:?}");
+            assert!((e.high - high).abs() < 1e-5, "{pairs:?}: {e:?}");
+        }
+        let g = normalized_games(10, 20, 30, 1.96).unwrap();
+        assert!((g.nelo + 155.377917).abs() < 1e-5, "{g:?}");
+        assert!((g.low + 256.840721).abs() < 1e-5 && (g.high + 53.915114).abs() < 1e-5);
+        let g = normalized_games(1000, 2000, 950, 1.96).unwrap();
+        assert!((g.nelo - 6.260355).abs() < 1e-5, "{g:?}");
+        assert_eq!(normalized_pairs(&[0; 5], 1.96), None);
+        assert_eq!(normalized_games(0, 0, 0, 1.96), None);
+        assert_eq!(
+            normalized_pairs(&[1, 12, 30, 25, 8], 1.96)
+                .unwrap()
+                .to_string(),
+            "+95.6 (95%: +38.4 to +152.7)"
+        );
     }
 
     #[test]

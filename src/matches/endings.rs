@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use damas_engine::oracle::{Oracle, OracleValue};
+use damas_egdb::oracle::{Oracle, OracleValue};
 use damas_rules::notation::{move_to_string_for, Notation};
 use damas_rules::pdn::{MoveNumber, PdnGame};
 use damas_rules::position::{Color, Position};
@@ -172,7 +172,7 @@ impl fmt::Display for PlayerEndings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use damas_engine::oracle::OracleAnswer;
+    use damas_egdb::oracle::OracleAnswer;
     use damas_rules::parse_fen;
     use damas_rules::pdn::read_games;
 

@@ -9,6 +9,8 @@ pub mod openings;
 pub mod player;
 pub mod report;
 pub mod sprt;
+pub mod times;
+pub mod unbalanced;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -21,7 +23,9 @@ use damas_rules::pdn::PdnGame;
 use damas_rules::position::Color;
 use damas_rules::variant::Variant;
 
-pub use elo::{estimate, estimate_pairs, los, EloEstimate};
+pub use elo::{
+    estimate, estimate_pairs, los, normalized_games, normalized_pairs, EloEstimate, NormalizedElo,
+};
 pub use openings::{
     fmjd_ballot, fmjd_ballots, load_openings, parse_openings, random_opening_list,
     random_opening_list_for, random_openings, random_openings_for, shuffled, Opening,
@@ -31,7 +35,7 @@ pub use player::{
     make_player, EngineSpec, HubPlayer, InternalPlayer, Player, PlayerError, SpecError,
 };
 pub use report::Report;
-pub use sprt::{Decision, Sprt, SprtError, SprtState};
+pub use sprt::{Decision, EloModel, Sprt, SprtError, SprtState};
 
 /// Match settings.
 #[derive(Clone, Debug)]
@@ -199,6 +203,16 @@ impl Tally {
     /// Elo estimate with a 95 % interval from the complete game pairs.
     pub fn elo_pairs(&self) -> Option<EloEstimate> {
         estimate_pairs(&self.pairs, 1.96)
+    }
+
+    /// Normalized Elo with a 95 % interval from the complete game pairs.
+    pub fn nelo_pairs(&self) -> Option<NormalizedElo> {
+        normalized_pairs(&self.pairs, 1.96)
+    }
+
+    /// Normalized Elo with a 95 % interval, the games taken one by one.
+    pub fn nelo_games(&self) -> Option<NormalizedElo> {
+        normalized_games(self.wins, self.draws, self.losses, 1.96)
     }
 
     /// The state of `sprt` after these games: its test runs on the complete pairs.

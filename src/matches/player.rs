@@ -5,6 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rand::SeedableRng;
@@ -12,24 +13,14 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::hub::{ClientError, HubClient, MoveNumbering};
-use damas_engine::book::Book;
-use damas_engine::level::Strength;
-use damas_engine::search::{Searcher, TableKind};
+use damas_engine::engine::{Databases, Engine, Sources};
+use damas_engine::search::TableKind;
 use damas_engine::settings::{self as engine_settings, EngineSettings};
 use damas_engine::think::{think, Deadlines, Think};
+use damas_engine::time::MoveBudget;
 use damas_engine::time::TimeControl;
-use damas_engine::time::{MoveBudget, MoveOverhead};
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
-
-/// The game clock of a player's time control (`clock=BASE+INC`): its base time and
-/// increment; `None` for a fixed depth, node count or time per move.
-pub fn game_clock(limit: &TimeControl) -> Option<(Duration, Duration)> {
-    match *limit {
-        TimeControl::Clock { time, inc, .. } => Some((time, inc)),
-        _ => None,
-    }
-}
 
 /// The time control of one move under a player's `limit`; `left` is the time on the
 /// match runner's clock now (a clock's base time before the first move).
@@ -45,32 +36,22 @@ pub fn move_control(limit: &TimeControl, left: Option<Duration>) -> TimeControl 
     }
 }
 
-/// A whole number above zero (a depth or a node count).
-fn positive<T: FromStr + Default + PartialOrd>(text: &str) -> Option<T> {
-    text.parse().ok().filter(|n| *n > T::default())
-}
-
-/// A number of seconds from 0 to a million (a time or an increment).
-fn seconds(text: &str) -> Option<Duration> {
-    let s: f64 = text.trim().parse().ok()?;
-    (s.is_finite() && (0.0..1e6).contains(&s)).then(|| Duration::from_secs_f64(s))
-}
-
 /// A player description: `key=value` pairs separated by commas. Keys: `name`,
 /// `techniques` (e.g. `pvs+tt`), `tt-bits` (the thesis' table of `2^bits` entries),
 /// `hash` (the replacing table's megabytes), `threads`, `aspiration` (the aspiration
 /// window's half-width in hundredths of a man), `move-overhead` (milliseconds lost
 /// outside the search on every move), `contempt` (hundredths of a man a draw by
-/// the rules is worth less than even to this engine), `tt-frontier` (`false`: frontier nodes
-/// leave the replacing table alone, see [`damas_engine::search::SearchOptions::tt_frontier`]),
-/// `depth`, `nodes`, `time` (seconds per
-/// move), `clock` (`BASE+INC` in seconds, e.g. `60+0.5`), `eval` (`trained` or
-/// `material`), `weights` (a weight file for the trained evaluation), `egdb` (an
-/// endgame database directory; a Hub engine is sent it as `egdb-dir`), `level` (playing
-/// strength 1–10 or its name, see [`damas_engine::level`]; `strength` is the same key, the Hub parameter for Hub
-/// engines), `move-numbering` (Hub move numbering, as the Hub parameter; `numbering` is
-/// the same key) and `cmd`, which must come last and takes
-/// the rest of the text: the command line of a Hub engine.
+/// the rules is worth less than even to this engine), `tt-frontier` (`false`: frontier
+/// nodes leave the replacing table alone, see
+/// [`damas_engine::search::SearchOptions::tt_frontier`]), the time control in its text
+/// form ([`TimeControl`]: `depth`, `nodes`, `time` or `move-time` (seconds per move),
+/// `clock` (`BASE+INC` in seconds, e.g. `60+0.5`)), `eval` (`trained` or `material`),
+/// `weights` (a weight file for the trained evaluation), `egdb` (an endgame database
+/// directory; a Hub engine is sent it as `egdb-dir`), `strength` (playing strength
+/// 1–10 or its name, see [`damas_engine::level`]; `level` is the same key),
+/// `move-numbering` (Hub move numbering, as the Hub parameter; `numbering` is the same
+/// key) and `cmd`, which must come last and takes the rest of the text: the command
+/// line of a Hub engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
     /// The spec as given.
@@ -78,7 +59,7 @@ pub struct EngineSpec {
     /// Display name, if given.
     pub name: Option<String>,
     /// The engine settings (`techniques`, `tt-bits`, `hash`, `threads`, `aspiration`,
-    /// `tt-frontier`, `eval`, `level`/`strength`, `book`), read by the engine's
+    /// `tt-frontier`, `eval`, `strength` (or `level`), `book`), read by the engine's
     /// settings table; the book is off unless asked for, as a match plays its own
     /// openings.
     pub settings: EngineSettings,
@@ -147,7 +128,16 @@ impl FromStr for EngineSpec {
                 .ok_or_else(|| bad(format!("{item:?} is not key=value")))?;
             let (key, value) = (key.trim(), value.trim());
             let number = |what: &str| bad(format!("{key}={value:?}: expected {what}"));
-            // The engine's settings, read by its table (`level` is `strength`).
+            // The time control, in its one text form (times in seconds).
+            if let Some(control) = TimeControl::from_key(key, value) {
+                spec.limit = control.map_err(|e| bad(e.to_string()))?;
+                // The match runner counts a clock down for the whole game.
+                if let TimeControl::Clock { moves: Some(_), .. } = spec.limit {
+                    return Err(number("a clock for the whole game, without moves to go"));
+                }
+                continue;
+            }
+            // The engine's settings, read by its table (`level` is its alias of `strength`).
             if let Some(setting) = engine_settings::setting(key) {
                 spec.settings
                     .set(key, value)
@@ -158,35 +148,6 @@ impl FromStr for EngineSpec {
             }
             match key {
                 "name" => spec.name = Some(value.to_string()),
-                "depth" => {
-                    spec.limit =
-                        TimeControl::Depth(positive(value).ok_or_else(|| number("a depth ≥ 1"))?)
-                }
-                "nodes" => {
-                    spec.limit = TimeControl::Nodes(
-                        positive(value).ok_or_else(|| number("a node count ≥ 1"))?,
-                    )
-                }
-                "time" => {
-                    spec.limit = TimeControl::MoveTime(
-                        seconds(value)
-                            .filter(|t| !t.is_zero())
-                            .ok_or_else(|| number("seconds > 0"))?,
-                    )
-                }
-                "clock" => {
-                    let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
-                    match (seconds(base), seconds(inc)) {
-                        (Some(base), Some(inc)) if !base.is_zero() => {
-                            spec.limit = TimeControl::Clock {
-                                moves: None,
-                                time: base,
-                                inc,
-                            }
-                        }
-                        _ => return Err(number("BASE+INC seconds, e.g. 60+0.5")),
-                    }
-                }
                 "weights" => {
                     let path = std::path::PathBuf::from(value);
                     damas_engine::eval::Weights::load(&path).map_err(|e| bad(e.to_string()))?;
@@ -236,14 +197,10 @@ impl FromStr for EngineSpec {
     }
 }
 
-/// The keys a spec takes besides the engine settings (the arms of
-/// [`EngineSpec::from_str`]'s match).
-const SPEC_KEYS: [&str; 10] = [
+/// The keys a spec takes besides the engine settings and the time control's (the
+/// arms of [`EngineSpec::from_str`]'s match).
+const SPEC_KEYS: [&str; 6] = [
     "name",
-    "depth",
-    "nodes",
-    "time",
-    "clock",
     "weights",
     "egdb",
     "move-numbering",
@@ -260,6 +217,8 @@ fn known_keys() -> String {
     SPEC_KEYS
         .iter()
         .copied()
+        .chain(TimeControl::KEYS)
+        .chain([TimeControl::CLOCK_KEY])
         .chain(settings)
         .collect::<Vec<_>>()
         .join(", ")
@@ -310,69 +269,62 @@ pub trait Player {
     fn limit(&self) -> TimeControl;
     /// Base time and increment when the player plays on a clock.
     fn clock(&self) -> Option<(Duration, Duration)> {
-        game_clock(&self.limit())
+        self.limit().game_clock()
     }
 }
 
 /// The built-in searcher.
 pub struct InternalPlayer {
     name: String,
-    searcher: Searcher,
+    /// The engine, assembled from the spec's settings.
+    pub(crate) engine: Engine,
     limit: TimeControl,
-    strength: Strength,
-    /// Time lost outside the search on every move (`move-overhead`).
-    overhead: MoveOverhead,
     rng: ChaCha8Rng,
-    /// The opening book, when the spec asks for it.
-    book: Option<Book>,
 }
 
 impl InternalPlayer {
     /// A player for `spec` (which must not have a command).
     pub fn new(spec: &EngineSpec) -> InternalPlayer {
-        let settings = &spec.settings;
-        // The file was read once when the spec was parsed; a file changed since
-        // then falls back to the embedded weights rather than failing mid-match.
-        let options = settings.search_options();
-        let options =
-            match damas_engine::eval::Evaluation::select(settings.eval, spec.weights.as_deref()) {
-                Ok(evaluation) if spec.weights.is_some() => options.with_eval(evaluation),
-                Ok(_) => options,
-                Err(e) => {
-                    eprintln!("warning: {e}; using the embedded weights");
-                    options
-                }
-            };
-        // As with the weights, a directory that no longer opens plays without.
-        let options = match spec
-            .egdb
-            .as_deref()
-            .map(|dir| crate::hub::settings::open_egdb(settings.variant, dir))
-        {
-            Some(Ok(db)) => options.with_database(Some(
-                std::sync::Arc::new(db) as std::sync::Arc<dyn damas_engine::oracle::Oracle>
-            )),
-            Some(Err(e)) => {
-                eprintln!("warning: {e}; playing without endgame databases");
-                options
-            }
-            // Without a directory, the built-in ones (`builtin-egdb`).
-            None => options.with_database(
-                settings
-                    .builtin_egdb
-                    .then(|| damas_egdb::oracle::built_in(settings.variant))
-                    .flatten(),
-            ),
-        };
         InternalPlayer {
             name: spec.to_string(),
-            searcher: Searcher::new(options),
+            engine: Engine::new(&spec.settings, &sources(spec)),
             limit: spec.limit,
-            strength: settings.strength,
-            overhead: settings.move_overhead,
             rng: ChaCha8Rng::from_entropy(),
-            book: settings.book.then(|| Book::embedded_for(settings.variant)),
         }
+    }
+}
+
+/// Where the engine of `spec` gets its weights and databases. The files were read
+/// once when the spec was parsed; weights changed since then fall back to the
+/// embedded ones, and a directory that no longer opens plays without databases,
+/// rather than failing mid-match.
+fn sources(spec: &EngineSpec) -> Sources {
+    let settings = &spec.settings;
+    let evaluation = Sources::weights(spec.weights.as_deref()).unwrap_or_else(|e| {
+        eprintln!("warning: {e}; using the embedded weights");
+        None
+    });
+    let databases = match spec
+        .egdb
+        .as_deref()
+        .map(|dir| crate::hub::settings::open_egdb(settings.variant, dir))
+    {
+        Some(Ok(db)) => Databases::Search(Arc::new(db)),
+        Some(Err(e)) => {
+            eprintln!("warning: {e}; playing without endgame databases");
+            Databases::None
+        }
+        // Without a directory, the built-in ones (`builtin-egdb`).
+        None => damas_engine::engine::Databases::found_or_built_in(
+            None,
+            settings.variant,
+            settings.builtin_egdb,
+        ),
+    };
+    Sources {
+        databases,
+        evaluation,
+        ..Sources::default()
     }
 }
 
@@ -381,7 +333,7 @@ impl Player for InternalPlayer {
         self.name.clone()
     }
     fn new_game(&mut self) -> Result<(), PlayerError> {
-        self.searcher.clear();
+        self.engine.searcher.clear();
         Ok(())
     }
     fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError> {
@@ -390,14 +342,20 @@ impl Player for InternalPlayer {
         let job = Think {
             pos: &pos,
             history: game.history(),
-            book: self.book.as_ref(),
-            strength: self.strength,
-            budget: MoveBudget::for_level(&move_control(&self.limit, clock), self.overhead),
+            book: self.engine.book,
+            strength: self.engine.strength,
+            budget: MoveBudget::for_level(&move_control(&self.limit, clock), self.engine.overhead),
             deadlines: Deadlines::Own,
             forced_without_search: true,
         };
         let stop = AtomicBool::new(false);
-        let thought = think(&mut self.searcher, &job, &mut self.rng, &stop, &mut |_| {});
+        let thought = think(
+            &mut self.engine.searcher,
+            &job,
+            &mut self.rng,
+            &stop,
+            &mut |_| {},
+        );
         thought.result.best.ok_or(PlayerError::NoMove)
     }
     fn limit(&self) -> TimeControl {
@@ -418,7 +376,8 @@ impl HubPlayer {
         let command = spec.command.as_deref().unwrap_or_default();
         let mut client = HubClient::spawn(command, spec.settings.variant)?;
         client.numbering = spec.numbering;
-        let params = super::hub_params::hub_params(spec, &client.params)
+        let params = spec
+            .hub_params(&client.params)
             .map_err(PlayerError::Unsupported)?;
         for (name, value) in params {
             client.set_param(name, &value)?;

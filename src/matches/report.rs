@@ -1,6 +1,7 @@
 //! The end-of-match report: score, draw ratio, Elo with its 95 % interval (by games
-//! and by game pairs), likelihood of superiority, and the SPRT state when a test was
-//! run.
+//! and by game pairs, the pairs counted as fishtest labels them: LL, LD, DD+WL, WD,
+//! WW), likelihood of superiority, normalized Elo, and the SPRT state when a test
+//! was run.
 
 use std::fmt;
 
@@ -50,7 +51,7 @@ impl fmt::Display for Report {
             let p = t.pairs;
             writeln!(
                 f,
-                "game pairs: {}, first player's points 0/½/1/1½/2: {}/{}/{}/{}/{}; Elo {e}",
+                "game pairs: {} (LL {}, LD {}, DD+WL {}, WD {}, WW {}); Elo {e}",
                 t.pair_count(),
                 p[0],
                 p[1],
@@ -58,6 +59,9 @@ impl fmt::Display for Report {
                 p[3],
                 p[4]
             )?;
+        }
+        if let (Some(pairs), Some(games)) = (t.nelo_pairs(), t.nelo_games()) {
+            writeln!(f, "normalized Elo: {pairs} by pairs, {games} by games")?;
         }
         if let Some(sprt) = &self.sprt {
             let state = t.sprt(sprt);
@@ -71,13 +75,17 @@ impl fmt::Display for Report {
             match state.decision {
                 Some(Decision::AcceptH1) => writeln!(
                     f,
-                    "H1 accepted (Elo {} rather than {})",
-                    sprt.elo1, sprt.elo0
+                    "H1 accepted ({} {} rather than {})",
+                    sprt.unit(),
+                    sprt.elo1,
+                    sprt.elo0
                 )?,
                 Some(Decision::AcceptH0) => writeln!(
                     f,
-                    "H0 accepted (Elo {} rather than {})",
-                    sprt.elo0, sprt.elo1
+                    "H0 accepted ({} {} rather than {})",
+                    sprt.unit(),
+                    sprt.elo0,
+                    sprt.elo1
                 )?,
                 None => writeln!(f, "no decision after {}", crate::plural::games(n as usize))?,
             }
@@ -116,17 +124,31 @@ mod tests {
         assert!(lines[2].ends_with(", LOS 98.7%"), "{}", lines[2]);
         assert!(
             lines[3].starts_with(
-                "game pairs: 10, first player's points 0/½/1/1½/2: 0/0/5/0/5; Elo +190.8 (95%: +"
+                "game pairs: 10 (LL 0, LD 0, DD+WL 5, WD 0, WW 5); Elo +190.8 (95%: +"
             ),
             "{}",
             lines[3]
         );
         assert!(
-            lines[4].starts_with("SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR "),
+            lines[4].starts_with("normalized Elo: +") && lines[4].contains(" by pairs, +"),
             "{}",
             lines[4]
         );
-        assert_eq!(lines.len(), 5);
+        assert!(
+            lines[5].starts_with("SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR "),
+            "{}",
+            lines[5]
+        );
+        assert_eq!(lines.len(), 6);
+        let nelo = Report {
+            sprt: Some("nelo:0,50".parse().unwrap()),
+            ..report.clone()
+        };
+        let text = nelo.to_string();
+        assert!(
+            text.contains("SPRT nelo0=0 nelo1=50 alpha=0.05 beta=0.05: LLR "),
+            "{text}"
+        );
         let plain = Report {
             sprt: None,
             tally: Tally {
@@ -143,6 +165,9 @@ mod tests {
         assert!(text.contains("draw ratio: 100.0%"), "{text}");
         assert!(text.contains("LOS n/a"), "{text}");
         assert!(!text.contains("SPRT"), "{text}");
-        assert!(text.contains("game pairs: 1, "), "{text}");
+        assert!(
+            text.contains("game pairs: 1 (LL 0, LD 0, DD+WL 1, WD 0, WW 0)"),
+            "{text}"
+        );
     }
 }

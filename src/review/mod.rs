@@ -13,11 +13,13 @@ pub mod setup;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use judge::{judge, Centi, Judgement, Mark};
-pub use setup::{default_limits, review, review_options, review_variant, VariantConflict};
+pub use setup::{default_budget, review_engine, review_variant, VariantConflict};
 
 use damas_engine::book::embedded_book;
 use damas_engine::score::Score;
-use damas_engine::search::{Limits, Searcher};
+use damas_engine::search::Searcher;
+use damas_engine::think::{no_draws, think, Think};
+use damas_engine::time::MoveBudget;
 use damas_engine::verdict::{consulted, verdict, Proof, Verdict};
 use damas_rules::game::Game;
 use damas_rules::movegen::legal_moves_for;
@@ -142,7 +144,7 @@ impl Review {
 }
 
 /// Review `game` under its rules (the searcher's options should be of the same
-/// variant): search each of its positions within `limits` (one search per
+/// variant): search each of its positions within `budget` (one search per
 /// position, the table kept from one to the next; a second one after the engine's move
 /// where the move played was found lost) and judge each move. `progress` is
 /// told (positions searched, positions in all) after each search; when `stop` is set
@@ -150,7 +152,7 @@ impl Review {
 pub fn review_game(
     searcher: &mut Searcher,
     game: &Game,
-    limits: &Limits,
+    budget: &MoveBudget,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Review {
@@ -168,7 +170,8 @@ pub fn review_game(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let r = searcher.search(pos, &positions[..i], limits, stop, &mut |_| {});
+        let job = Think::search(pos, &positions[..i], *budget);
+        let r = think(searcher, &job, &mut no_draws(), stop, &mut |_| {}).result;
         searched.push((r.score, proof(pos, &r), r.best));
         progress(i + 1, total);
     }
@@ -193,7 +196,8 @@ pub fn review_game(
             // engine's move gets the same second look before the one is called a
             // blunder against the other (it may be lost as well).
             let after_best = pos.play(b);
-            let r = searcher.search(&after_best, &positions[..=i], limits, stop, &mut |_| {});
+            let job = Think::search(&after_best, &positions[..=i], *budget);
+            let r = think(searcher, &job, &mut no_draws(), stop, &mut |_| {}).result;
             if !stop.load(Ordering::Relaxed) && (-r.score).is_loss() {
                 best_score = -r.score;
                 best_proof = proof(&after_best, &r);

@@ -3,55 +3,46 @@
 //! is reviewed. The rules are the game's; a `--variant` that contradicts the game's
 //! `GameType` is refused ([`VariantConflict`]).
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use thiserror::Error;
 
-use super::{review_game, Review, DEFAULT_NODES};
-use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher, WinPolicy};
+use super::DEFAULT_NODES;
+use damas_egdb::oracle::Oracle;
+use damas_engine::engine::{Databases, Engine, Sources};
+use damas_engine::search::{Limits, Searcher, WinPolicy};
 use damas_engine::settings::EngineSettings;
-use damas_rules::game::Game;
+use damas_engine::time::MoveBudget;
+use damas_engine::tt::alloc::TableAllocError;
 use damas_rules::pdn::{variant_of_game_type, PdnGame};
 use damas_rules::variant::Variant;
 
 /// The budget of each position when none is asked for: [`DEFAULT_NODES`] nodes.
-pub fn default_limits() -> Limits {
-    Limits::nodes(DEFAULT_NODES)
+pub fn default_budget() -> MoveBudget {
+    Limits::nodes(DEFAULT_NODES).into()
 }
 
-/// The engine a review judges with under the rules of `variant`: the default
-/// settings (one thread, the trained evaluation without any random variety, no
-/// contempt), `hash_mb` of table, `database` when given (else the search's own), and
-/// the databases' verdicts (a win given up is a win given up).
-pub fn review_options(
+/// The engine a review judges with under the rules of `variant`, for
+/// [`super::review_game`]: the default settings (one thread, the trained evaluation
+/// without any random variety, no contempt), `hash_mb` of table, `database` when
+/// given (else the built-in databases), and the databases' verdicts (a win given up
+/// is a win given up). An error when the table's memory cannot be had.
+pub fn review_engine(
     variant: Variant,
     database: Option<Arc<dyn Oracle>>,
     hash_mb: usize,
-) -> SearchOptions {
+) -> Result<Searcher, TableAllocError> {
     let settings = EngineSettings {
         variant,
         hash_mb,
         egdb_wins: WinPolicy::Verdict,
         ..EngineSettings::default()
     };
-    settings.search_options().with_database(database)
-}
-
-/// Review `game` under its rules as every front end does: a fresh engine of
-/// [`review_options`] (`hash_mb` of table, [`damas_engine::search::DEFAULT_HASH_MB`] by default), each
-/// position searched within `limits` ([`default_limits`] by default). `stop` and
-/// `progress` as for [`review_game`].
-pub fn review(
-    game: &Game,
-    database: Option<Arc<dyn Oracle>>,
-    limits: &Limits,
-    hash_mb: usize,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Review {
-    let mut searcher = Searcher::new(review_options(game.variant(), database, hash_mb));
-    review_game(&mut searcher, game, limits, stop, progress)
+    let sources = Sources {
+        databases: Databases::found_or_built_in(database, variant, true),
+        ..Sources::default()
+    };
+    Ok(Engine::try_new(&settings, &sources)?.searcher)
 }
 
 /// A variant asked for that contradicts the one the game's `GameType` tag names.

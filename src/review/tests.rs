@@ -1,7 +1,7 @@
 //! Reviewing a short game with one known blunder, and one with an exchange.
 
 use super::*;
-use damas_engine::search::SearchOptions;
+use damas_engine::search::{Limits, SearchOptions};
 use damas_rules::pdn::read_games;
 
 /// White's first move d4-c5 drops a man for nothing (d6xb4 is forced, and the man on
@@ -30,7 +30,7 @@ fn review_text(text: &str, nodes: u64) -> Review {
     let r = review_game(
         &mut searcher,
         &game,
-        &Limits::nodes(nodes),
+        &Limits::nodes(nodes).into(),
         &AtomicBool::new(false),
         &mut |done, total| {
             calls += 1;
@@ -101,7 +101,7 @@ fn a_stopped_review_keeps_the_moves_judged_so_far() {
     let r = review_game(
         &mut searcher,
         &game,
-        &Limits::nodes(2_000),
+        &Limits::nodes(2_000).into(),
         &stop,
         &mut |done, _| {
             if done == 3 {

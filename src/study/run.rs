@@ -40,7 +40,12 @@ pub struct TableSetup {
     /// Use a stored value only at exactly the depth required (not a deeper one).
     pub exact_draft: bool,
 }
-use damas_engine::search::{Limits, Oracle, SearchOptions, Searcher, Stats};
+use damas_egdb::oracle::Oracle;
+use damas_engine::engine::{search_options, Databases, Sources, TableUse};
+use damas_engine::search::{Info, SearchOptions, Searcher, Stats};
+use damas_engine::settings::EngineSettings;
+use damas_engine::think::{no_draws, think, Think};
+use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::Position;
 use std::sync::Arc;
@@ -149,12 +154,22 @@ struct Unit {
 
 /// Search options for a configuration.
 fn options(config: &Config, table: TableSetup, oracle: &Option<Arc<dyn Oracle>>) -> SearchOptions {
-    SearchOptions::thesis()
-        .with_techniques(config.techniques)
-        .with_thesis_table(table.bits)
-        .with_tt_leaves(table.leaves)
-        .with_exact_draft(table.exact_draft)
-        .with_oracle(oracle.clone())
+    let settings = EngineSettings {
+        techniques: config.techniques,
+        tt_bits: table.bits,
+        ..EngineSettings::thesis()
+    };
+    // The databases are consulted only by configurations with the `egdb` technique.
+    let sources = Sources {
+        databases: oracle.clone().map_or(Databases::None, Databases::AtHand),
+        table: TableUse {
+            keep: false,
+            leaves: table.leaves,
+            exact_draft: table.exact_draft,
+        },
+        ..Sources::default()
+    };
+    search_options(&settings, &sources)
 }
 
 fn row(
@@ -181,6 +196,11 @@ fn row(
     }
 }
 
+/// A search to depth `d`.
+fn depth(d: u32) -> MoveBudget {
+    MoveBudget::new(&TimeControl::Depth(d), Spend::Exact)
+}
+
 /// Search one position with one configuration at the given depths.
 fn search_unit(
     index: usize,
@@ -195,7 +215,8 @@ fn search_unit(
     let pos: Position = tp.position;
     let mut got: BTreeMap<u32, Row> = BTreeMap::new();
     let mut searcher = Searcher::new(options(config, table, oracle));
-    let result = searcher.search(&pos, &[], &Limits::depth(top), &stop, &mut |info| {
+    let job = Think::search(&pos, &[], depth(top));
+    let on_info = &mut |info: &Info| {
         if info.depth < top && depths.contains(&info.depth) {
             got.insert(
                 info.depth,
@@ -210,7 +231,8 @@ fn search_unit(
                 ),
             );
         }
-    });
+    };
+    let result = think(&mut searcher, &job, &mut no_draws(), &stop, on_info).result;
     got.insert(
         top,
         row(
@@ -226,7 +248,8 @@ fn search_unit(
     for &d in depths {
         if let std::collections::btree_map::Entry::Vacant(e) = got.entry(d) {
             let mut searcher = Searcher::new(options(config, table, oracle));
-            let r = searcher.search(&pos, &[], &Limits::depth(d), &stop, &mut |_| {});
+            let job = Think::search(&pos, &[], depth(d));
+            let r = think(&mut searcher, &job, &mut no_draws(), &stop, &mut |_| {}).result;
             e.insert(row(
                 index,
                 tp,

@@ -11,7 +11,11 @@ use damas_egdb::progress::Bar;
 use rayon::prelude::*;
 
 use super::positions::{generate, sample_even, GenerateSpec};
-use damas_engine::search::{Limits, SearchOptions, Searcher, Techniques};
+use damas_engine::engine::{Engine, Sources, TableUse};
+use damas_engine::search::Techniques;
+use damas_engine::settings::EngineSettings;
+use damas_engine::think::{no_draws, think, Think};
+use damas_engine::time::{MoveBudget, Spend, TimeControl};
 
 /// The thesis' table sizes and its measured mean comparisons per access.
 pub const THESIS: [(u32, f64); 3] = [(20, 1.67), (21, 1.28), (22, 1.07)];
@@ -83,14 +87,21 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
         .par_iter()
         .map(|&bits| {
             let stop = AtomicBool::new(false);
-            let mut searcher = Searcher::new(
-                SearchOptions::thesis()
-                    .with_techniques(techniques)
-                    .with_thesis_table(bits)
-                    .with_tt_leaves(true)
-                    // The protocol keeps the table across the depths of a position.
-                    .with_clear_tt(false),
-            );
+            let settings = EngineSettings {
+                techniques,
+                tt_bits: bits,
+                ..EngineSettings::thesis()
+            };
+            // The protocol keeps the table across the depths of a position.
+            let sources = Sources {
+                table: TableUse {
+                    keep: true,
+                    leaves: true,
+                    exact_draft: false,
+                },
+                ..Sources::default()
+            };
+            let mut searcher = Engine::new(&settings, &sources).searcher;
             let mut r = ProbeResult {
                 bits,
                 ..ProbeResult::default()
@@ -101,8 +112,10 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
                 // positions would fill up and every access would make 33 comparisons.
                 searcher.clear();
                 for &d in &ds {
-                    let s = searcher
-                        .search(pos, &[], &Limits::depth(d), &stop, &mut |_| {})
+                    let budget = MoveBudget::new(&TimeControl::Depth(d), Spend::Exact);
+                    let job = Think::search(pos, &[], budget);
+                    let s = think(&mut searcher, &job, &mut no_draws(), &stop, &mut |_| {})
+                        .result
                         .stats;
                     r.accesses += s.tt_accesses;
                     r.compares += s.tt_compares;

@@ -21,9 +21,13 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::data::{DataError, GameRecord, Outcome, Sample, Writer, PROVEN};
+use damas_egdb::oracle::Oracle as _;
+use damas_engine::engine::{Engine, Sources, TableUse};
 use damas_engine::eval::Evaluation;
-use damas_engine::search::Oracle as _;
-use damas_engine::search::{Limits, SearchOptions, Searcher};
+use damas_engine::search::TableKind;
+use damas_engine::settings::EngineSettings;
+use damas_engine::think::{no_draws, think, Think};
+use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_rules::fen::parse_fen;
 use damas_rules::game::Game;
 use damas_rules::movegen::{has_capture, legal_moves_for};
@@ -156,13 +160,22 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> (Ga
         }
         game.play(moves[rng.gen_range(0..moves.len())]);
     }
-    let mut searcher = Searcher::new(
-        SearchOptions::default()
-            .with_variant(cfg.variant)
-            .with_eval(cfg.evaluation.clone())
-            .with_thesis_table(cfg.tt_bits)
-            .with_clear_tt(false),
-    );
+    // The thesis' table, kept across the game's moves.
+    let settings = EngineSettings {
+        variant: cfg.variant,
+        table: TableKind::Thesis,
+        tt_bits: cfg.tt_bits,
+        ..EngineSettings::default()
+    };
+    let sources = Sources {
+        evaluation: Some(cfg.evaluation.clone()),
+        table: TableUse {
+            keep: true,
+            ..TableUse::default()
+        },
+        ..Sources::default()
+    };
+    let mut searcher = Engine::new(&settings, &sources).searcher;
     let stop = AtomicBool::new(false);
     let mut samples = Vec::new();
     let (outcome, ending) = loop {
@@ -185,8 +198,9 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> (Ga
             record(outcome.proven_score());
             break (outcome, Ending::Databases);
         }
-        let limits = Limits::nodes(move_nodes(cfg, &mut rng));
-        let r = searcher.search(&pos, game.history(), &limits, &stop, &mut |_| {});
+        let budget = MoveBudget::new(&TimeControl::Nodes(move_nodes(cfg, &mut rng)), Spend::Exact);
+        let job = Think::search(&pos, game.history(), budget);
+        let r = think(&mut searcher, &job, &mut no_draws(), &stop, &mut |_| {}).result;
         let Some(best) = r.best else {
             let winner = pos.side_to_move().opponent();
             break (Outcome::won_by(Some(winner)), Ending::Rules);

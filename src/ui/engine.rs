@@ -15,7 +15,6 @@ use rand_chacha::ChaCha8Rng;
 use damas_engine::book::Book;
 use damas_engine::search::{Info, SearchOptions, SearchResult, Searcher};
 use damas_engine::think::{think, Deadlines, Source, Think};
-use damas_engine::time::MoveBudget;
 
 use super::controller::{Purpose, SearchRequest};
 
@@ -89,13 +88,7 @@ impl EngineThread {
                                 history: &req.history,
                                 book: book.as_ref().filter(|_| req.purpose == Purpose::Move),
                                 strength: req.strength,
-                                // The request's limits carry the hard deadline; on a
-                                // clock it has the Hub's soft deadline too.
-                                budget: MoveBudget {
-                                    limits: req.limits,
-                                    soft: req.soft,
-                                    hard: req.limits.time,
-                                },
+                                budget: req.budget,
                                 deadlines: Deadlines::Own,
                                 // A move to play that is forced is played at once; a
                                 // hint is a score and searches the line after it.
@@ -185,8 +178,7 @@ mod tests {
             purpose: Purpose::Move,
             position: Position::start(),
             history: Vec::new(),
-            limits,
-            soft: None,
+            budget: limits.into(),
             strength: Strength::FULL,
             lines: 1,
         }

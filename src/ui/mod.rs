@@ -9,7 +9,6 @@ pub mod analysis;
 pub mod ballot;
 pub mod board;
 pub mod chart;
-pub mod clock;
 pub mod controller;
 pub mod engine;
 pub mod input;
@@ -28,7 +27,8 @@ use std::time::{Duration, Instant};
 
 use crossterm::event;
 
-use damas_engine::search::{Oracle, SearchOptions};
+use damas_egdb::oracle::Oracle;
+use damas_engine::search::SearchOptions;
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
@@ -47,8 +47,9 @@ pub struct Config {
     pub level: damas_engine::time::TimeControl,
     /// Engine playing strength.
     pub strength: damas_engine::level::Strength,
-    /// Game clock for both sides, if any.
-    pub clock: Option<clock::ClockSetting>,
+    /// Game clock for both sides, if any: a [`damas_engine::time::TimeControl::Clock`]
+    /// for the whole game (`play --clock`).
+    pub clock: Option<damas_engine::time::TimeControl>,
     /// The rules the game starts under (a loaded PDN's `GameType` may change them).
     pub variant: Variant,
     /// The engine's search options under the rules of a variant: those of
@@ -148,6 +149,7 @@ fn event_loop(
     let mut review: Option<review_job::ReviewJob> = None;
     let mut repair = keys::KeyRepair::new();
     loop {
+        controller.sync_clock_hold();
         controller.tick();
         for effect in controller.take_effects() {
             // A loaded game (or one brought back) may be of other rules.
@@ -228,7 +230,7 @@ fn apply(effect: Effect, controller: &mut Controller, engine: &mut EngineThread)
             let _ = terminal::copy_to_clipboard(&text);
         }
         Effect::Save { path, text } => {
-            match damas_engine::fsutil::write_atomic(&path, text.as_bytes()) {
+            match damas_rules::atomic_file::write_atomic(&path, text.as_bytes()) {
                 Ok(()) => controller.on_saved(&path),
                 Err(e) => controller.complain(format!("Cannot save {}: {e}", path.display())),
             }

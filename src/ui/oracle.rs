@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use damas_engine::search::{Oracle, OracleValue};
+use damas_egdb::oracle::{Oracle, OracleValue};
 use damas_rules::position::{Color, Position};
 
 /// The game-theoretic value of a position (no move-count draw rules).

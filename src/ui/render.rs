@@ -44,7 +44,11 @@ fn variant_title(v: damas_rules::variant::Variant) -> String {
 /// ` Engine: level 5 (intermediate), 1 s/move ` or `…, clock 5+3 `.
 fn engine_title(c: &Controller) -> String {
     match c.clock_setting() {
-        Some(k) => format!(" Engine: level {}, clock {k} ", c.strength()),
+        Some(k) => format!(
+            " Engine: level {}, {} ",
+            c.strength(),
+            crate::ui::setup::level_label(&k)
+        ),
         None => format!(
             " Engine: level {}, {} ",
             c.strength(),
@@ -291,8 +295,9 @@ fn draw_left(
 
 fn draw_right(frame: &mut Frame, c: &Controller, area: Rect) {
     if let Some(a) = c.analysis() {
-        // Room for every line, leaving the move list at least 5 rows.
+        // Room for every line, wrapped, leaving the move list at least 5 rows.
         let height = (a.lines as u16 + 4)
+            .max(super::analysis::panel_height(c, area.width))
             .min(area.height.saturating_sub(5))
             .max(4);
         let [engine, moves] =

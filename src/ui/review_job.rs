@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 
-use crate::review::{default_limits, review, Review};
+use crate::review::{default_budget, review_engine, review_game, Review};
 use damas_engine::search::{SearchOptions, DEFAULT_HASH_MB};
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
@@ -43,11 +43,16 @@ impl ReviewJob {
                     game.play(m);
                 }
                 // As `damas review` by default, so that both mark a move the same way.
-                let review = review(
+                // The default table always fits: a failure leaves the job silent.
+                let Ok(mut searcher) =
+                    review_engine(game.variant(), options.oracle().cloned(), DEFAULT_HASH_MB)
+                else {
+                    return;
+                };
+                let review = review_game(
+                    &mut searcher,
                     &game,
-                    options.oracle().cloned(),
-                    &default_limits(),
-                    DEFAULT_HASH_MB,
+                    &default_budget(),
                     &flag,
                     &mut |done, total| {
                         let _ = tx.send(ReviewEvent::Progress(done, total));
@@ -100,11 +105,11 @@ mod tests {
             }
         };
         // `damas review` with its defaults.
-        let cli = review(
+        let mut searcher = review_engine(game.variant(), None, DEFAULT_HASH_MB).unwrap();
+        let cli = review_game(
+            &mut searcher,
             &game,
-            None,
-            &default_limits(),
-            DEFAULT_HASH_MB,
+            &default_budget(),
             &AtomicBool::new(false),
             &mut |_, _| {},
         );

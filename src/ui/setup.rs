@@ -3,7 +3,6 @@
 use std::fmt;
 use std::time::Duration;
 
-use damas_engine::search::Limits;
 use damas_engine::time::{MoveBudget, Spend, TimeControl};
 use damas_rules::position::Color;
 
@@ -76,10 +75,9 @@ pub fn default_level() -> TimeControl {
 const TIME_STEPS: [u64; 9] = [100, 250, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000];
 const MAX_UI_DEPTH: u32 = 40;
 
-/// The search limits for one move at `level`: all of the time, as the searcher's own
-/// limit.
-pub fn level_limits(level: &TimeControl) -> Limits {
-    MoveBudget::new(level, Spend::Exact).search_limits()
+/// The budget of one move at `level`: all of the time, as the searcher's own limit.
+pub fn level_budget(level: &TimeControl) -> MoveBudget {
+    MoveBudget::new(level, Spend::Exact)
 }
 
 /// One step stronger than `level` (a depth or a time per move; others stay).
@@ -113,7 +111,8 @@ pub fn weaker(level: TimeControl) -> TimeControl {
     }
 }
 
-/// `depth 6`, `1 s/move` or `0.25 s/move`: the level as the screen shows it.
+/// `depth 6`, `1 s/move`, `0.25 s/move` or `clock 5+3`: the level as the screen shows
+/// it.
 pub fn level_label(level: &TimeControl) -> String {
     match *level {
         TimeControl::Depth(d) => format!("depth {d}"),
@@ -126,7 +125,10 @@ pub fn level_label(level: &TimeControl) -> String {
             }
         }
         TimeControl::Nodes(n) => format!("{n} nodes/move"),
-        TimeControl::Clock { .. } => "clock".to_string(),
+        // As `play --clock` reads it: minutes + seconds.
+        TimeControl::Clock { time, inc, .. } => {
+            format!("clock {}+{}", time.as_secs_f64() / 60.0, inc.as_secs_f64())
+        }
         TimeControl::Infinite => "infinite".to_string(),
     }
 }
@@ -142,6 +144,11 @@ mod tests {
         assert_eq!(weaker(ms(100)), ms(100));
         assert_eq!(weaker(TimeControl::Depth(1)), TimeControl::Depth(1));
         assert_eq!(level_label(&ms(1000)), "1 s/move");
+        // A clock is shown as `--clock` reads it, as it always was.
+        for clock in ["5+3", "0.5+0"] {
+            let c = TimeControl::from_minutes_clock(clock).unwrap();
+            assert_eq!(level_label(&c), format!("clock {clock}"));
+        }
         let mut p = Players::default();
         let mut seen = vec![p];
         for _ in 0..3 {

@@ -4,7 +4,8 @@
 
 use damas_engine::level::Strength;
 use damas_engine::score::Score;
-use damas_engine::search::{Info, Oracle, SearchResult, CONVERSION_UNPROVEN};
+use damas_egdb::oracle::Oracle;
+use damas_engine::search::{Info, SearchResult, CONVERSION_UNPROVEN};
 use damas_engine::think::Source;
 use damas_engine::verdict::verdict;
 use damas_rules::moves::Move;

@@ -58,6 +58,15 @@ pub enum EgdbError {
         /// Checksum of the body.
         computed: u64,
     },
+    /// A file found damaged (its checksum, length or header): the slice or part
+    /// it holds is left out, the rest of the directory still answers.
+    #[error("{}: damaged ({problem}); delete it and run `damas-egdb build` again to remake it", .path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// Building part `pieces` needs the smaller parts, and one is missing.
     #[error("{}: part {pieces} is missing; build the smaller parts first", .dir.display())]
     MissingPart {

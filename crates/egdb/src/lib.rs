@@ -9,11 +9,13 @@
 //!   distances to the end.
 //!
 //! [`Egdb`] maps both and answers a piece count from its part when present, else
-//! from the slices; the rest is shared by both generations. The `damas-egdb` tool
-//! is the application's.
+//! from the slices; the rest is shared by both generations. A search consults them
+//! through [`oracle::Oracle`], which the engine depends on this crate for; this
+//! crate depends on the rules alone. The `damas-egdb` tool is the application's.
 
 mod binomial;
 pub mod build_options;
+pub mod damage;
 pub mod error;
 pub mod format;
 pub mod location;
@@ -28,6 +30,7 @@ pub mod value;
 pub mod verify;
 
 pub use build_options::BuildOptions;
+pub use damage::{BrokenFile, Damage};
 pub use error::EgdbError;
 pub use parts::build::{build, Counts, PartSummary};
 pub use parts::index::MAX_PIECES;

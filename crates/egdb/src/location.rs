@@ -29,6 +29,36 @@ pub const ENV_VAR: &str = "DAMAS_EGDB";
 /// The command that builds the databases, for hints.
 pub const BUILD_HINT: &str = "damas-egdb build --pieces 5";
 
+/// How to run `damas-egdb` from a source checkout, where `cargo run` built it
+/// but did not put it on the PATH.
+pub const CARGO_RUN: &str = "cargo run --release --bin damas-egdb --";
+
+/// The hint naming the command that builds `variant`'s databases (into `dir`
+/// when given), both as installed and from a source checkout.
+pub fn build_hint_for(variant: Variant, dir: Option<&Path>) -> String {
+    let mut args = String::new();
+    if variant != Variant::Brazilian {
+        args.push_str(&format!(" --variant {variant}"));
+    }
+    if let Some(d) = dir {
+        args.push_str(&format!(" --dir {}", d.display()));
+    }
+    let cargo = BUILD_HINT.replacen("damas-egdb", CARGO_RUN, 1);
+    format!("`{BUILD_HINT}{args}` (from the source tree: `{cargo}{args}`)")
+}
+
+/// A warning when `DAMAS_EGDB` is set but names no directory: the other places
+/// are searched instead, and a mistyped path would otherwise go unnoticed.
+pub fn env_warning(env: &Env) -> Option<String> {
+    let dir = PathBuf::from(env.egdb.clone().filter(|s| !s.is_empty())?);
+    (!dir.is_dir()).then(|| {
+        format!(
+            "{ENV_VAR}={} is not a directory; the databases are looked for elsewhere",
+            dir.display()
+        )
+    })
+}
+
 /// The parts of the environment the location depends on (injected for tests).
 #[derive(Clone, Debug, Default)]
 pub struct Env {
@@ -103,9 +133,10 @@ pub fn write_dir_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> Pa
     }
 }
 
-/// Whether `dir` holds databases of `variant` that open.
+/// Whether `dir` holds databases of `variant` that open (the files' bodies are
+/// read when they are opened for use, not here).
 pub fn holds_databases_for(variant: Variant, dir: &Path) -> bool {
-    Egdb::open_for(variant, dir).is_ok()
+    Egdb::exists_for(variant, dir)
 }
 
 /// The first candidate of [`candidates_for`] holding `variant`'s databases. With
@@ -166,9 +197,9 @@ pub fn write_dir(explicit: Option<&Path>, env: &Env) -> PathBuf {
     candidates(explicit, env).swap_remove(0)
 }
 
-/// Whether `dir` holds databases that open.
+/// Whether `dir` holds Brazilian databases that open ([`holds_databases_for`]).
 pub fn holds_databases(dir: &Path) -> bool {
-    Egdb::open(dir).is_ok()
+    holds_databases_for(Variant::Brazilian, dir)
 }
 
 /// The first candidate that holds databases. With an explicit directory only that
@@ -209,6 +240,30 @@ mod tests {
             xdg_data_home: xdg.map(Into::into),
             home: home.map(Into::into),
         }
+    }
+
+    #[test]
+    fn a_damas_egdb_that_names_no_directory_is_warned_about() {
+        let here = tempfile::tempdir().unwrap();
+        let nowhere = here.path().join("no-such-dir");
+        let w = env_warning(&env(nowhere.to_str(), None, None)).unwrap();
+        assert!(w.contains("DAMAS_EGDB") && w.contains("no-such-dir"), "{w}");
+        assert_eq!(env_warning(&env(here.path().to_str(), None, None)), None);
+        assert_eq!(env_warning(&env(None, None, None)), None);
+        assert_eq!(env_warning(&env(Some(""), None, None)), None);
+    }
+
+    #[test]
+    fn the_build_hint_names_the_installed_and_the_cargo_command() {
+        let h = build_hint_for(Variant::Russian, Some(Path::new("d")));
+        assert!(
+            h.contains("`damas-egdb build --pieces 5 --variant russian --dir d`"),
+            "{h}"
+        );
+        assert!(
+            h.contains("`cargo run --release --bin damas-egdb -- build --pieces 5 --variant russian --dir d`"),
+            "{h}"
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod verify;
 
 use std::path::Path;
 
+use crate::damage::{is_damage, BrokenFile, Damage};
 use crate::error::EgdbError;
 use file::{part_path, FileKind, MappedFile};
 use index::MAX_PIECES;
@@ -42,30 +43,42 @@ impl Part {
 }
 
 /// The first-generation parts of `dir` up to `max` pieces, `parts[i]` for `i`
-/// pieces (index 0 unused; none need exist).
+/// pieces (index 0 unused; none need exist). With `damage`, a part whose value
+/// file is damaged is left out and a damaged distance file dropped, each
+/// recorded there; without, a damaged file is an error.
 pub(crate) fn map_parts(
     dir: &Path,
     max: usize,
     verify_checksum: bool,
+    damage: Option<&Damage>,
 ) -> Result<Vec<Option<Part>>, EgdbError> {
+    let open =
+        |path: &Path, kind, pieces| match MappedFile::open(path, kind, pieces, verify_checksum) {
+            Err(e) if is_damage(&e) => match damage {
+                Some(d) => {
+                    d.record(BrokenFile::new(path, &e));
+                    Ok(None)
+                }
+                None => Err(e),
+            },
+            other => other,
+        };
     if !dir.is_dir() {
         let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
         return Err(EgdbError::io(dir, e));
     }
     let mut parts = vec![None];
     for pieces in 1..=max.min(MAX_PIECES) {
-        let values = MappedFile::open(
+        let values = open(
             &part_path(dir, pieces, FileKind::Values),
             FileKind::Values,
             pieces,
-            verify_checksum,
         )?;
         let part = match values {
             None => None,
             Some(values) => {
                 let dpath = part_path(dir, pieces, FileKind::Distances);
-                let distances =
-                    MappedFile::open(&dpath, FileKind::Distances, pieces, verify_checksum)?;
+                let distances = open(&dpath, FileKind::Distances, pieces)?;
                 Some(Part { values, distances })
             }
         };

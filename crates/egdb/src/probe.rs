@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::damage::{BrokenFile, Damage};
 use crate::error::EgdbError;
 use crate::parts::entry::{decode_best, decode_wdl};
 use crate::parts::file::{part_path, FileKind};
@@ -69,16 +70,19 @@ pub struct Egdb {
     max_pieces: usize,
     /// Whether these are the databases built into the program ([`Egdb::built_in`]).
     built_in: bool,
+    /// The damaged files found: left out, each taking only its own slice or part.
+    damage: Damage,
 }
 
 impl Egdb {
     /// Map every part file in `dir` (`part1.val` … `part5.val`, with the matching
-    /// `.dist` files when present), checking headers, sizes and checksums. Missing
-    /// parts are allowed; a directory without any part, or any file that is foreign,
-    /// truncated or corrupt, is an error naming the file.
-    ///
-    /// Second-generation slice files (`w21b10.wdl`) are mapped too; their headers
-    /// and lengths are checked now and their checksums on first use.
+    /// `.dist` files when present) and every second-generation slice file
+    /// (`w21b10.wdl`), checking headers, sizes and checksums; distance files
+    /// (`w21b10.dtc`) have their headers and sizes checked now and their checksums
+    /// on first use. A damaged file (truncated, corrupt, unreadable) is left out
+    /// and listed ([`Egdb::damaged_files`]): only positions that need it go
+    /// unanswered. A directory without any database file is an error, as is a
+    /// file of other rules.
     ///
     /// The files must be Brazilian ([`Egdb::open_for`]).
     pub fn open(dir: impl AsRef<Path>) -> Result<Egdb, EgdbError> {
@@ -89,8 +93,20 @@ impl Egdb {
     /// ([`EgdbError::Variant`] names the first that is not; first-generation parts
     /// are Brazilian).
     pub fn open_for(variant: Variant, dir: impl AsRef<Path>) -> Result<Egdb, EgdbError> {
-        let dir = dir.as_ref();
-        let parts = map_parts(dir, MAX_PIECES, true)?;
+        Egdb::open_checking(variant, dir.as_ref(), true)
+    }
+
+    /// Whether `dir` holds databases of `variant` (sound or damaged; no file of
+    /// other rules): [`Egdb::open_for`] without reading the files' bodies.
+    pub fn exists_for(variant: Variant, dir: &Path) -> bool {
+        Egdb::open_checking(variant, dir, false).is_ok()
+    }
+
+    /// [`Egdb::open_for`], checksums checked now or (without `checksums`) on
+    /// first use.
+    fn open_checking(variant: Variant, dir: &Path, checksums: bool) -> Result<Egdb, EgdbError> {
+        let damage = Damage::default();
+        let parts = map_parts(dir, MAX_PIECES, checksums, Some(&damage))?;
         if variant != Variant::Brazilian {
             if let Some(n) = (1..parts.len()).find(|&n| parts[n].is_some()) {
                 return Err(EgdbError::Variant {
@@ -100,19 +116,49 @@ impl Egdb {
                 });
             }
         }
-        let slices = Some(SliceDb::open_existing_for(variant, dir)?).filter(|s| !s.is_empty());
+        let slices =
+            Some(SliceDb::open_with(variant, dir, &damage, checksums)?).filter(|s| !s.is_empty());
         let dtc = match slices {
             Some(_) => {
-                Some(SliceDistances::open_existing_for(variant, dir)?).filter(|d| !d.is_empty())
+                Some(SliceDistances::open_with(variant, dir, &damage)?).filter(|d| !d.is_empty())
             }
             None => None,
         };
-        if parts.iter().all(Option::is_none) && slices.is_none() {
+        if parts.iter().all(Option::is_none) && slices.is_none() && damage.is_empty() {
             return Err(EgdbError::NoParts {
                 dir: dir.to_path_buf(),
             });
         }
-        Ok(Egdb::assemble(dir, variant, parts, slices, dtc))
+        let mut db = Egdb::assemble(dir, variant, parts, slices, dtc);
+        db.damage = damage;
+        Ok(db)
+    }
+
+    /// The damaged files found so far: when the directory was opened, and distance
+    /// files whose checksum failed on first use since. Each is left out; a
+    /// position that needs one is not answered ([`Egdb::damaged_file_for`]).
+    pub fn damaged_files(&self) -> Vec<BrokenFile> {
+        self.damage.files()
+    }
+
+    /// A handle on [`Egdb::damaged_files`] that stays current, for a front end
+    /// that hands the database itself to a search.
+    pub fn damage(&self) -> Damage {
+        self.damage.clone()
+    }
+
+    /// The damaged file that keeps `pos` from being answered, if one does: its
+    /// slice's, one a capture leads to, or its piece count's part. For explaining
+    /// a probe that gave no answer; it allocates.
+    pub fn damaged_file_for(&self, pos: &Position) -> Option<BrokenFile> {
+        let n = pos.piece_count() as usize;
+        if self.part(n).is_some() {
+            return None;
+        }
+        if let Some(s) = self.slices_for(n) {
+            return s.damaged_file_for(pos).cloned();
+        }
+        self.damage.file(&part_path(&self.dir, n, FileKind::Values))
     }
 
     /// The 1–4-piece databases built into the program for the rules `variant`
@@ -131,7 +177,7 @@ impl Egdb {
     /// without distances their wins inside a longer ending mislead more than they
     /// help (docs/egdb.md, "Built-in databases").
     ///
-    /// [`Oracle::root_only`]: damas_engine::oracle::Oracle::root_only
+    /// [`Oracle::root_only`]: crate::oracle::Oracle::root_only
     pub fn is_built_in(&self) -> bool {
         self.built_in
     }
@@ -153,6 +199,7 @@ impl Egdb {
             on_demand: OnDemandDistances::default(),
             max_pieces: 0,
             built_in: false,
+            damage: Damage::default(),
         };
         db.max_pieces = db.count_max_pieces();
         db
@@ -184,7 +231,7 @@ impl Egdb {
         max: usize,
         verify_checksum: bool,
     ) -> Result<Egdb, EgdbError> {
-        let parts = map_parts(dir, max, verify_checksum)?;
+        let parts = map_parts(dir, max, verify_checksum, None)?;
         Ok(Egdb::assemble(dir, Variant::Brazilian, parts, None, None))
     }
 

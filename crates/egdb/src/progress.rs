@@ -2,9 +2,11 @@
 //!
 //! With the `progress` feature a [`Bar`] is an `indicatif` bar on stderr; without
 //! it every call does nothing, so the library alone does not pull in a terminal
-//! crate. Where stderr is not a terminal (a log file, a pipe) the bar's line is
-//! written out whole every [`LOG_EVERY`] (and its last state when a job stops short
-//! of done), so a job run in the background still shows its progress and ETA.
+//! crate. Where stderr is not a terminal (a log file, a pipe) there are no
+//! redrawn frames: a job shorter than [`LOG_EVERY`] writes nothing, a longer one
+//! a plain line every [`LOG_EVERY`] and, when it finishes, one line saying so (or
+//! its last state when it stops short of done), so a log never ends on a stale
+//! estimate.
 
 #[cfg(feature = "progress")]
 use std::io::Write;
@@ -65,7 +67,8 @@ impl Bar {
     }
 
     /// A bar that writes its line to `out` as lines of text, at most once `every`
-    /// (the first draw always, and the last when the bar is dropped).
+    /// and the first `every` after it starts; once it has written one, a closing
+    /// line when it finishes (or its last state when dropped unfinished).
     #[cfg(feature = "progress")]
     pub fn logging(
         len: Option<u64>,
@@ -77,7 +80,8 @@ impl Bar {
             line: String::new(),
             latest: String::new(),
             latest_written: true,
-            last: None,
+            written: false,
+            last: Some(Instant::now()),
             every,
             out,
         }));
@@ -134,13 +138,26 @@ impl Bar {
         self.inner.tick();
     }
 
-    /// Remove the bar from the terminal.
-    /// A log gets no further line: the job is done and says so itself.
+    /// Remove the bar from the terminal. A log that had progress lines gets a
+    /// closing one (steps and time), not the estimate of the last frame.
     pub fn finish_and_clear(&self) {
         #[cfg(feature = "progress")]
         {
             self.inner.finish_and_clear();
             if let Some(Ok(mut s)) = self.log.as_ref().map(|l| l.lock()) {
+                if s.written {
+                    let steps = match self.inner.length() {
+                        Some(len) => format!("{}/{len}", self.inner.position()),
+                        None => self.inner.position().to_string(),
+                    };
+                    let line = format!(
+                        "{} done: {steps} in {:.0} s",
+                        self.inner.message(),
+                        self.inner.elapsed().as_secs_f64()
+                    );
+                    // Progress is best effort: a closed stderr only loses the line.
+                    let _ = writeln!(s.out, "{}", line.trim_start()).and_then(|()| s.out.flush());
+                }
                 s.latest_written = true;
             }
         }
@@ -149,11 +166,12 @@ impl Bar {
 
 #[cfg(feature = "progress")]
 impl Drop for Bar {
-    /// The log ends with the bar's last state, if the interval held it back.
+    /// The log of a job that stopped short ends with the bar's last state, if
+    /// it had progress lines and the interval held that one back.
     fn drop(&mut self) {
         if let Some(log) = &self.log {
             if let Ok(mut s) = log.lock() {
-                if !s.latest_written {
+                if s.written && !s.latest_written {
                     let line = std::mem::take(&mut s.latest);
                     // Progress is best effort: a closed stderr only loses the line.
                     let _ = writeln!(s.out, "{line}").and_then(|()| s.out.flush());
@@ -170,6 +188,8 @@ struct LogState {
     /// The last line drawn, and whether it went out.
     latest: String,
     latest_written: bool,
+    /// Whether any line went out.
+    written: bool,
     last: Option<Instant>,
     every: Duration,
     out: Box<dyn Write + Send>,
@@ -246,6 +266,7 @@ impl indicatif::TermLike for LogLines {
                 return Ok(());
             }
             st.last = Some(now);
+            st.written = true;
             writeln!(st.out, "{}", st.latest)?;
             st.out.flush()
         })?
@@ -300,29 +321,34 @@ mod tests {
         }
 
         #[test]
-        fn a_finished_bar_adds_no_line() {
-            let out = Shared::default();
-            let bar = Bar::logging(
-                Some(10),
-                "{pos}/{len}",
-                Duration::from_secs(3600),
-                Box::new(out.clone()),
-            );
-            bar.inc(1);
-            bar.inc(1);
-            bar.finish_and_clear();
-            drop(bar);
-            let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-            assert_eq!(text.lines().collect::<Vec<_>>(), ["1/10"], "{text:?}");
+        fn a_short_job_writes_nothing_and_a_long_one_ends_on_a_closing_line() {
+            let run = |every: Duration| {
+                let out = Shared::default();
+                let bar = Bar::logging(
+                    Some(10),
+                    "{pos}/{len} ETA {eta}",
+                    every,
+                    Box::new(out.clone()),
+                );
+                bar.set_message("w21b10".into());
+                bar.inc(1);
+                bar.inc(1);
+                bar.finish_and_clear();
+                drop(bar);
+                let bytes = out.0.lock().unwrap().clone();
+                String::from_utf8(bytes).unwrap()
+            };
+            assert_eq!(run(Duration::from_secs(3600)), "");
+            let text = run(Duration::ZERO);
+            let last = text.lines().last().unwrap_or_default();
+            assert!(last.starts_with("w21b10 done: 2/10 in "), "{text:?}");
+            assert!(!last.contains("ETA") && !text.contains('\r'), "{text:?}");
         }
 
         #[test]
-        fn a_log_gets_the_first_and_the_last_line_whole() {
-            // An hour between lines: only the first draw and the last go out.
-            let l = lines(Duration::from_secs(3600));
-            assert!(!l.is_empty() && l.len() <= 2, "{l:?}");
-            assert_eq!(l.last().unwrap(), "10/10 games step 10", "{l:?}");
-            assert!(l[0].contains("/10 games"), "{l:?}");
+        fn a_log_gets_plain_lines_only_after_the_interval() {
+            // An hour between lines: a job of a moment writes none.
+            assert!(lines(Duration::from_secs(3600)).is_empty());
             // No interval: every draw the bar makes is a line of its own.
             let l = lines(Duration::ZERO);
             assert_eq!(l.last().unwrap(), "10/10 games step 10", "{l:?}");

@@ -12,4 +12,10 @@ pub struct VerifyReport {
     pub violations: u64,
     /// The first violations, described (position and problem).
     pub first: Vec<String>,
+    /// The damaged files, found by their checksums, lengths or headers before any
+    /// entry was checked; their slices are not checked.
+    pub damaged: Vec<crate::BrokenFile>,
+    /// Entries not checked because a successor's value needs a damaged file:
+    /// not violations, the damaged file is the fault.
+    pub skipped: u64,
 }

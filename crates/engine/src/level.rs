@@ -1,6 +1,6 @@
 //! Playing strength levels 1–10, from a beginner that makes human mistakes to the full
-//! engine. Levels below 10 search every root move separately (a multi-PV style loop
-//! over the public [`Searcher`] API) to a small depth and node budget, sometimes look
+//! engine. Levels below 10 search every root move separately (a multi-PV style loop,
+//! [`crate::think`]) to a small depth and node budget, sometimes look
 //! at a move only superficially (missing the tactics behind it), and pick a move at
 //! random with probabilities weighted by the scores (a softmax). Level 10 is the plain
 //! search. Used by `damas play`, the Hub engine (`strength` parameter) and `damas match`
@@ -8,16 +8,11 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use rand::Rng;
 use thiserror::Error;
 
 use crate::score::Score;
-use crate::search::{Info, Limits, SearchResult, Searcher, Stats};
-use damas_rules::movegen::legal_moves_for;
-use damas_rules::position::Position;
 
 /// A playing strength from 1 (beginner) to 10 (full strength).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -166,112 +161,15 @@ impl FromStr for Strength {
     }
 }
 
-/// Chooses moves at one strength with a random source.
-pub struct Chooser<'r, R: Rng> {
-    /// The strength.
-    pub strength: Strength,
-    /// Where the level's randomness comes from.
-    pub rng: &'r mut R,
-}
-
-impl<R: Rng> Chooser<'_, R> {
-    /// Choose a move in `pos`. Full strength is `searcher.search`; lower levels score
-    /// each root move with a small search (each within the caller's `limits` shared out
-    /// between the moves), then draw one by softmax over the scores. `on_info` is
-    /// called once per iteration (full strength) or once at the end.
-    pub fn search(
-        &mut self,
-        searcher: &mut Searcher,
-        pos: &Position,
-        history: &[Position],
-        limits: &Limits,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
-        let (strength, rng) = (self.strength, &mut *self.rng);
-        let Some(profile) = strength.profile() else {
-            return searcher.search(pos, history, limits, stop, on_info);
-        };
-        let start = Instant::now();
-        let legal = legal_moves_for(searcher.options().variant(), pos);
-        let n = legal.len().max(1) as u32;
-        let mut line: Vec<Position> = history.to_vec();
-        line.push(*pos);
-        let mut stats = Stats::default();
-        let mut scored = Vec::with_capacity(legal.len());
-        for &mv in legal.iter() {
-            let child = pos.play(mv);
-            let glance = rng.gen_bool(profile.oversight);
-            let depth = if glance {
-                profile.glance_depth
-            } else {
-                profile.depth
-            };
-            let (score, pv) = if depth == 0 {
-                (-searcher.options().evaluation.eval(&child), Vec::new())
-            } else {
-                let child_limits = Limits {
-                    depth: Some(limits.depth.map_or(depth, |d| d.min(depth)).max(1)),
-                    nodes: Some(limits.nodes.map_or(profile.nodes, |c| {
-                        (c / u64::from(n)).clamp(1, profile.nodes)
-                    })),
-                    time: limits.time.map(|t| t / n),
-                    soft: None,
-                };
-                let r = searcher.search(&child, &line, &child_limits, stop, &mut |_| {});
-                stats.absorb(&r.stats);
-                (-r.score, r.pv)
-            };
-            scored.push((mv, score, pv));
-        }
-        stats.time = start.elapsed();
-        let Some(best_score) = scored.iter().map(|s| s.1).max() else {
-            return SearchResult {
-                best: None,
-                score: Score::loss_in(0),
-                depth: 0,
-                pv: Vec::new(),
-                stats,
-                conversion_unproven: false,
-            };
-        };
-        let weights: Vec<f64> = scored
-            .iter()
-            .map(|s| softmax_weight(s.1, best_score, profile.temperature))
-            .collect();
-        let pick = draw(&weights, rng);
-        let (mv, score, rest) = scored.swap_remove(pick);
-        let mut pv = vec![mv];
-        pv.extend(rest);
-        let result = SearchResult {
-            best: Some(mv),
-            score,
-            depth: profile.depth + 1,
-            pv,
-            stats,
-            conversion_unproven: false,
-        };
-        on_info(&Info {
-            depth: result.depth,
-            score: result.score,
-            stats,
-            pv: result.pv.clone(),
-            lines: Vec::new(),
-            conversion_unproven: false,
-        });
-        result
-    }
-}
-
 /// The unnormalised softmax weight of a move scoring `score` when the best scores
 /// `best`; proven results count as ±50 men so that they dominate but stay finite.
-fn softmax_weight(score: Score, best: Score, temperature: f64) -> f64 {
+pub(crate) fn softmax_weight(score: Score, best: Score, temperature: f64) -> f64 {
     let v = |s: Score| f64::from(s.value().clamp(-5_000, 5_000));
     ((v(score) - v(best)) / temperature.max(0.01)).exp()
 }
 
 /// Index drawn with probability proportional to `weights` (the first when all are 0).
-fn draw(weights: &[f64], rng: &mut impl Rng) -> usize {
+pub(crate) fn draw(weights: &[f64], rng: &mut impl Rng) -> usize {
     let total: f64 = weights.iter().sum();
     if total.is_nan() || total <= 0.0 {
         return 0;
@@ -289,8 +187,6 @@ fn draw(weights: &[f64], rng: &mut impl Rng) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::SearchOptions;
-    use damas_rules::fen::parse_fen;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -340,73 +236,5 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         assert_eq!(draw(&[0.0, 0.0], &mut rng), 0);
         assert_eq!(draw(&[0.0, 1.0, 0.0], &mut rng), 1);
-    }
-
-    /// White to move: c3-d4?? lets Black capture; every other move is quiet. The
-    /// beginner sometimes blunders, the master never does.
-    #[test]
-    fn weak_levels_sometimes_blunder_strong_ones_do_not() {
-        let pos = parse_fen("W:Wa1,c1,e1,g1,c3:Be5,f6,h8,b8").unwrap();
-        let mut searcher = Searcher::new(SearchOptions::default());
-        let stop = AtomicBool::new(false);
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let mut pick = |s: Strength, rng: &mut ChaCha8Rng| {
-            Chooser { strength: s, rng }
-                .search(
-                    &mut searcher,
-                    &pos,
-                    &[],
-                    &Limits::default(),
-                    &stop,
-                    &mut |_| {},
-                )
-                .best
-                .unwrap()
-        };
-        let blunder = damas_rules::notation::parse_move(&pos, "c3-d4").unwrap();
-        let beginner: Vec<_> = (0..200).map(|_| pick(Strength::MIN, &mut rng)).collect();
-        let master: Vec<_> = (0..30)
-            .map(|_| pick(Strength::new(9).unwrap(), &mut rng))
-            .collect();
-        let distinct = |v: &[damas_rules::moves::Move]| {
-            let mut d = v.to_vec();
-            d.sort_by_key(|m| format!("{m:?}"));
-            d.dedup();
-            d.len()
-        };
-        assert!(beginner.contains(&blunder), "the beginner never blundered");
-        assert!(
-            distinct(&beginner) > 2,
-            "the beginner always plays the same"
-        );
-        assert!(!master.contains(&blunder), "the master blundered");
-    }
-
-    /// The statistics of a level's choice add up every root move's search, so the
-    /// node accounting of a single search holds for them too.
-    #[test]
-    fn choice_statistics_add_up() {
-        let pos = parse_fen("W:Wa1,c1,e1,g1,c3:Be5,f6,h8,b8").unwrap();
-        let mut searcher = Searcher::new(SearchOptions::default());
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        let r = Chooser {
-            strength: Strength::new(6).unwrap(),
-            rng: &mut rng,
-        }
-        .search(
-            &mut searcher,
-            &pos,
-            &[],
-            &Limits::default(),
-            &AtomicBool::new(false),
-            &mut |_| {},
-        );
-        let s = r.stats;
-        assert!(s.nodes > 0 && s.tt_accesses > 0, "{s:?}");
-        assert_eq!(
-            s.nodes,
-            s.interior + s.leaves + s.tt_cutoffs + s.terminal + s.egdb_cutoffs,
-            "{s:?}"
-        );
     }
 }

@@ -1,9 +1,9 @@
 //! The damas engine: position evaluation ([`eval`]), the search ([`search`]) and its
 //! transposition tables ([`tt`]), time management ([`time`]), the opening book ([`book`]),
 //! strength levels ([`level`]), choosing a move to play ([`think`]), the engine's
-//! settings ([`settings`]), the trait through which the search consults perfect
-//! knowledge ([`oracle`], implemented by the endgame databases) and what a score
-//! proves, in words ([`verdict`]).
+//! settings ([`settings`]) and what a score proves, in words ([`verdict`]). The
+//! search consults perfect knowledge through the endgame databases'
+//! [`damas_egdb::oracle::Oracle`].
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -18,10 +18,9 @@
 //! ```
 
 pub mod book;
+pub mod engine;
 pub mod eval;
-pub mod fsutil;
 pub mod level;
-pub mod oracle;
 pub mod score;
 pub mod search;
 pub mod settings;

@@ -7,7 +7,10 @@ use thiserror::Error;
 
 use crate::eval::EvalName;
 use crate::level::Strength;
-use crate::search::{parse_threads, SearchOptions, TableKind, Techniques, WinPolicy, MAX_THREADS};
+use crate::search::{
+    parse_threads, SearchOptions, TableKind, Techniques, WinPolicy, MAX_THREADS,
+    THESIS_ASPIRATION_DELTA,
+};
 use crate::time::MoveOverhead;
 use crate::tt::shared::{parse_hash, MAX_MB, MIN_MB};
 use damas_rules::variant::{Variant, VariantError};
@@ -296,6 +299,20 @@ impl Default for EngineSettings {
 }
 
 impl EngineSettings {
+    /// The thesis' configuration, which the node-count study measures: its strongest
+    /// techniques, its never-replacing table, the material count and its aspiration
+    /// half-width, with database endings scored by their verdict.
+    pub fn thesis() -> EngineSettings {
+        EngineSettings {
+            table: TableKind::Thesis,
+            techniques: Techniques::strongest(),
+            aspiration: THESIS_ASPIRATION_DELTA,
+            eval: EvalName::Material,
+            egdb_wins: WinPolicy::Verdict,
+            ..EngineSettings::default()
+        }
+    }
+
     /// Set `key` to `value`; a refused value leaves the settings unchanged.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), SettingError> {
         let setting = setting(key).ok_or_else(|| SettingError::Unknown(key.to_string()))?;
@@ -393,23 +410,10 @@ impl EngineSettings {
         })
     }
 
-    /// The search options these settings ask for (no database: the caller adds one).
+    /// The search options these settings ask for, with no database and their own
+    /// evaluation ([`crate::engine::search_options`]).
     pub fn search_options(&self) -> SearchOptions {
-        let options = SearchOptions::default()
-            .with_variant(self.variant)
-            .with_techniques(self.techniques)
-            .with_hash_mb(self.hash_mb)
-            .with_threads(self.threads)
-            .with_aspiration(self.aspiration)
-            .with_contempt(self.contempt)
-            .with_tt_frontier(self.tt_frontier)
-            .with_lines(self.lines)
-            .with_win_policy(self.egdb_wins)
-            .with_eval(self.eval.evaluation_for(self.variant));
-        match self.table {
-            TableKind::Thesis => options.with_thesis_table(self.tt_bits),
-            TableKind::Replacing => options,
-        }
+        crate::engine::search_options(self, &crate::engine::Sources::default())
     }
 }
 

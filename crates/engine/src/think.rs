@@ -1,10 +1,14 @@
-//! Choosing a move to play: a forced move, a book move, or a search at the chosen
-//! strength within a time budget. The one path that the Hub engine, match players and
-//! the terminal UI take.
+//! The one search entry: choosing a move to play (a forced move, a book move, or a
+//! search at the chosen strength within a budget) or searching a position for
+//! analysis. The Hub engine, match players, the terminal UI, analysis, review,
+//! self-play, playouts, book building, the study and the weaker strengths' own
+//! searches all go through [`think`]; what differs between them is a field of the
+//! request ([`Think`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use rand::rngs::mock::StepRng;
 use rand::Rng;
 
 use damas_rules::movegen::legal_moves_for;
@@ -13,19 +17,19 @@ use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
 use crate::book::{self, Book};
-use crate::level::{Chooser, Strength};
-use crate::search::{Info, SearchResult, Searcher};
+use crate::level::{draw, softmax_weight, Strength};
+use crate::score::Score;
+use crate::search::{Info, Limits, SearchResult, Searcher, Stats};
 use crate::time::{MoveBudget, Pace};
 
-/// Who enforces a budget's deadlines.
+/// Who stops the search between iterations. Either way the searcher gets the
+/// budget's hard deadline as its own time limit ([`MoveBudget::search_limits`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Deadlines {
-    /// [`think`]: the searcher gets the hard deadline as its own time limit
-    /// ([`MoveBudget::search_limits`]) and `think` stops between iterations as
-    /// [`Pace`] says, timed from the start of the search.
+    /// [`think`], as [`Pace`] says, timed from the start of the search.
     Own,
-    /// The caller (the Hub engine, whose clock restarts at ponder-hit): the searcher
-    /// gets the budget's `limits` as they are.
+    /// The caller (the Hub engine, whose clock restarts at ponder-hit), from
+    /// `on_info`.
     Caller,
 }
 
@@ -49,6 +53,29 @@ pub struct Think<'a> {
     /// Without it, a single legal move is searched like any position, within the
     /// budget: its score is that of the line after it, for callers that show one.
     pub forced_without_search: bool,
+}
+
+impl<'a> Think<'a> {
+    /// A search of `pos` within `budget` and nothing else: no book, full strength,
+    /// a single legal move searched like any other. What analysis, review,
+    /// training, book building and the study ask for.
+    pub fn search(pos: &'a Position, history: &'a [Position], budget: MoveBudget) -> Think<'a> {
+        Think {
+            pos,
+            history,
+            book: None,
+            strength: Strength::FULL,
+            budget,
+            deadlines: Deadlines::Own,
+            forced_without_search: false,
+        }
+    }
+}
+
+/// The random source of a request that draws nothing (no book, full strength, a
+/// single legal move searched): [`Think::search`]'s.
+pub fn no_draws() -> impl Rng {
+    StepRng::new(0, 0)
 }
 
 /// Where a move came from.
@@ -125,9 +152,10 @@ pub fn think<R: Rng>(
     }
     let budget = job.budget;
     let start = Instant::now();
-    let (limits, mut pace) = match job.deadlines {
-        Deadlines::Own => (budget.search_limits(), Pace::new(&budget)),
-        Deadlines::Caller => (budget.limits, Pace::new(&MoveBudget::default())),
+    let limits = budget.search_limits();
+    let mut pace = match job.deadlines {
+        Deadlines::Own => Pace::new(&budget),
+        Deadlines::Caller => Pace::new(&MoveBudget::default()),
     };
     let mut on_iteration = |info: &Info| {
         on_info(info);
@@ -135,22 +163,102 @@ pub fn think<R: Rng>(
             stop.store(true, Ordering::Relaxed);
         }
     };
-    let mut chooser = Chooser {
-        strength: job.strength,
-        rng,
-    };
-    let result = chooser.search(
-        searcher,
-        job.pos,
-        job.history,
-        &limits,
-        stop,
-        &mut on_iteration,
-    );
+    let result = at_strength(searcher, job, &limits, rng, stop, &mut on_iteration);
     Thought {
         result,
         source: Source::Search,
     }
+}
+
+/// The search of `job` within `limits` at its strength. Full strength is the plain
+/// search; lower levels score each root move with a small search (each within
+/// `limits` shared out between the moves), then draw one by softmax over the scores
+/// from `rng`. `on_info` is called once per iteration (full strength) or once at
+/// the end.
+fn at_strength<R: Rng>(
+    searcher: &mut Searcher,
+    job: &Think,
+    limits: &Limits,
+    rng: &mut R,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let (pos, history) = (job.pos, job.history);
+    let Some(profile) = job.strength.profile() else {
+        return searcher.search(pos, history, limits, stop, on_info);
+    };
+    let start = Instant::now();
+    let legal = legal_moves_for(searcher.options().variant(), pos);
+    let n = legal.len().max(1) as u32;
+    let mut line: Vec<Position> = history.to_vec();
+    line.push(*pos);
+    let mut stats = Stats::default();
+    let mut scored = Vec::with_capacity(legal.len());
+    for &mv in legal.iter() {
+        let child = pos.play(mv);
+        let glance = rng.gen_bool(profile.oversight);
+        let depth = if glance {
+            profile.glance_depth
+        } else {
+            profile.depth
+        };
+        let (score, pv) = if depth == 0 {
+            (-searcher.options().evaluation.eval(&child), Vec::new())
+        } else {
+            let budget = MoveBudget {
+                limits: Limits {
+                    depth: Some(limits.depth.map_or(depth, |d| d.min(depth)).max(1)),
+                    nodes: Some(limits.nodes.map_or(profile.nodes, |c| {
+                        (c / u64::from(n)).clamp(1, profile.nodes)
+                    })),
+                    ..Limits::default()
+                },
+                hard: limits.time.map(|t| t / n),
+                soft: None,
+            };
+            let child_job = Think::search(&child, &line, budget);
+            let r = think(searcher, &child_job, rng, stop, &mut |_| {}).result;
+            stats.absorb(&r.stats);
+            (-r.score, r.pv)
+        };
+        scored.push((mv, score, pv));
+    }
+    stats.time = start.elapsed();
+    let Some(best_score) = scored.iter().map(|s| s.1).max() else {
+        return SearchResult {
+            best: None,
+            score: Score::loss_in(0),
+            depth: 0,
+            pv: Vec::new(),
+            stats,
+            conversion_unproven: false,
+        };
+    };
+    let weights: Vec<f64> = scored
+        .iter()
+        .map(|s| softmax_weight(s.1, best_score, profile.temperature))
+        .collect();
+    let pick = draw(&weights, rng);
+    let (mv, score, rest) = scored.swap_remove(pick);
+    let mut pv = vec![mv];
+    pv.extend(rest);
+    let result = SearchResult {
+        best: Some(mv),
+        score,
+        depth: profile.depth + 1,
+        pv,
+        stats,
+        conversion_unproven: false,
+    };
+    on_info(&Info {
+        depth: result.depth,
+        score: result.score,
+        stats,
+        pv: result.pv.clone(),
+        lines: Vec::new(),
+        conversion_unproven: false,
+    });
+    result
 }
 
 #[cfg(test)]

@@ -12,33 +12,11 @@ use std::time::Duration;
 
 use crate::search::Limits;
 
+mod control;
 mod pace;
 
+pub use control::{move_time, TimeControl, TimeControlError, MAX_SECONDS};
 pub use pace::Pace;
-
-/// How long to think: the one time-control type that Hub levels, match specs, UI
-/// clocks and command-line flags are read into.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum TimeControl {
-    /// To a fixed depth.
-    Depth(u32),
-    /// A fixed number of nodes.
-    Nodes(u64),
-    /// A fixed time per move.
-    MoveTime(Duration),
-    /// A clock: time left (before the increment is added), increment, and the moves
-    /// left to the next time control if any.
-    Clock {
-        /// Moves to the next time control.
-        moves: Option<u32>,
-        /// Time left.
-        time: Duration,
-        /// Increment per move.
-        inc: Duration,
-    },
-    /// Until `stop`.
-    Infinite,
-}
 
 /// Time lost outside the search on every move (reading the command, starting threads,
 /// the reply's way back, a busy machine's scheduling): the `move-overhead` setting.
@@ -75,12 +53,12 @@ impl Default for MoveOverhead {
 }
 
 /// Moves assumed left in the game when the clock gives no `moves=` (or more) and no
-/// increment beyond half the overhead: what is on the clock must last the game (by
-/// SPRT at 6 s sudden death, 20 is no better: docs/performance.md).
+/// increment beyond half the overhead: what is on the clock must last the game (the
+/// matches that chose it: docs/performance.md, "Time management").
 pub const HORIZON: u32 = 30;
 /// The same with a net increment: later moves are paid for by their increments, so
-/// the clock is shared among fewer moves (by SPRT at 6 s + 0.06 s, 14 beats 30 and 10
-/// is no better: docs/performance.md, "Time management").
+/// the clock is shared among fewer moves (the matches that chose it:
+/// docs/performance.md, "Time management").
 pub const HORIZON_WITH_INCREMENT: u32 = 14;
 /// At a fixed time per move, the overhead kept back is at most this fraction of it:
 /// exceeding a fixed time per move by a little loses nothing.
@@ -101,6 +79,22 @@ pub struct MoveBudget {
     pub soft: Option<Duration>,
     /// Stop the search after this much time.
     pub hard: Option<Duration>,
+}
+
+impl From<Limits> for MoveBudget {
+    /// A search's own limits, spent exactly: their time as the hard deadline, no
+    /// stop between iterations.
+    fn from(limits: Limits) -> MoveBudget {
+        MoveBudget {
+            limits: Limits {
+                time: None,
+                soft: None,
+                ..limits
+            },
+            hard: limits.time,
+            soft: None,
+        }
+    }
 }
 
 /// How a fixed time per move is spent.

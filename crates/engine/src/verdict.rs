@@ -10,7 +10,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::oracle::{Oracle, OracleValue};
+use damas_egdb::oracle::{Oracle, OracleValue};
 use crate::score::Score;
 use crate::search::SearchOptions;
 use damas_rules::movegen::legal_moves_for;
@@ -194,7 +194,7 @@ pub fn verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::OracleAnswer;
+    use damas_egdb::oracle::OracleAnswer;
     use damas_rules::fen::parse_fen;
     use damas_rules::notation::parse_move;
 

@@ -3,6 +3,7 @@
 //! generation ([`movegen`]), notation, FEN and PDN, the draw rules, the game record
 //! and [`perft`]. The rules that differ between variants are behind [`Variant`] and
 //! [`Rules`]; the rules themselves are written out in the repository's `docs/rules.md`.
+//! Beside them, [`atomic_file`]: how every crate writes a file whole.
 //!
 //! Positions, legal moves and notation:
 //!
@@ -41,6 +42,7 @@
 //! assert!(write_game(&games[0]).contains("c3-d4"));
 //! ```
 
+pub mod atomic_file;
 pub mod bitboard;
 pub mod drawrules;
 pub mod fen;

@@ -1,5 +1,7 @@
 //! Tests of `src/hub/protocol.rs`.
 
+use std::time::Duration;
+
 use super::*;
 
 #[test]
@@ -19,10 +21,10 @@ fn splits_quoted_values_and_bare_words() {
 }
 
 #[test]
-fn level_moves_zero_is_sudden_death() {
+fn a_clock_with_moves_zero_is_sudden_death() {
     assert_eq!(
         parse_command("level time=2 moves=0").unwrap(),
-        Some(HubCommand::Level(TimeControl::Clock {
+        Some(HubCommand::TimeControl(TimeControl::Clock {
             moves: None,
             time: Duration::from_secs(2),
             inc: Duration::ZERO
@@ -34,7 +36,14 @@ fn level_moves_zero_is_sudden_death() {
 fn malformed_known_commands_are_errors_unknown_ones_ignored() {
     assert!(parse_command("set-param name=\"egdb-dir").is_err());
     assert!(parse_command("level time=abc").is_err());
-    assert!(parse_command("go").is_ok());
+    // `go` needs its mode: neither a bare `go` nor an unknown one is taken as `think`.
+    for line in ["go", "go fly", "go think ponder"] {
+        let Err(ProtocolError::BadValue { key, .. }) = parse_command(line) else {
+            panic!("{line} accepted");
+        };
+        assert_eq!(key, "go");
+    }
+    assert!(parse_command("go analyse").is_ok());
     assert_eq!(
         parse_command("frobnicate x=\"open").unwrap(),
         Some(HubCommand::Unknown("frobnicate".into()))
@@ -58,11 +67,11 @@ fn parses_commands() {
     );
     assert_eq!(
         parse_command("level depth=7").unwrap(),
-        Some(HubCommand::Level(TimeControl::Depth(7)))
+        Some(HubCommand::TimeControl(TimeControl::Depth(7)))
     );
     assert_eq!(
         parse_command("level moves=40 time=60.5 inc=1").unwrap(),
-        Some(HubCommand::Level(TimeControl::Clock {
+        Some(HubCommand::TimeControl(TimeControl::Clock {
             moves: Some(40),
             time: Duration::from_secs_f64(60.5),
             inc: Duration::from_secs(1)
@@ -70,14 +79,14 @@ fn parses_commands() {
     );
     assert_eq!(
         parse_command("level infinite").unwrap(),
-        Some(HubCommand::Level(TimeControl::Infinite))
+        Some(HubCommand::TimeControl(TimeControl::Infinite))
     );
     assert_eq!(
         parse_command("go ponder").unwrap(),
         Some(HubCommand::Go(GoMode::Ponder))
     );
     assert_eq!(
-        parse_command("go").unwrap(),
+        parse_command("go think").unwrap(),
         Some(HubCommand::Go(GoMode::Think))
     );
     assert_eq!(
@@ -88,7 +97,7 @@ fn parses_commands() {
 }
 
 #[test]
-fn a_level_with_nothing_to_search_is_refused_like_one_too_long() {
+fn a_time_control_with_nothing_to_search_is_refused_like_one_too_long() {
     // move-time=0 gives no time to think, as 1e20 gives more than can be kept.
     for line in [
         "level move-time=0",
@@ -144,4 +153,45 @@ fn rejects_bad_values_with_reasons() {
         parse_position(&format!("X{}", "e".repeat(32))),
         Err(ProtocolError::BadPosition { .. })
     ));
+}
+
+#[test]
+fn the_level_line_sent_reads_back_as_its_time_control() {
+    for control in [
+        TimeControl::Depth(7),
+        TimeControl::Nodes(20_000),
+        TimeControl::MoveTime(Duration::from_millis(250)),
+        TimeControl::Clock {
+            moves: Some(40),
+            time: Duration::from_millis(60_500),
+            inc: Duration::from_secs(1),
+        },
+        TimeControl::Clock {
+            moves: None,
+            time: Duration::ZERO,
+            inc: Duration::from_millis(50),
+        },
+        TimeControl::Infinite,
+    ] {
+        let line = time_control_line(&control);
+        assert_eq!(
+            parse_command(&line).unwrap(),
+            Some(HubCommand::TimeControl(control)),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_clock_word_is_named_as_the_gui_wrote_it() {
+    for (line, word) in [
+        ("level time=x", "time"),
+        ("level time=1 inc=-1", "inc"),
+        ("level time=1 moves=many", "moves"),
+    ] {
+        let Err(ProtocolError::BadValue { key, .. }) = parse_command(line) else {
+            panic!("{line} accepted");
+        };
+        assert_eq!(key, word, "{line}");
+    }
 }

@@ -1,7 +1,9 @@
 //! Tests of `src/matches/player.rs`.
 
 use super::*;
+use damas_engine::book::Book;
 use damas_engine::eval::EvalName;
+use damas_engine::level::Strength;
 
 #[test]
 fn parses_specs() {
@@ -38,6 +40,7 @@ fn parses_specs() {
     assert_eq!(a.setting("aspiration").as_deref(), Some("20"));
     assert_eq!(
         InternalPlayer::new(&a)
+            .engine
             .searcher
             .options()
             .aspiration_delta(),
@@ -45,16 +48,24 @@ fn parses_specs() {
     );
     let f: EngineSpec = "tt-frontier=false,nodes=100".parse().unwrap();
     assert_eq!(f.setting("tt-frontier").as_deref(), Some("false"));
-    assert!(!InternalPlayer::new(&f).searcher.options().tt_frontier());
-    assert!(InternalPlayer::new(&a).searcher.options().tt_frontier());
+    assert!(!InternalPlayer::new(&f)
+        .engine
+        .searcher
+        .options()
+        .tt_frontier());
+    assert!(InternalPlayer::new(&a)
+        .engine
+        .searcher
+        .options()
+        .tt_frontier());
     assert!("tt-frontier=maybe".parse::<EngineSpec>().is_err());
     let c: EngineSpec = "clock=60+0.5".parse().unwrap();
     assert_eq!(
-        game_clock(&c.limit),
+        c.limit.game_clock(),
         Some((Duration::from_secs(60), Duration::from_millis(500)))
     );
     assert_eq!(
-        game_clock(&"clock=5".parse::<EngineSpec>().unwrap().limit),
+        "clock=5".parse::<EngineSpec>().unwrap().limit.game_clock(),
         Some((Duration::from_secs(5), Duration::ZERO))
     );
     for bad in [
@@ -71,6 +82,7 @@ fn parses_specs() {
         "nodes=-5",
         "depth",
         "clock=0+1",
+        "clock=40/60+1",
         "clock=a+1",
         "level=11",
         "aspiration=0",
@@ -137,7 +149,9 @@ fn eval_and_weights_keys() {
     assert_eq!(s.weights.as_deref(), Some(p.as_path()));
     // Zero weights score every position 0, material does not.
     let pos = damas_rules::fen::parse_fen("W:Wa1,c1:Bh8").unwrap();
-    let ev = damas_engine::eval::Evaluation::select(s.settings.eval, s.weights.as_deref()).unwrap();
+    let ev = damas_engine::engine::Sources::weights(s.weights.as_deref())
+        .unwrap()
+        .unwrap();
     assert_eq!(ev.eval(&pos).value(), 0);
     assert_eq!(
         damas_engine::eval::Evaluation::Material.eval(&pos).value(),
@@ -166,12 +180,13 @@ fn an_endgame_database_directory_reaches_the_engine() {
     let text = format!("nodes=100,egdb={}", dir.path().display());
     let spec: EngineSpec = text.parse().unwrap();
     assert_eq!(spec.egdb.as_deref(), Some(dir.path()));
-    let options = InternalPlayer::new(&spec).searcher.options().clone();
+    let options = InternalPlayer::new(&spec).engine.searcher.options().clone();
     assert!(options.oracle().is_some() && options.techniques().egdb);
     // Without the key the engine searches with the built-in 1-4 pieces, unless
     // `builtin-egdb=false`.
     let options_of = |spec: &str| {
         InternalPlayer::new(&spec.parse().unwrap())
+            .engine
             .searcher
             .options()
             .clone()
@@ -263,4 +278,21 @@ fn an_unknown_key_is_answered_with_every_key_a_spec_takes() {
             "{key}: {refused:?}"
         );
     }
+}
+
+#[test]
+fn the_time_keys_are_the_time_controls_text_form() {
+    for (spec, control) in [
+        ("time=0.5", "move-time=0.5"),
+        ("move-time=0.5", "move-time=0.5"),
+        ("clock=1m+0.5", "clock=60+0.5"),
+        ("depth=3", "depth=3"),
+        ("nodes=100", "nodes=100"),
+    ] {
+        let s: EngineSpec = spec.parse().unwrap();
+        assert_eq!(s.limit, control.parse::<TimeControl>().unwrap(), "{spec}");
+    }
+    // The last time key given decides.
+    let s: EngineSpec = "depth=6,time=1".parse().unwrap();
+    assert_eq!(s.limit, TimeControl::MoveTime(Duration::from_secs(1)));
 }

@@ -177,7 +177,7 @@ mod tests {
         assert_eq!(first.len(), 1);
         assert_eq!(first[0].purpose, Purpose::Analysis);
         assert_eq!(first[0].lines, 3);
-        assert_eq!(first[0].limits, damas_engine::search::Limits::default());
+        assert_eq!(first[0].budget, damas_engine::time::MoveBudget::default());
         // The engine's result is never played, and the search is not started again.
         let pos = c.position();
         let result = SearchResult {

@@ -8,13 +8,31 @@ impl Controller {
     /// A new game from `ballot` (same players and level), named in the record.
     pub fn start_ballot(&mut self, ballot: &Opening) {
         self.new_game(ballot.position());
-        self.opening = Some(ballot.name.clone());
+        self.opening = Some(ballot.clone());
         self.info(format!("New game from ballot {}.", ballot.name));
     }
 
     /// The name of the ballot the game started from.
     pub fn opening(&self) -> Option<&str> {
-        self.opening.as_deref()
+        self.opening.as_ref().map(|o| o.name.as_str())
+    }
+
+    /// The ballot's moves, each with the position it is played from, that lead to the
+    /// game's start (none for a game not started from a ballot).
+    pub(super) fn ballot_moves(&self) -> Vec<(Position, Move)> {
+        let Some(ballot) = &self.opening else {
+            return Vec::new();
+        };
+        let mut pos = ballot.start;
+        ballot
+            .moves
+            .iter()
+            .map(|&m| {
+                let from = pos;
+                pos = pos.play(m);
+                (from, m)
+            })
+            .collect()
     }
 }
 
@@ -37,6 +55,8 @@ mod tests {
         c.start_ballot(&ballot);
         assert_eq!(c.position(), ballot.position());
         assert_eq!(c.opening(), Some("1-I cd4 ba5 dc5"));
+        // The move list shows the ballot's moves before the game's.
+        assert_eq!(c.move_rows(), ["1. c3-d4 b6-a5", "2. d2-c3"]);
         let pdn = c.pdn_text();
         assert!(pdn.contains("[Opening \"1-I cd4 ba5 dc5\"]"), "{pdn}");
         assert!(pdn.contains("[SetUp \"1\"]"), "{pdn}");

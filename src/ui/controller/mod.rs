@@ -5,6 +5,7 @@
 
 mod analysis;
 mod ballot;
+mod clock_hold;
 mod confirm;
 mod moves;
 mod queries;
@@ -25,7 +26,6 @@ use std::time::{Duration, Instant};
 
 use damas_engine::time::TimeControl;
 
-use crate::ui::clock::ClockSetting;
 use damas_engine::level::Strength;
 use damas_engine::search::{Info, SearchResult};
 use damas_rules::bitboard::Bitboard;
@@ -46,7 +46,7 @@ use crate::ui::input::{Action, InputMode};
 use crate::ui::oracle::{verdict, Verdict};
 use crate::ui::setup::{Player, Players};
 use crate::ui::thinking::Thinking;
-use damas_engine::search::Oracle;
+use damas_egdb::oracle::Oracle;
 
 /// Lines the analysis board shows unless told otherwise.
 pub const DEFAULT_ANALYSIS_LINES: usize = 3;
@@ -71,10 +71,12 @@ pub struct Controller {
     effects: Vec<Effect>,
     clocks: [Duration; 2],
     turn_start: Instant,
+    /// Since when the clock has stood still for a review or a hint.
+    clock_held: Option<Instant>,
     /// Playing strength of the engine's moves (hints are always at full strength).
     strength: Strength,
-    /// The game clock, when the game is played on one.
-    clock: Option<ClockSetting>,
+    /// The game clock, when the game is played on one: a [`TimeControl::Clock`].
+    clock: Option<TimeControl>,
     /// Increments earned by each side (White, Black) on the game clock.
     bonus: [Duration; 2],
     /// Both sides' (time used, increments) before each move of the game, so that a
@@ -107,8 +109,8 @@ pub struct Controller {
     review: Option<ReviewPanel>,
     /// Progress of the review being made: (positions done, in all).
     reviewing: Option<(usize, usize)>,
-    /// The name of the FMJD ballot the game started from.
-    opening: Option<String>,
+    /// The FMJD ballot the game started from (its moves lead to the game's start).
+    opening: Option<crate::matches::Opening>,
     /// The analysis board, when open.
     analysis: Option<AnalysisBoard>,
 }
@@ -147,6 +149,7 @@ impl Controller {
             effects: Vec::new(),
             clocks: [Duration::ZERO; 2],
             turn_start: Instant::now(),
+            clock_held: None,
             strength: Strength::FULL,
             clock: None,
             bonus: [Duration::ZERO; 2],
@@ -191,9 +194,10 @@ impl Controller {
         self.strength = strength;
     }
 
-    /// Play on a game clock (both sides), starting now.
-    pub fn set_clock(&mut self, clock: Option<ClockSetting>) {
-        self.clock = clock;
+    /// Play on a game clock (both sides), starting now; a time control that is not a
+    /// clock plays without one.
+    pub fn set_clock(&mut self, clock: Option<TimeControl>) {
+        self.clock = clock.filter(|c| c.game_clock().is_some());
         self.reset_clocks();
     }
 

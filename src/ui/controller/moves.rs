@@ -163,9 +163,9 @@ impl Controller {
         }
         self.clock_log.truncate(ply);
         self.clock_log.push((self.clocks, self.bonus));
-        self.clocks[side as usize] += self.turn_start.elapsed();
-        if let Some(c) = self.clock {
-            self.bonus[side as usize] += c.inc;
+        self.clocks[side as usize] += self.turn_elapsed();
+        if let Some((_, inc)) = self.clock.and_then(|c| c.game_clock()) {
+            self.bonus[side as usize] += inc;
         }
         self.turn_start = Instant::now();
         self.selected = None;

@@ -10,16 +10,16 @@ impl Controller {
     }
 
     /// The game clock, if the game is played on one.
-    pub fn clock_setting(&self) -> Option<ClockSetting> {
+    pub fn clock_setting(&self) -> Option<TimeControl> {
         self.clock
     }
 
     /// Time left on `color`'s game clock (the running clock counted down), or `None`
     /// without a clock.
     pub fn time_left(&self, color: Color) -> Option<Duration> {
-        let c = self.clock?;
+        let (base, _) = self.clock?.game_clock()?;
         let i = color as usize;
-        Some((c.base + self.bonus[i]).saturating_sub(self.clocks()[i]))
+        Some((base + self.bonus[i]).saturating_sub(self.clocks()[i]))
     }
 
     /// Use an endgame-database oracle for the verdict line.
@@ -134,7 +134,7 @@ impl Controller {
     pub fn clocks(&self) -> [Duration; 2] {
         let mut c = self.clocks;
         if self.game.result().is_none() && self.flag.is_none() {
-            c[self.position().side_to_move() as usize] += self.turn_start.elapsed();
+            c[self.position().side_to_move() as usize] += self.turn_elapsed();
         }
         c
     }
@@ -199,12 +199,18 @@ impl Controller {
             .collect()
     }
 
-    /// The move list, one row per move number, PDN style: `1. c3-d4 f6-e5`.
+    /// The move list, one row per move number, PDN style: `1. c3-d4 f6-e5`; a game
+    /// from a ballot starts with the ballot's moves.
     pub fn move_rows(&self) -> Vec<String> {
         let positions = self.game.positions();
+        let played = self
+            .game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| (positions[i], m));
         let mut rows: Vec<String> = Vec::new();
-        for (i, &mv) in self.game.moves().iter().enumerate() {
-            let pos = positions[i];
+        for (i, (pos, mv)) in self.ballot_moves().into_iter().chain(played).enumerate() {
             let text = move_to_string_for(self.variant(), &pos, mv, Notation::Algebraic);
             let black_moved = pos.side_to_move() == Color::Black;
             if black_moved && i > 0 {

@@ -138,7 +138,7 @@ impl Controller {
         };
         record.set_tag("White", name(self.players.white));
         record.set_tag("Black", name(self.players.black));
-        if let Some(ballot) = &self.opening {
+        if let Some(ballot) = self.opening() {
             record.set_tag("SetUp", "1");
             record.set_tag("Opening", ballot);
             record.set_tag("Event", format!("damas terminal game, ballot {ballot}"));

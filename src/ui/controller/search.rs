@@ -40,30 +40,27 @@ impl Controller {
         self.search_started = Instant::now();
         let side = self.position().side_to_move();
         // On a clock the engine manages its time as the Hub engine does.
-        let (limits, soft) = match (purpose, self.clock, self.time_left(side)) {
-            (Purpose::Move, Some(c), Some(left)) => {
-                // No pipes between the board and the engine: the default overhead.
-                let b = MoveBudget::for_level(
-                    &TimeControl::Clock {
-                        moves: None,
-                        time: left,
-                        inc: c.inc,
-                    },
-                    MoveOverhead::default(),
-                );
-                (b.search_limits(), b.soft)
-            }
+        let clock = self.clock.and_then(|c| c.game_clock());
+        let budget = match (purpose, clock, self.time_left(side)) {
+            // No pipes between the board and the engine: the default overhead.
+            (Purpose::Move, Some((_, inc)), Some(left)) => MoveBudget::for_level(
+                &TimeControl::Clock {
+                    moves: None,
+                    time: left,
+                    inc,
+                },
+                MoveOverhead::default(),
+            ),
             // The analysis board thinks until stopped.
-            (Purpose::Analysis, _, _) => (damas_engine::search::Limits::default(), None),
-            _ => (crate::ui::setup::level_limits(&self.level), None),
+            (Purpose::Analysis, _, _) => MoveBudget::default(),
+            _ => crate::ui::setup::level_budget(&self.level),
         };
         self.effects.push(Effect::Search(SearchRequest {
             id,
             purpose,
             position: self.position(),
             history: self.game.history().to_vec(),
-            limits,
-            soft,
+            budget,
             strength: match purpose {
                 Purpose::Move => self.strength,
                 Purpose::Hint | Purpose::Analysis => Strength::FULL,

@@ -410,7 +410,7 @@ fn on_a_clock_the_engine_gets_a_hub_budget_and_moves_earn_the_increment() {
         },
         TimeControl::Depth(2),
     );
-    c.set_clock(Some("5+3".parse().unwrap()));
+    c.set_clock(Some(TimeControl::from_minutes_clock("5+3").unwrap()));
     c.set_strength(damas_engine::level::Strength::MIN);
     c.handle(Action::Stronger);
     assert_eq!(c.message().unwrap().0, "Engine level: 2 (novice)");
@@ -429,12 +429,12 @@ fn on_a_clock_the_engine_gets_a_hub_budget_and_moves_earn_the_increment() {
         .expect("the engine is asked to move");
     assert_eq!(req.strength.number(), 2);
     // The Hub's clock budget, not the depth level: a time, a soft and a hard deadline.
-    let (hard, soft) = (req.limits.time.unwrap(), req.soft.unwrap());
+    let (hard, soft) = (req.budget.hard.unwrap(), req.budget.soft.unwrap());
     assert!(
         soft <= hard && hard < Duration::from_secs(150),
         "{soft:?} {hard:?}"
     );
-    assert_eq!(req.limits.depth, None);
+    assert_eq!(req.budget.limits.depth, None);
     // Taking White's move back gives both sides their time back, and the move's
     // increment is gone.
     let black_before = c.time_left(Color::Black).unwrap();

@@ -1,12 +1,11 @@
 //! The controller's vocabulary: search requests, effects, prompts, capture choices.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use damas_engine::level::Strength;
 
 use crate::review::Review;
-use damas_engine::search::Limits;
+use damas_engine::time::MoveBudget;
 use damas_rules::moves::Move;
 use damas_rules::pdn::PdnGame;
 use damas_rules::position::Position;
@@ -33,11 +32,9 @@ pub struct SearchRequest {
     pub position: Position,
     /// Earlier positions of the game, oldest first.
     pub history: Vec<Position>,
-    /// How long to search.
-    pub limits: Limits,
-    /// On a game clock: the move's optimum time, which decides when no further
-    /// iteration starts ([`damas_engine::time::Pace`]).
-    pub soft: Option<Duration>,
+    /// What the search may spend: on a game clock, the move's optimum time too,
+    /// which decides when no further iteration starts ([`damas_engine::time::Pace`]).
+    pub budget: MoveBudget,
     /// Playing strength.
     pub strength: Strength,
     /// How many best moves to find (multi-PV; 1 for moves and hints).

@@ -93,7 +93,7 @@ fn the_review_panel_opens_on_the_blunder_and_steps_through_the_moves() {
     let r = review_game(
         &mut searcher,
         &game,
-        &Limits::nodes(20_000),
+        &Limits::nodes(20_000).into(),
         &std::sync::atomic::AtomicBool::new(false),
         &mut |_, _| {},
     );

@@ -179,6 +179,10 @@ pub fn build_slices_for(
             drop(existing);
             pb.set_message(format!("{} pieces: {s}", s.pieces()));
             let db = SliceDb::open_existing_for(variant, dir)?;
+            // A damaged smaller slice would be read as missing: refuse it by name.
+            if let Some((_, broken)) = db.broken().first() {
+                return Err(broken.to_error());
+            }
             with_rules!(variant, R => pool.install(|| build_pair::<R>(dir, &pair, &db, &pb, opts.dtc)))?
         };
         for summary in &summaries {

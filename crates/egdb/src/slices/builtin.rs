@@ -56,8 +56,8 @@ fn file_len(slice: Slice, rest: &[u8]) -> Option<usize> {
 }
 
 /// The slice files of `bytes`, a bundle of the rules `variant`, each checked as a
-/// file on disk is (header, length; the checksum on first use). An error names the
-/// slice whose file is missing, short or wrong.
+/// file on disk is (header, length, checksum). An error names the slice whose file
+/// is missing, short, wrong or corrupt.
 pub fn read_bundle(variant: Variant, bytes: &'static [u8]) -> Result<SliceDb, EgdbError> {
     let dir = name(variant);
     let mut at = 0;
@@ -72,7 +72,9 @@ pub fn read_bundle(variant: Variant, bytes: &'static [u8]) -> Result<SliceDb, Eg
             found: rest.len() as u64,
         })?;
         let file = rest.get(..len).unwrap_or(rest);
-        found.push((slice, SliceFile::from_static(variant, path, slice, file)?));
+        let f = SliceFile::from_static(variant, path, slice, file)?;
+        f.check()?;
+        found.push((slice, f));
         at += file.len();
     }
     if at != bytes.len() {
@@ -81,7 +83,7 @@ pub fn read_bundle(variant: Variant, bytes: &'static [u8]) -> Result<SliceDb, Eg
             what: format!("{} bytes after the last slice", bytes.len() - at),
         });
     }
-    Ok(SliceDb::of_files(name(variant), variant, found))
+    Ok(SliceDb::of_files(name(variant), variant, found, Vec::new()))
 }
 
 /// The built-in databases of `variant`.
@@ -103,7 +105,7 @@ pub fn write_bundle(variant: Variant, dir: &Path, out: &Path) -> Result<u64, Egd
         file.check()?;
         bytes.extend_from_slice(file.bytes());
     }
-    damas_engine::fsutil::write_atomic_with(out, |w| w.write_all(&bytes))
+    damas_rules::atomic_file::write_atomic_with(out, |w| w.write_all(&bytes))
         .map_err(|e| EgdbError::io(out, e))?;
     Ok(bytes.len() as u64)
 }
@@ -172,12 +174,15 @@ mod tests {
         assert!(e.contains("3 bytes after the last slice"), "{e}");
         // A Brazilian bundle read as Russian names the rules.
         assert!(read_bundle(Variant::Russian, bytes).is_err());
-        // A flipped byte in a body fails the checksum on first use: no answer.
+        // A flipped byte in a body fails the checksum, naming the slice.
         let mut flipped = bytes.to_vec();
         let last = flipped.len() - 1;
         flipped[last] ^= 0xff;
         let flipped: &'static [u8] = Box::leak(flipped.into_boxed_slice());
-        let db = read_bundle(Variant::Brazilian, flipped).unwrap();
-        assert!(db.file(last_slice).unwrap().check().is_err());
+        let e = read_bundle(Variant::Brazilian, flipped).unwrap_err();
+        assert!(
+            matches!(e, EgdbError::Checksum { .. }) && e.to_string().contains(&last_slice.stem()),
+            "{e}"
+        );
     }
 }

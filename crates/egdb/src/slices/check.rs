@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::damage::BrokenFile;
 use crate::progress::Bar;
 use crate::slices::build::SliceCounts;
 use crate::slices::db::SliceDb;
@@ -47,21 +48,28 @@ pub struct SliceVerified {
     pub slice: Slice,
     /// Positions numbered in it.
     pub positions: u64,
-    /// Violations found in it (a bad checksum counts one).
+    /// Violations found in it.
     pub violations: u64,
+    /// Positions not checked because answering a successor needs a damaged file.
+    pub skipped: u64,
+    /// Whether its own file (or its distance file) is damaged: nothing in it was
+    /// checked.
+    pub damaged: bool,
     /// Seconds spent on it.
     pub seconds: f64,
 }
 
-/// Check the checksum of every slice file and every stored value: a win must
-/// have a successor lost for the opponent, a draw a drawn successor and no lost
+/// Check the checksum of every slice file (and distance file) first, then every
+/// stored value: a win must have a successor lost for the opponent, a draw a drawn successor and no lost
 /// one, a loss only won successors (or no move). Positions where the side to move
 /// must capture are not stored and not checked (their value is derived at probe
 /// time). With `distances`, each slice's distance file too (checksum, and every
 /// won or lost position's plies to conversion against its successors': see
 /// [`distance_problem`]). Keeps the first `opts.keep` violations; `parts` lists
 /// the piece counts checked; `done` hears of each slice when it is checked.
-/// Moves follow the rules of the database's variant.
+/// Moves follow the rules of the database's variant. A damaged file is listed in
+/// the report, its slice not checked, and a position whose successors need it is
+/// counted as skipped, not as a violation.
 pub fn verify_slices(
     db: &SliceDb,
     distances: Option<&SliceDistances>,
@@ -86,7 +94,27 @@ fn verify_slices_with<R: Rules>(
             f.push(line);
         }
     };
-    let mut slices = present_slices(db);
+    // Checksums first: a damaged file is the fault of whatever disagrees with it.
+    let mut damaged: Vec<Slice> = db.broken().iter().map(|&(s, _)| s).collect();
+    report.damaged = db.broken().iter().map(|(_, f)| f.clone()).collect();
+    for s in present_slices(db) {
+        let file = db.file(s).map(|f| (f.path().to_path_buf(), f.check()));
+        let dtc = distances
+            .and_then(|d| d.file(s))
+            .map(|f| (f.path().to_path_buf(), f.check()));
+        for (path, checked) in file.into_iter().chain(dtc) {
+            if let Err(e) = checked {
+                report.damaged.push(BrokenFile::new(&path, &e));
+                damaged.push(s);
+            }
+        }
+    }
+    let mut slices: Vec<Slice> = present_slices(db)
+        .into_iter()
+        .chain(db.broken().iter().map(|&(s, _)| s))
+        .collect();
+    slices.sort_by_key(|s| build_order(*s));
+    slices.dedup();
     if let Some(from) = opts.from {
         if let Some(at) = slices.iter().position(|&s| s == from) {
             slices.drain(..at);
@@ -101,43 +129,51 @@ fn verify_slices_with<R: Rules>(
         if !report.parts.contains(&s.pieces()) {
             report.parts.push(s.pieces());
         }
-        let Some(file) = db.file(s) else { continue };
         let ix = SliceIndex::new(s);
-        report.entries += ix.size();
-        let dtc = distances.and_then(|d| d.file(s).map(|f| (d, f)));
-        let damaged = file
-            .check()
-            .and_then(|()| dtc.map_or(Ok(()), |(_, f)| f.check()));
-        let bad = if let Err(e) = damaged {
-            note(e.to_string());
-            bar.inc(ix.size());
-            1
-        } else {
+        let own_damaged = damaged.contains(&s);
+        let file = db.file(s).filter(|_| !own_damaged);
+        let (bad, skipped) = if file.is_some() {
+            report.entries += ix.size();
+            let dtc = distances.and_then(|d| d.file(s).map(|f| (d, f)));
+            let any_damage = !damaged.is_empty();
             (0..ix.size().div_ceil(CHUNK))
                 .into_par_iter()
                 .map_init(MoveList::new, |list, c| {
                     let end = ((c + 1) * CHUNK).min(ix.size());
-                    let mut bad = 0;
+                    let (mut bad, mut skipped) = (0, 0);
                     for i in c * CHUNK..end {
-                        let problem = check_one::<R>(db, &ix, i, list).or_else(|| {
-                            let (d, f) = dtc?;
-                            distance_problem_with::<R>(db, d, f, &ix, i, list)
-                        });
+                        let problem = match check_one::<R>(db, &ix, i, list) {
+                            // Damage elsewhere explains a successor without a value.
+                            Some(Problem::Unanswered(_)) if any_damage => {
+                                skipped += 1;
+                                continue;
+                            }
+                            Some(p) => Some(p.text()),
+                            None => dtc.and_then(|(d, f)| {
+                                distance_problem_with::<R>(db, d, f, &ix, i, list)
+                            }),
+                        };
                         if let Some(problem) = problem {
                             bad += 1;
                             note(format!("{s} #{i}: {problem}"));
                         }
                     }
                     bar.inc(end - c * CHUNK);
-                    bad
+                    (bad, skipped)
                 })
-                .sum()
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        } else {
+            bar.inc(ix.size());
+            (0, 0)
         };
         report.violations += bad;
+        report.skipped += skipped;
         done(&SliceVerified {
             slice: s,
             positions: ix.size(),
             violations: bad,
+            skipped,
+            damaged: own_damaged,
             seconds: start.elapsed().as_secs_f64(),
         });
     }
@@ -146,13 +182,38 @@ fn verify_slices_with<R: Rules>(
     report
 }
 
+/// What is wrong with a stored value.
+enum Problem {
+    /// It disagrees with its successors' values.
+    Wrong(String),
+    /// A successor has no value: a missing or damaged file, not this one.
+    Unanswered(String),
+}
+
+impl Problem {
+    fn text(self) -> String {
+        match self {
+            Problem::Wrong(t) | Problem::Unanswered(t) => t,
+        }
+    }
+}
+
+/// Where `slice` comes in build order (piece count, then [`Slice::all`]'s order).
+fn build_order(slice: Slice) -> (usize, usize) {
+    let n = slice.pieces();
+    (
+        n,
+        Slice::all(n).iter().position(|&s| s == slice).unwrap_or(0),
+    )
+}
+
 /// The problem with position `i` of a slice, if any.
 fn check_one<R: Rules>(
     db: &SliceDb,
     ix: &SliceIndex,
     i: u64,
     list: &mut MoveList,
-) -> Option<String> {
+) -> Option<Problem> {
     let pos = ix.unrank(i)?.position();
     if has_capture(&pos) {
         return None;
@@ -173,8 +234,11 @@ fn check_one<R: Rules>(
             Some(Wdl::Loss) => {}
         }
     }
-    (stored.is_none() || derived != stored)
-        .then(|| format!("{pos:?}: stored {stored:?}, successors give {derived:?}"))
+    let text = || format!("{pos:?}: stored {stored:?}, successors give {derived:?}");
+    match (stored, derived) {
+        (Some(_), None) => Some(Problem::Unanswered(text())),
+        _ => (derived != stored).then(|| Problem::Wrong(text())),
+    }
 }
 
 /// The problem with the distance of position `i` of a slice, if any: a win

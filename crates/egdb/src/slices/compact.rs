@@ -9,9 +9,10 @@
 //! `blocks + 1` u32 offsets of each block's codes in the code area (the last is
 //! its length), then the codes ([`crate::slices::codec`]).
 //!
-//! Opening checks the header and the length (cheap); the checksum of a file is
-//! verified the first time it is probed (or by `verify`), not at every open, and
-//! the offsets are then read into a [`BlockIndex`] that probes use instead.
+//! Opening a file checks the header and the length; the checksum is checked by
+//! [`SliceFile::check`] (a directory opened through [`crate::Egdb`] checks every
+//! file at once, docs/egdb.md "Damaged files") and at the latest on first use,
+//! when the offsets are read into a [`BlockIndex`] that probes use instead.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -101,7 +102,7 @@ pub fn write_slice_file(
     }
     let sum = body_checksum(SLICE_FORMAT_VERSION, &body);
     let header = header_bytes(variant, slice, positions, offset, sum);
-    damas_engine::fsutil::write_atomic_with(&path, |w| {
+    damas_rules::atomic_file::write_atomic_with(&path, |w| {
         w.write_all(&header)?;
         w.write_all(&body)
     })
@@ -170,7 +171,7 @@ impl SliceFile {
 
     /// Map the file of `slice` in `dir`, which must be of the rules `variant`;
     /// `Ok(None)` when it does not exist. The header and length are checked now,
-    /// the checksum on first use.
+    /// the checksum by [`SliceFile::check`] or on first use.
     pub fn open_for(
         variant: Variant,
         dir: &Path,

@@ -10,15 +10,31 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::damage::{is_damage, BrokenFile, Damage};
 use crate::error::EgdbError;
 use crate::slices::codec::{DRAW, LOSS, WIN};
-use crate::slices::compact::SliceFile;
+use crate::slices::compact::{slice_path, SliceFile};
 use crate::slices::slice::{Slice, MAX_SLICE_PIECES};
 use crate::value::Wdl;
 use damas_rules::movegen::{generate_for, Board, BoardMoves, Padded};
 use damas_rules::moves::{Move, MoveList};
 use damas_rules::position::{Color, Position};
 use damas_rules::{with_rules, Rules, Variant};
+
+/// The mover's pieces, the opponent's and the kings of `p` as they are numbered
+/// in the slice files: Black to move is numbered as the flipped position, the
+/// board turned and the mover as White.
+#[inline(always)]
+fn stored_sets(p: &Board) -> (u64, u64, u64) {
+    let turn = |x: Padded| {
+        if p.side_to_move() == Color::Black {
+            x.rotate().bits()
+        } else {
+            x.bits()
+        }
+    };
+    (turn(p.own()), turn(p.opp()), turn(p.kings()))
+}
 
 /// The slice files of one directory. `Send + Sync`; probes take `&self`.
 #[derive(Debug)]
@@ -28,6 +44,9 @@ pub struct SliceDb {
     variant: Variant,
     /// Indexed by [`Slice::key`].
     files: Vec<Option<SliceFile>>,
+    /// The slices whose files are damaged: counted as present for
+    /// [`SliceDb::has_pieces`], so that only positions needing them go unanswered.
+    broken: Vec<(Slice, BrokenFile)>,
     /// `complete[n]`: every slice of `n` pieces is present (looked up per probe).
     complete: [bool; MAX_SLICE_PIECES + 1],
     max_pieces: usize,
@@ -39,30 +58,57 @@ impl SliceDb {
         SliceDb::open_existing_for(Variant::Brazilian, dir)
     }
 
-    /// Map every slice file in `dir` (headers and lengths checked; checksums on
-    /// first use); a file of another variant than `variant` is an error. A
-    /// directory without slice files gives an empty database.
+    /// Map every slice file in `dir`, checking headers, lengths and checksums; a
+    /// file of another variant than `variant` is an error. A damaged file is left
+    /// out and listed ([`SliceDb::broken`]). A directory without slice files gives
+    /// an empty database.
     pub fn open_existing_for(variant: Variant, dir: &Path) -> Result<SliceDb, EgdbError> {
+        SliceDb::open_with(variant, dir, &Damage::default(), true)
+    }
+
+    /// [`SliceDb::open_existing_for`], damaged files also recorded in `damage`;
+    /// without `checksums` only headers and lengths are checked (the checksum then
+    /// on a file's first use).
+    pub(crate) fn open_with(
+        variant: Variant,
+        dir: &Path,
+        damage: &Damage,
+        checksums: bool,
+    ) -> Result<SliceDb, EgdbError> {
         if !dir.is_dir() {
             let e = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
             return Err(EgdbError::io(dir, e));
         }
         let mut found = Vec::new();
+        let mut broken = Vec::new();
         for n in 2..=MAX_SLICE_PIECES {
             for s in Slice::all(n) {
-                if let Some(f) = SliceFile::open_for(variant, dir, s)? {
-                    found.push((s, f));
+                let opened = SliceFile::open_for(variant, dir, s).and_then(|f| match f {
+                    Some(f) if checksums => f.check().map(|()| Some(f)),
+                    other => Ok(other),
+                });
+                match opened {
+                    Ok(Some(f)) => found.push((s, f)),
+                    Ok(None) => {}
+                    Err(e) if is_damage(&e) => {
+                        let file = BrokenFile::new(&slice_path(dir, s), &e);
+                        damage.record(file.clone());
+                        broken.push((s, file));
+                    }
+                    Err(e) => return Err(e),
                 }
             }
         }
-        Ok(SliceDb::of_files(dir.to_path_buf(), variant, found))
+        Ok(SliceDb::of_files(dir.to_path_buf(), variant, found, broken))
     }
 
-    /// The database of these slice files (`dir` names them in messages).
+    /// The database of these slice files (`dir` names them in messages), and of
+    /// the slices whose files are damaged.
     pub(crate) fn of_files(
         dir: PathBuf,
         variant: Variant,
         found: Vec<(Slice, SliceFile)>,
+        broken: Vec<(Slice, BrokenFile)>,
     ) -> SliceDb {
         let mut files: Vec<Option<SliceFile>> = (0..Slice::KEYS).map(|_| None).collect();
         for (s, f) in found {
@@ -71,7 +117,9 @@ impl SliceDb {
         let mut max_pieces = 0;
         let mut complete = [false; MAX_SLICE_PIECES + 1];
         for (n, whole) in complete.iter_mut().enumerate().skip(2) {
-            *whole = Slice::all(n).iter().all(|s| files[s.key()].is_some());
+            *whole = Slice::all(n)
+                .iter()
+                .all(|s| files[s.key()].is_some() || broken.iter().any(|(b, _)| b == s));
             let previous = if n == 2 { 0 } else { n - 1 };
             if *whole && max_pieces == previous {
                 max_pieces = n;
@@ -81,6 +129,7 @@ impl SliceDb {
             dir,
             variant,
             files,
+            broken,
             complete,
             max_pieces,
         }
@@ -101,9 +150,72 @@ impl SliceDb {
         self.max_pieces
     }
 
-    /// Whether any slice file is present.
+    /// Whether no slice file is present, sound or damaged.
     pub fn is_empty(&self) -> bool {
-        self.files.iter().all(Option::is_none)
+        self.files.iter().all(Option::is_none) && self.broken.is_empty()
+    }
+
+    /// The slices whose files were found damaged when opened: positions that
+    /// need them are not answered.
+    pub fn broken(&self) -> &[(Slice, BrokenFile)] {
+        &self.broken
+    }
+
+    /// The damaged file of `slice`, if its file is one.
+    pub fn broken_file(&self, slice: Slice) -> Option<&BrokenFile> {
+        self.broken
+            .iter()
+            .find(|(s, _)| *s == slice)
+            .map(|(_, f)| f)
+    }
+
+    /// The first damaged file that answering `pos` (its value and best move)
+    /// needs ([`SliceDb::slices_needed`]). For explaining a probe that gave no
+    /// answer; it allocates.
+    pub fn damaged_file_for(&self, pos: &Position) -> Option<&BrokenFile> {
+        if self.broken.is_empty() {
+            return None;
+        }
+        self.slices_needed(pos)
+            .into_iter()
+            .find_map(|s| self.broken_file(s))
+    }
+
+    /// The slices whose files [`SliceDb::probe`] reads to answer `pos`: its own,
+    /// those its captures lead to, and those of the positions its moves reach.
+    /// Empty above [`MAX_SLICE_PIECES`] pieces. It allocates.
+    pub fn slices_needed(&self, pos: &Position) -> Vec<Slice> {
+        let mut needed = Vec::new();
+        if pos.piece_count() as usize > MAX_SLICE_PIECES {
+            return needed;
+        }
+        with_rules!(self.variant, R => {
+            self.needed_slices::<R>(&Board::from(pos), &mut needed);
+            let mut list = MoveList::new();
+            generate_for(self.variant, pos, &mut list);
+            for &m in list.iter() {
+                self.needed_slices::<R>(&Board::from(&pos.play(m)), &mut needed);
+            }
+        });
+        needed.sort_by_key(|s| s.key());
+        needed.dedup();
+        needed
+    }
+
+    /// The slices whose stored values [`SliceDb::wdl`] reads to answer `p`.
+    fn needed_slices<R: Rules>(&self, p: &Board, out: &mut Vec<Slice>) {
+        if p.own().is_empty() || p.opp().is_empty() {
+            return;
+        }
+        let mut list = BoardMoves::new();
+        if p.captures_with::<R>(&mut list) {
+            for m in list.as_slice() {
+                self.needed_slices::<R>(&p.play(m), out);
+            }
+        } else {
+            let (w, b, k) = stored_sets(p);
+            out.push(Slice::of_sets(w, b, k));
+        }
     }
 
     /// The file of `slice`, when present.
@@ -130,7 +242,7 @@ impl SliceDb {
     /// database larger than the caches then misses the TLB far less often than
     /// with the files' own mappings, which the page cache gives in 4 KiB pages.
     /// Opt-in: the database's size in memory beside the page cache, and the time to
-    /// read every file now (checksums are still verified on first use, of the copy).
+    /// read every file now (the checksums already computed stay valid for the copy).
     /// Returns the bytes copied.
     pub fn copy_to_huge_pages(&mut self) -> Result<u64, EgdbError> {
         // Each file starts on a cache line; the area is a whole number of huge
@@ -231,16 +343,7 @@ impl SliceDb {
     /// the layout nor (with Black to move) the colours are converted back.
     #[inline(always)]
     fn stored_board(&self, p: &Board) -> Option<Wdl> {
-        // Black to move is numbered as the flipped position: the board turned and
-        // the mover as White.
-        let turn = |x: Padded| {
-            if p.side_to_move() == Color::Black {
-                x.rotate().bits()
-            } else {
-                x.bits()
-            }
-        };
-        let (w, b, k) = (turn(p.own()), turn(p.opp()), turn(p.kings()));
+        let (w, b, k) = stored_sets(p);
         let file = self.file(Slice::of_sets(w, b, k))?;
         match file.code(file.index().rank_padded(w, b, k))? {
             LOSS => Some(Wdl::Loss),

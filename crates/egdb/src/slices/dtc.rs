@@ -18,13 +18,16 @@
 //! (u16), index scheme 2 (u16), kind 4 (u8), the rule variant (u8), the slice's white men,
 //! white kings, black men, black kings (4 × u8), 6 zero bytes, position count
 //! (u64), 24 zero bytes, CRC-32 of the body (u64), 8 zero bytes — then the body.
-//! The checksum is verified on first use, as for the slices.
+//! The checksum is verified on first use (the files are large, and a damaged one
+//! only takes distances away); a failure is recorded in the database's
+//! [`Damage`].
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use memmap2::Mmap;
 
+use crate::damage::{is_damage, BrokenFile, Damage};
 use crate::error::EgdbError;
 use crate::format::HEADER_LEN;
 use crate::slices::header::{self, Header};
@@ -71,7 +74,7 @@ pub fn write_dtc_file_for(
     }
     let sum = u64::from(crc32fast::hash(body));
     let header = header::header_bytes(variant, DTC_FORMAT_VERSION, KIND_DTC, slice, positions, sum);
-    damas_engine::fsutil::write_atomic_with(&path, |w| {
+    damas_rules::atomic_file::write_atomic_with(&path, |w| {
         w.write_all(&header)?;
         w.write_all(body)
     })
@@ -87,6 +90,9 @@ pub struct DtcFile {
     index: SliceIndex,
     stored_sum: u64,
     computed_sum: OnceLock<u64>,
+    /// Where a failed checksum is reported, once.
+    damage: Damage,
+    reported: OnceLock<()>,
 }
 
 impl DtcFile {
@@ -128,6 +134,8 @@ impl DtcFile {
             map,
             index,
             computed_sum: OnceLock::new(),
+            damage: Damage::default(),
+            reported: OnceLock::new(),
         }))
     }
 
@@ -162,8 +170,12 @@ impl DtcFile {
     /// The stored distance of position `index`; `None` when the file is corrupt
     /// or the index is past its end.
     pub fn get(&self, index: u64) -> Option<u8> {
-        if self.computed_sum.get() != Some(&self.stored_sum) && self.check().is_err() {
-            return None;
+        if self.computed_sum.get() != Some(&self.stored_sum) {
+            if let Err(e) = self.check() {
+                self.reported
+                    .get_or_init(|| self.damage.record(BrokenFile::new(&self.path, &e)));
+                return None;
+            }
         }
         self.map
             .get(HEADER_LEN + usize::try_from(index).ok()?)
@@ -187,14 +199,40 @@ impl SliceDistances {
     }
 
     /// Map every distance file in `dir` (none need exist); each must be of the
-    /// rules `variant`.
+    /// rules `variant`. A damaged file is an error naming it.
     pub fn open_existing_for(variant: Variant, dir: &Path) -> Result<SliceDistances, EgdbError> {
+        let damage = Damage::default();
+        let d = SliceDistances::open_with(variant, dir, &damage)?;
+        match damage.files().first() {
+            Some(f) => Err(f.to_error()),
+            None => Ok(d),
+        }
+    }
+
+    /// [`SliceDistances::open_existing_for`], a damaged file left out (its piece
+    /// count then has no distance files) and recorded in `damage`, as is a file
+    /// whose checksum, checked on first use, fails.
+    pub(crate) fn open_with(
+        variant: Variant,
+        dir: &Path,
+        damage: &Damage,
+    ) -> Result<SliceDistances, EgdbError> {
         let mut files: Vec<Option<DtcFile>> = (0..Slice::KEYS).map(|_| None).collect();
         let mut complete = [false; MAX_SLICE_PIECES + 1];
         for (n, whole) in complete.iter_mut().enumerate().skip(2) {
             *whole = true;
             for s in Slice::all(n) {
-                let f = DtcFile::open_for(variant, dir, s)?;
+                let f = match DtcFile::open_for(variant, dir, s) {
+                    Ok(f) => f.map(|f| DtcFile {
+                        damage: damage.clone(),
+                        ..f
+                    }),
+                    Err(e) if is_damage(&e) => {
+                        damage.record(BrokenFile::new(&dtc_path(dir, s), &e));
+                        None
+                    }
+                    Err(e) => return Err(e),
+                };
                 *whole &= f.is_some();
                 files[s.key()] = f;
             }

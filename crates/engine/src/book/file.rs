@@ -434,9 +434,11 @@ impl Book {
 
     /// Write the book to `path` atomically.
     pub fn save(&self, path: &Path) -> Result<(), BookError> {
-        crate::fsutil::write_atomic(path, &self.to_bytes()).map_err(|source| BookError::Io {
-            path: path.to_path_buf(),
-            source,
+        damas_rules::atomic_file::write_atomic(path, &self.to_bytes()).map_err(|source| {
+            BookError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
         })
     }
 }

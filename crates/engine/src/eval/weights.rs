@@ -270,9 +270,11 @@ impl Weights {
 
     /// Write a weight file (under a temporary name, then renamed).
     pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
-        crate::fsutil::write_atomic(path, &self.to_bytes()).map_err(|e| WeightsError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
+        damas_rules::atomic_file::write_atomic(path, &self.to_bytes()).map_err(|e| {
+            WeightsError::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            }
         })
     }
 }

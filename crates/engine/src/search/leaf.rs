@@ -8,7 +8,7 @@ use damas_rules::movegen::Board;
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
 
-use super::pvs::{bound_of, Engine};
+use super::engine::Engine;
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// [`Engine::node`] with no depth left. Out of line from it, so that the many
@@ -56,5 +56,17 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             }
         }
         v
+    }
+}
+
+/// The bound a fail-soft value carries with respect to its window.
+#[inline(always)]
+fn bound_of(v: Score, alpha: Score, beta: Score) -> Bound {
+    if v <= alpha {
+        Bound::Upper
+    } else if v >= beta {
+        Bound::Lower
+    } else {
+        Bound::Exact
     }
 }

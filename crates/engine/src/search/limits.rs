@@ -1,9 +1,15 @@
 //! Search limits ([`Limits`], what the caller asks) and the budget that enforces them
 //! inside the tree: node and time limits and the external stop flag (the rule for
-//! stopping between iterations is the caller's, [`crate::time::Pace`]).
+//! stopping between iterations is the caller's, [`crate::time::Pace`]), and the
+//! depth no search goes past ([`MAX_DEPTH`], and the per-ply tables' size).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
+
+/// Deepest iteration searched (plies); also bounds the recursion.
+pub const MAX_DEPTH: u32 = 120;
+/// Size of the per-ply tables (killers, principal variation).
+pub(crate) const MAX_PLY: usize = 128;
 
 /// When to stop searching. Unset fields do not limit; all unset means "until stopped".
 #[derive(Clone, Copy, PartialEq, Debug, Default)]

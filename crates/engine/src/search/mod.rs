@@ -3,17 +3,23 @@
 //! returning a [`SearchResult`] with [`Stats`].
 //!
 //! Layout: this file holds the [`Searcher`] (options and tables kept across moves) and
-//! the start of one search. `techniques` the switches, `options` the
-//! [`SearchOptions`] builder, `limits` time, nodes and the stop flag, `report` what a
-//! search returns, `pvs` the node search (α-β / PVS, TT, killers, history, ETC,
-//! selective deepening, endgame database, repetition), `leaf` the horizon nodes,
-//! `qsearch` quiescence, `probcut` ProbCut,
-//! `reverse_futility` reverse futility pruning, `futility` futility pruning,
-//! `singular` singular extensions, `order` move ordering and selection, `root` iterative
-//! deepening with the thesis' aspiration procedure, `mtdf` MTD(f), `game_path` the
-//! marking of the game history in the thesis' table, `smp` lazy SMP over the shared
-//! table. The tables themselves, and the interface through which the search uses
-//! them, are in [`crate::tt`].
+//! the start of one search.
+//! - The contract: `techniques` the switches, `options` the [`SearchOptions`]
+//!   builder, `limits` time, nodes and the stop flag, `report` what a search returns.
+//! - The tree: `engine` the state of one search, `pvs` the node search (α-β / PVS,
+//!   TT, killers, history, selective deepening, repetition), `leaf` the horizon
+//!   nodes, `qsearch` quiescence, `order` move ordering and selection, `pv` the
+//!   principal variation.
+//! - `selective/`: the techniques that cut, reduce or extend a node's search (ETC,
+//!   reverse futility, ProbCut, futility, late move reductions, internal iterative
+//!   reduction, singular extensions, threat replies).
+//! - `egdb/`: the endgame databases in the tree and at the root.
+//! - `root/`: iterative deepening with the thesis' aspiration procedure, MTD(f),
+//!   several best lines, the game history marked in the thesis' table.
+//! - `parallel/`: lazy SMP over the shared table.
+//!
+//! The tables themselves, and the interface through which the search uses them, are
+//! in [`crate::tt`].
 
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
@@ -21,24 +27,19 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::eval::{Accumulators, Evaluation, Evaluator, Material};
-pub use crate::oracle::{Oracle, OracleAnswer, OracleValue};
+use crate::tt::alloc::TableAllocError;
 use crate::tt::{shared::SharedTable, thesis::Table, TableAccess};
 use damas_rules::moves::MoveList;
 use damas_rules::position::Position;
 use damas_rules::variant::Rules;
-pub use limits::Limits;
+pub use limits::{Limits, MAX_DEPTH};
 pub use options::{
     DrawPolicy, SearchOptions, TableKind, WinPolicy, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA,
     THESIS_ASPIRATION_DELTA,
 };
+pub use parallel::smp::{parse_threads, MAX_THREADS};
 pub use report::{Info, PvLine, SearchResult, Stats, CONVERSION_UNPROVEN};
-pub use smp::{parse_threads, MAX_THREADS};
 pub use techniques::{TechniqueError, Techniques};
-
-/// Deepest iteration searched (plies); also bounds the recursion.
-pub const MAX_DEPTH: u32 = 120;
-/// Size of the per-ply tables (killers, principal variation).
-pub(crate) const MAX_PLY: usize = 128;
 
 /// A search engine instance: options and tables, reused across moves of a game.
 pub struct Searcher {
@@ -106,14 +107,26 @@ const _: () = {
 };
 
 impl Searcher {
-    /// A searcher with the given options.
+    /// A searcher with the given options; panics where its table cannot be allocated
+    /// (see [`Searcher::try_new`]).
     pub fn new(options: SearchOptions) -> Searcher {
+        Self::try_new(options).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A searcher with the given options, or the error when the memory of its table
+    /// cannot be had (a `hash` too large for the machine).
+    pub fn try_new(options: SearchOptions) -> Result<Searcher, TableAllocError> {
         // The table is allocated here rather than in the first search.
         let uses = |k| options.techniques.tt && options.table == k;
-        let tt = uses(TableKind::Thesis).then(|| Table::new(options.tt_bits));
-        let shared =
-            uses(TableKind::Replacing).then(|| Arc::new(SharedTable::new(options.hash_mb)));
-        Searcher {
+        let tt = match uses(TableKind::Thesis) {
+            true => Some(Table::try_new(options.tt_bits)?),
+            false => None,
+        };
+        let shared = match uses(TableKind::Replacing) {
+            true => Some(Arc::new(SharedTable::try_new(options.hash_mb)?)),
+            false => None,
+        };
+        Ok(Searcher {
             options,
             tt,
             tt_dirty: false,
@@ -121,7 +134,7 @@ impl Searcher {
             main: ThreadState::new(),
             helpers: Vec::new(),
             thread_nodes: Vec::new(),
-        }
+        })
     }
 
     /// The options in force.
@@ -343,35 +356,24 @@ fn run<E: Evaluator + ?Sized, T: TableAccess, R: Rules>(
     result
 }
 
-mod busy;
-mod conversion;
-mod egdb_progress;
-mod egdb_root;
-mod etc;
-mod futility;
-mod game_path;
-mod iir;
+mod egdb;
+mod engine;
 mod leaf;
 mod limits;
-mod lmr;
-mod mtdf;
-mod multipv;
 mod options;
-mod oracle_cutoff;
 mod order;
-mod probcut;
+mod parallel;
 mod pv;
 mod pvs;
 mod qsearch;
 mod report;
-mod reverse_futility;
 mod root;
-mod singular;
-mod smp;
+mod selective;
 mod techniques;
-mod threat;
 
-use limits::Budget;
+use engine::Engine;
+use limits::{Budget, MAX_PLY};
 use order::Heuristics;
+use parallel::smp;
 use pv::PvTable;
-use pvs::Engine;
+use root::game_path;

@@ -7,8 +7,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::{Oracle, Techniques};
+use super::techniques::Techniques;
 use crate::eval::Evaluation;
+use damas_egdb::oracle::Oracle;
 use damas_rules::variant::Variant;
 
 /// What the search does with a position the oracle knows to be drawn.
@@ -120,12 +121,12 @@ pub struct SearchOptions {
     /// Probe and store the replacing table at frontier nodes (one ply above the
     /// horizon), as every other interior node does. On by default. Off, the most
     /// numerous and least valuable entries cost no memory access and the search
-    /// runs about 30 % more nodes per second, but it has not been shown to play
-    /// better (docs/performance.md, "Tried and not adopted"). The thesis' table is
+    /// runs faster, but it has not been shown to play better (the measurements:
+    /// docs/performance.md, "Tried and not adopted"). The thesis' table is
     /// always probed there, as the thesis does.
     pub(crate) tt_frontier: bool,
     /// How many best root moves each iteration finds, each with its score and line
-    /// (multi-PV, `search/multipv.rs`); 1, the default, is the ordinary search.
+    /// (multi-PV, `search/root/multipv.rs`); 1, the default, is the ordinary search.
     pub(crate) lines: usize,
     /// The rules searched: the search dispatches on it once and is compiled for
     /// each variant's move generator.

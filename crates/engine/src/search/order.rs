@@ -6,7 +6,7 @@ use damas_rules::movegen::has_capture;
 use damas_rules::moves::{Move, MoveList, MAX_MOVES};
 use damas_rules::position::Position;
 
-use super::MAX_PLY;
+use super::limits::MAX_PLY;
 
 /// Longest list ordered by counting ranks ([`Heuristics::order`]); longer lists
 /// (many kings) are insertion-sorted, since counting costs the square of the length.

@@ -2,7 +2,7 @@
 
 use damas_rules::moves::Move;
 
-use super::MAX_PLY;
+use super::limits::MAX_PLY;
 
 /// Triangular principal-variation table.
 pub(crate) struct PvTable {

@@ -9,8 +9,8 @@ use crate::tt::TableAccess;
 use damas_rules::movegen::{Board, BoardMoves};
 use damas_rules::variant::Rules;
 
-use super::pvs::Engine;
-use super::Stats;
+use super::engine::Engine;
+use super::report::Stats;
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Value of `pos`, where the side to move has a capture, once the captures are

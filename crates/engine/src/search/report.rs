@@ -29,10 +29,10 @@ pub struct Stats {
     /// Key comparisons over all TT accesses (for the replacing table, buckets read).
     pub tt_compares: u64,
     /// Moves put off to the end of their node because another thread was searching
-    /// their subtree (parallel search only, see `search/busy.rs`).
+    /// their subtree (parallel search only, see `search/parallel/busy.rs`).
     pub deferred: u64,
     /// Times the main thread of a parallel search went on past the caller's soft
-    /// stop to help a helper's deeper iteration finish (see `search/root.rs`).
+    /// stop to help a helper's deeper iteration finish (see `search/root/deepening.rs`).
     pub grace: u64,
     /// Table entries in use per thousand (of the current search, for the replacing
     /// table).

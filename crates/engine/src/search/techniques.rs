@@ -148,9 +148,9 @@ impl fmt::Display for Techniques {
 }
 
 impl Techniques {
-    /// The combination used when none is given: the fastest to a given depth on the
-    /// middle-game test positions (`pvs+id+asp+tt+qs+history+etc`; killers cost
-    /// nodes here, MTD(f) and plain α-β a few per cent more time).
+    /// The combination used when none is given (`pvs+id+asp+tt+qs+history+etc`): the
+    /// thesis' techniques that reach a given depth fastest on the middle-game test
+    /// positions (the node counts of each combination: docs/node-study.md).
     pub fn strongest() -> Techniques {
         Techniques {
             pvs: true,

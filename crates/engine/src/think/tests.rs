@@ -174,3 +174,68 @@ fn a_russian_search_plays_the_russian_book_and_counts_russian_moves_as_forced() 
     );
     assert_eq!(russian_forced, None);
 }
+
+/// A search at `strength` of `pos` without limits.
+fn at(strength: Strength, pos: &Position) -> Think<'_> {
+    Think {
+        strength,
+        ..Think::search(pos, &[], MoveBudget::default())
+    }
+}
+
+/// White to move: c3-d4?? lets Black capture; every other move is quiet. The
+/// beginner sometimes blunders, the master never does.
+#[test]
+fn weak_levels_sometimes_blunder_strong_ones_do_not() {
+    let pos = parse_fen("W:Wa1,c1,e1,g1,c3:Be5,f6,h8,b8").unwrap();
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let stop = AtomicBool::new(false);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut pick = |s: Strength, rng: &mut ChaCha8Rng| {
+        think(&mut searcher, &at(s, &pos), rng, &stop, &mut |_| {})
+            .result
+            .best
+            .unwrap()
+    };
+    let blunder = damas_rules::notation::parse_move(&pos, "c3-d4").unwrap();
+    let beginner: Vec<_> = (0..200).map(|_| pick(Strength::MIN, &mut rng)).collect();
+    let master: Vec<_> = (0..30)
+        .map(|_| pick(Strength::new(9).unwrap(), &mut rng))
+        .collect();
+    let distinct = |v: &[Move]| {
+        let mut d = v.to_vec();
+        d.sort_by_key(|m| format!("{m:?}"));
+        d.dedup();
+        d.len()
+    };
+    assert!(beginner.contains(&blunder), "the beginner never blundered");
+    assert!(
+        distinct(&beginner) > 2,
+        "the beginner always plays the same"
+    );
+    assert!(!master.contains(&blunder), "the master blundered");
+}
+
+/// The statistics of a level's choice add up every root move's search, so the
+/// node accounting of a single search holds for them too.
+#[test]
+fn choice_statistics_add_up() {
+    let pos = parse_fen("W:Wa1,c1,e1,g1,c3:Be5,f6,h8,b8").unwrap();
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let r = think(
+        &mut searcher,
+        &at(Strength::new(6).unwrap(), &pos),
+        &mut rng,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .result;
+    let s = r.stats;
+    assert!(s.nodes > 0 && s.tt_accesses > 0, "{s:?}");
+    assert_eq!(
+        s.nodes,
+        s.interior + s.leaves + s.tt_cutoffs + s.terminal + s.egdb_cutoffs,
+        "{s:?}"
+    );
+}

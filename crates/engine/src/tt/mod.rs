@@ -11,6 +11,7 @@ use damas_rules::moves::Move;
 use shared::{SharedTable, StoredMove};
 use thesis::{Entry, Slot, Table};
 
+pub mod alloc;
 mod prefetch;
 pub mod shared;
 pub mod thesis;

@@ -14,6 +14,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
+use super::alloc::{try_heap, TableAllocError};
 use super::prefetch::prefetch;
 use super::Bound;
 use damas_rules::key::Key;
@@ -184,17 +185,20 @@ enum Storage {
 }
 
 impl Storage {
-    fn new(n: usize) -> Storage {
-        match memmap2::MmapMut::map_anon(n * std::mem::size_of::<Bucket>()) {
+    fn try_new(n: usize) -> Result<Storage, TableAllocError> {
+        let bytes = n
+            .checked_mul(std::mem::size_of::<Bucket>())
+            .ok_or(TableAllocError { bytes: usize::MAX })?;
+        match memmap2::MmapMut::map_anon(bytes) {
             Ok(mut map) => {
                 // A hint: failure is harmless.
                 #[cfg(target_os = "linux")]
                 let _ = map.advise(memmap2::Advice::HugePage);
                 // Fault every page in now, so that no search pays for it.
                 map.fill(0);
-                Storage::Mapped(map, n)
+                Ok(Storage::Mapped(map, n))
             }
-            Err(_) => Storage::Heap((0..n).map(|_| Bucket::empty()).collect()),
+            Err(_) => try_heap(n, Bucket::empty).map(Storage::Heap),
         }
     }
 
@@ -219,18 +223,30 @@ pub struct SharedTable {
 }
 
 impl SharedTable {
-    /// A table of `mb` megabytes (clamped to [`MIN_MB`]..=[`MAX_MB`]).
+    /// A table of `mb` megabytes (clamped to [`MIN_MB`]..=[`MAX_MB`]); panics where
+    /// the memory cannot be had (see [`SharedTable::try_new`]).
     pub fn new(mb: usize) -> SharedTable {
+        Self::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of `mb` megabytes (clamped to [`MIN_MB`]..=[`MAX_MB`]), or the error
+    /// when that much memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<SharedTable, TableAllocError> {
         let n = mb.clamp(MIN_MB, MAX_MB) * (1 << 20) / std::mem::size_of::<Bucket>();
-        Self::with_buckets(n)
+        Self::try_with_buckets(n)
     }
 
     /// A table of `n` buckets (at least one); tests use tiny ones.
     pub fn with_buckets(n: usize) -> SharedTable {
-        SharedTable {
-            storage: Storage::new(n.max(1)),
+        Self::try_with_buckets(n).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of `n` buckets (at least one), or the error when the memory cannot be had.
+    pub fn try_with_buckets(n: usize) -> Result<SharedTable, TableAllocError> {
+        Ok(SharedTable {
+            storage: Storage::try_new(n.max(1))?,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Number of entries.

@@ -8,6 +8,7 @@
 //! other keys is simply not stored. Entries are never removed: the table is cleared
 //! between searches.
 
+use super::alloc::{try_heap, TableAllocError};
 use super::prefetch::prefetch;
 use super::Bound;
 use damas_rules::key::Key;
@@ -76,11 +77,11 @@ pub struct Slot(usize);
 /// vector where mapping fails.
 enum Storage {
     Mapped(memmap2::MmapMut),
-    Heap(Vec<u64>),
+    Heap(Box<[u64]>),
 }
 
 impl Storage {
-    fn new(len: usize) -> Storage {
+    fn try_new(len: usize) -> Result<Storage, TableAllocError> {
         match memmap2::MmapMut::map_anon(len * 8) {
             Ok(map) => {
                 #[cfg(target_os = "linux")]
@@ -89,9 +90,9 @@ impl Storage {
                 // Fault every page in now, so that no search pays for it (with huge
                 // pages the kernel may compact memory on a first touch).
                 storage.slots_mut().fill(0);
-                storage
+                Ok(storage)
             }
-            Err(_) => Storage::Heap(vec![0; len]),
+            Err(_) => try_heap(len, || 0).map(Storage::Heap),
         }
     }
 
@@ -130,15 +131,22 @@ pub struct Table {
 }
 
 impl Table {
-    /// An empty table of `2^bits` entries (`bits` clamped to 10..=30).
+    /// An empty table of `2^bits` entries (`bits` clamped to 10..=30); panics where
+    /// the memory cannot be had (see [`Table::try_new`]).
     pub fn new(bits: u32) -> Table {
+        Self::try_new(bits).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// An empty table of `2^bits` entries (`bits` clamped to 10..=30), or the error
+    /// when that much memory cannot be had.
+    pub fn try_new(bits: u32) -> Result<Table, TableAllocError> {
         let bits = bits.clamp(10, 30);
-        Table {
-            storage: Storage::new(1 << bits),
+        Ok(Table {
+            storage: Storage::try_new(1 << bits)?,
             bits,
             accesses: 0,
             compares: 0,
-        }
+        })
     }
 
     /// `p`: the table has `2^p` entries.
