@@ -2,15 +2,16 @@
 //! random games, king-heavy placements and rule corner cases, with their legal move
 //! sets and perft(1..3) as computed by pydraughts (see tools/fixtures/README.md).
 
-mod common;
-
-use common::canonical;
+use crate::canonical::canonical;
 use damas_rules::movegen::legal_moves;
 use damas_rules::notation::{move_to_string, parse_move, Notation};
 use damas_rules::perft::perft;
 use damas_rules::{parse_fen, to_fen};
 
-const DATA: &str = include_str!("../data/fixtures/movegen.txt");
+const DATA: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../data/fixtures/movegen.txt"
+));
 
 #[test]
 fn movegen_matches_pydraughts() {
@@ -65,7 +66,10 @@ fn movegen_matches_pydraughts() {
 /// format) so old databases are refused, not misread.
 #[test]
 fn generation_order_is_unchanged() {
-    let data = include_str!("../data/fixtures/move_order.txt");
+    let data = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/fixtures/move_order.txt"
+    ));
     let mut checked = 0;
     for line in data
         .lines()

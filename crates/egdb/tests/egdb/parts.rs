@@ -1,13 +1,12 @@
 //! Endgame databases: build parts 1–3 into a temporary directory, check them
 //! against the rules and against an independent search, and refuse damaged files.
 //! The 4-piece build and check (≈ 10 s) is `#[ignore]`d:
-//! `cargo test --release --test egdb -- --ignored`.
+//! `cargo test --release -p damas-egdb -- --ignored part_4`.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use damas::cli::egdb::probe_line;
 use damas_egdb::format::{legacy_checksum, HEADER_LEN};
 use damas_egdb::parts::file::{part_path, write_part_file, FileKind, Header, FORMAT_VERSION};
 use damas_egdb::parts::index::{is_valid_slot, part_size, rank_position, unrank};
@@ -211,18 +210,6 @@ fn black_to_move_is_answered_through_the_flip() {
     );
 }
 
-#[test]
-fn probe_lines() {
-    let (_, db) = db3();
-    assert_eq!(probe_line(db, "W:WKa1:BKh8"), "loss 2 best a1-b2");
-    assert_eq!(probe_line(db, "W:Wc3:Bd4"), "win 1 best c3xe5");
-    assert_eq!(probe_line(db, "W:W:Bd4"), "loss 0");
-    assert!(probe_line(db, "W:WKd4:BKe7").starts_with("draw best "));
-    assert!(probe_line(db, "W:Wa1,c1,e1,g1:Bh8").starts_with("error 5 pieces"));
-    assert!(probe_line(db, "X:Wa1").starts_with("error bad FEN"));
-    assert_eq!(db.probe(&Position::start()), None);
-}
-
 fn expect_open_error(dir: &Path, check: impl Fn(&EgdbError) -> bool) {
     match Egdb::open(dir) {
         Ok(_) => panic!("damaged database opened"),
@@ -352,94 +339,6 @@ fn part_4_obeys_the_rules() {
     assert_eq!(r.violations, 0, "{:?}", r.first);
 }
 
-fn tool(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_damas-egdb"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-#[test]
-fn probe_tool_answers_every_line_in_order() {
-    let dir = db3().0.path().to_str().unwrap().to_string();
-    let fens = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(
-        fens.path(),
-        "W:WKa1:BKh8\n# comment\n\nnot a fen\nB:Wc3:Bd4\nW:Wa1,c1,e1,g1:Bh8,f8\n",
-    )
-    .unwrap();
-    let out = tool(&[
-        "probe",
-        "--dir",
-        &dir,
-        "--fens",
-        fens.path().to_str().unwrap(),
-    ]);
-    let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 4, "{text}");
-    assert_eq!(lines[0], "loss 2 best a1-b2");
-    assert!(lines[1].starts_with("error bad FEN"), "{}", lines[1]);
-    assert_eq!(lines[2], "win 1 best d4xb2");
-    assert!(lines[3].starts_with("error 6 pieces"), "{}", lines[3]);
-    assert_eq!(out.status.code(), Some(1), "a line failed");
-}
-
-#[test]
-fn stats_tool_counts_every_part_and_material() {
-    let dir = db3().0.path().to_str().unwrap().to_string();
-    let out = tool(&["stats", "--dir", &dir]);
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
-    // One summary line per part, each followed by its materials.
-    for n in 1..=3 {
-        assert!(
-            text.contains(&format!("\npart {n}: ")) || text.starts_with(&format!("part {n}: ")),
-            "{text}"
-        );
-    }
-    // A lone man or king against nothing: every position is won by its owner, or
-    // lost by the side to move when it has nothing.
-    assert!(
-        text.contains("part 1: 60 wins, 0 draws, 60 losses, 8 impossible slots"),
-        "{text}"
-    );
-    let one_king = text
-        .lines()
-        .find(|l| l.trim_start().starts_with("1K v 0 "))
-        .unwrap();
-    assert!(
-        one_king.contains(" 32 wins ") && one_king.contains(" 0 losses"),
-        "{one_king}"
-    );
-}
-
-#[test]
-fn tools_refuse_damaged_files_on_one_line() {
-    let dir = copy_db3();
-    let path = part_path(dir.path(), 2, FileKind::Values);
-    let mut bytes = std::fs::read(&path).unwrap();
-    bytes[HEADER_LEN + 100] ^= 1;
-    std::fs::write(&path, bytes).unwrap();
-    let d = dir.path().to_str().unwrap();
-    for args in [
-        vec!["verify", "--dir", d],
-        vec!["probe", "--dir", d, "--fen", "W:WKa1:BKh8"],
-    ] {
-        let out = tool(&args);
-        assert_eq!(out.status.code(), Some(2));
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(
-            err.contains("part2.val") && err.contains("corrupt"),
-            "{err}"
-        );
-    }
-    // Beyond the largest supported size (7 pieces).
-    let out = tool(&["build", "--pieces", "8", "--dir", d]);
-    assert!(!out.status.success());
-}
-
 #[test]
 fn two_byte_distances_read_the_same() {
     let dir = copy_db3();
@@ -471,100 +370,3 @@ const _: () = {
     const fn shared<T: Send + Sync>() {}
     shared::<Egdb>();
 };
-
-/// A wrong value with a valid checksum is caught by `verify`, not by the checksum.
-#[test]
-fn verify_finds_wrong_entries() {
-    let dir = copy_db3();
-    let path = part_path(dir.path(), 3, FileKind::Values);
-    let bytes = std::fs::read(&path).unwrap();
-    let mut body = bytes[HEADER_LEN..].to_vec();
-    let (pos, _) = (0..body.len())
-        .map(|i| (i, body[i] & 3))
-        .find(|&(_, v)| v == 1)
-        .unwrap();
-    body[pos] = (body[pos] & !3) | 3; // a win stored as a loss
-    let header = Header {
-        version: FORMAT_VERSION,
-        kind: FileKind::Values,
-        pieces: 3,
-        width: 1,
-        entries: part_size(3),
-        checksum: 0,
-        max_distance: 25,
-    };
-    write_part_file(&path, header, &body).unwrap();
-    let db = Egdb::open(dir.path()).unwrap();
-    let r = verify(&db, 3);
-    assert!(r.violations >= 1 && !r.first.is_empty(), "{r:?}");
-    assert!(
-        r.first
-            .iter()
-            .any(|v| v.contains("stored loss but successors give win")),
-        "{:?}",
-        r.first
-    );
-    let out = tool(&["verify", "--dir", dir.path().to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8(out.stdout)
-        .unwrap()
-        .starts_with("violation: part 3"));
-}
-
-/// Without databases anywhere, `probe` says how to build them (one line), and
-/// `damas play` does not print it on stderr (its game shows it).
-#[test]
-fn missing_databases_give_a_build_hint() {
-    let home = tempfile::tempdir().unwrap();
-    let run = |bin: &str, args: &[&str]| {
-        std::process::Command::new(bin)
-            .args(args)
-            .current_dir(home.path())
-            .env("HOME", home.path())
-            .env_remove("XDG_DATA_HOME")
-            .env_remove("DAMAS_EGDB")
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap()
-    };
-    let out = run(
-        env!("CARGO_BIN_EXE_damas-egdb"),
-        &["probe", "--fen", "W:WKa1:BKh8"],
-    );
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("damas-egdb build --pieces 5"), "{err}");
-    // The game shows the hint in its message line (unit-tested in `cli::play`), not on
-    // stderr, where the game screen would hide it: without a terminal, stderr has only
-    // the reason the game cannot start.
-    let out = run(env!("CARGO_BIN_EXE_damas"), &["play"]);
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(!err.contains("damas-egdb build"), "{err}");
-    assert!(err.contains("interactive terminal"), "{err}");
-}
-
-/// `build` without `--dir` writes to `DAMAS_EGDB`, and `probe` then finds it there.
-#[test]
-fn build_and_probe_use_the_standard_location() {
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("db");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_damas-egdb"))
-            .args(args)
-            .current_dir(home.path())
-            .env("HOME", home.path())
-            .env("DAMAS_EGDB", &db)
-            .output()
-            .unwrap()
-    };
-    let out = run(&["build", "--pieces", "2", "--legacy", "--quiet"]);
-    assert!(out.status.success(), "{out:?}");
-    assert!(db.join("part2.val").exists() || std::fs::read_dir(&db).unwrap().count() > 0);
-    let out = run(&["probe", "--fen", "W:WKa1:BKh8"]);
-    assert!(out.status.success(), "{out:?}");
-    assert!(
-        String::from_utf8_lossy(&out.stdout).starts_with("loss 2 best a1-b2"),
-        "{out:?}"
-    );
-}

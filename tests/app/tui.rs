@@ -8,13 +8,12 @@
 //! screen, cursor visible, no mouse reporting, canonical mode and echo back.
 //!
 //! Needs `tmux` (`apt-get install -y tmux`); without it the test prints SKIPPED and
-//! passes. Run alone with `cargo test --release --test tui_e2e -- --nocapture`.
+//! passes. Run alone with `cargo test --release --test app tui:: -- --nocapture`.
 
 use std::process::Command;
 use std::time::Duration;
 
-mod tmux;
-use tmux::Tmux;
+use crate::tmux::Tmux;
 
 fn start(name: &str) -> Option<Tmux> {
     if Command::new("tmux").arg("-V").output().is_err() {

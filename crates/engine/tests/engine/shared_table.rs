@@ -10,9 +10,7 @@ use damas_rules::fen::parse_fen;
 use damas_rules::movegen::legal_moves;
 use damas_rules::position::Position;
 
-#[path = "common/reference.rs"]
-mod reference;
-use reference::minimax;
+use crate::reference::minimax;
 
 fn search(
     opts: SearchOptions,

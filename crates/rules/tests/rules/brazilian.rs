@@ -2,9 +2,7 @@
 //! worked out by hand; moves are written `from-to` or `fromxto:captured,…` with the
 //! captured squares in (rank, file) order.
 
-mod common;
-
-use common::canonical;
+use crate::canonical::canonical;
 use damas_rules::movegen::{count_moves, has_capture, legal_moves};
 use damas_rules::{parse_fen, Kind, Position, Square};
 

@@ -2,7 +2,7 @@
 //! option strings, openings, study CSV, database and weight headers) return errors
 //! on arbitrary input, never panic. The fuzz targets in `fuzz/` search the same
 //! parsers coverage-guided; these run in `cargo test`. (FEN and move text: see
-//! `fen_props.rs`.)
+//! the rules crate's `fen` tests.)
 
 use std::path::Path;
 use std::str::FromStr;

@@ -1,10 +1,8 @@
 //! The Russian rules where they differ from the Brazilian ones (docs/rules.md): free
 //! choice of capture and crowning during a capture. One hand-built position each;
-//! moves are written as in tests/rules.rs.
+//! moves are written as in `brazilian.rs`.
 
-mod common;
-
-use common::canonical;
+use crate::canonical::canonical;
 use damas_rules::movegen::{count_moves_with, generate_for, legal_moves, legal_moves_for};
 use damas_rules::notation::{move_to_string_for, parse_move_for, Notation};
 use damas_rules::variant::Russian;

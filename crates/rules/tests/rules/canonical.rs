@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests.
+//! The move text the rules tests compare move sets in.
 
 use damas_rules::moves::Move;
 

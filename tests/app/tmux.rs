@@ -1,5 +1,5 @@
 //! A tmux server of its own for the terminal end-to-end tests: keys in, screen out.
-#![allow(dead_code)] // each test binary uses part of it
+#![allow(dead_code)] // each terminal test uses part of it
 
 use std::process::{Command, Output};
 use std::thread::sleep;

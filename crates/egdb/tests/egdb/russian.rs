@@ -286,34 +286,3 @@ fn the_header_names_the_variant() {
     assert!(SliceFile::open(&d.brazilian_dir, s).unwrap().is_some());
     assert!(SliceFile::open(&d.russian_dir, s).is_err());
 }
-
-/// `damas-egdb build --variant russian` without `--dir` writes to the `russian/`
-/// subfolder of `DAMAS_EGDB`, and `probe --variant russian` finds it there.
-#[test]
-fn the_tool_builds_and_probes_russian_in_its_subfolder() {
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("db");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_damas-egdb"))
-            .args(args)
-            .current_dir(home.path())
-            .env("HOME", home.path())
-            .env("DAMAS_EGDB", &db)
-            .output()
-            .unwrap()
-    };
-    let out = run(&["build", "--variant", "russian", "--pieces", "3", "--quiet"]);
-    assert!(out.status.success(), "{out:?}");
-    assert!(slice_path(&db.join("russian"), Slice::new(1, 0, 1, 0)).is_file());
-    assert!(!slice_path(&db, Slice::new(1, 0, 1, 0)).exists());
-    let out = run(&["probe", "--variant", "russian", "--fen", "W:Wb6:Bc7,Kf6"]);
-    assert!(out.status.success(), "{out:?}");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "win best b6xh4\n");
-    let out = run(&["verify", "--variant", "russian", "--quiet"]);
-    assert!(out.status.success(), "{out:?}");
-    // Brazilian databases are not there: the Brazilian probe says how to build them.
-    let out = run(&["probe", "--fen", "W:Wb6:Bc7,Kf6"]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let out = run(&["build", "--variant", "russian", "--legacy", "--pieces", "2"]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-}

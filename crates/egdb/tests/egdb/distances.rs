@@ -273,14 +273,3 @@ fn verify_checks_every_distance_and_finds_a_wrong_one() {
     let r = verify_slices(copy.slices().unwrap(), None, &opts, |_| {});
     assert_eq!(r.violations, 0, "{:?}", r.first);
 }
-
-#[test]
-fn probe_lines_say_the_distance_is_to_conversion() {
-    let (_, db) = db();
-    // Two kings against one, far apart: a win in plies to the capture.
-    let line = damas::cli::egdb::probe_line(db, "W:WKa1,Kc1:BKh8");
-    let words: Vec<&str> = line.split(' ').collect();
-    assert_eq!(words[0], "win", "{line}");
-    assert!(words[1].parse::<u32>().unwrap() > 1, "{line}");
-    assert_eq!(words[2..4], ["to-conversion", "best"], "{line}");
-}

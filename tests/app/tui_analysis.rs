@@ -6,14 +6,13 @@
 //! on screen while the engine thinks is measured and printed (not asserted).
 //!
 //! Needs `tmux`; without it each test prints SKIPPED and passes. Run alone with
-//! `cargo test --release --test tui_analysis_e2e -- --nocapture`.
+//! `cargo test --release --test app tui_analysis:: -- --nocapture`.
 
 use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-mod tmux;
-use tmux::Tmux;
+use crate::tmux::Tmux;
 
 /// A private tmux server with an 80×24 pane running `damas play ARGS`.
 fn start(name: &str, args: &str) -> Option<Tmux> {

@@ -1,0 +1,22 @@
+//! The application's integration tests: the command lines, the Hub protocol, the
+//! terminal UI, matches, review and the study run as binaries, and the library
+//! where the engine meets the endgame databases.
+
+mod analyze;
+mod analyze_lines;
+mod egdb_convert;
+mod egdb_russian_play;
+mod egdb_tool;
+mod egdb_verdicts;
+mod eval;
+mod hub;
+mod matches;
+mod node_study;
+mod parsers_never_panic;
+mod perft;
+mod readme_examples;
+mod review;
+mod russian_play;
+mod tmux;
+mod tui;
+mod tui_analysis;
