@@ -131,6 +131,12 @@ impl HubClient {
             timeout: Duration::from_secs(10),
         };
         client.handshake()?;
+        // Moves are written in the client's numbering: say which to an engine that
+        // lets it be chosen.
+        if client.params.iter().any(|p| p == "move-numbering") {
+            let numbering = client.numbering.to_string();
+            client.set_param("move-numbering", &numbering)?;
+        }
         Ok(client)
     }
 

@@ -43,11 +43,14 @@ impl Session {
             }
         });
         let stdin = child.stdin.take();
-        Session {
+        let mut session = Session {
             child,
             stdin,
             lines,
-        }
+        };
+        // These tests write moves in the standard numbering.
+        session.send("set-param name=move-numbering value=standard");
+        session
     }
 
     fn send(&mut self, line: &str) {

@@ -39,7 +39,7 @@ fn the_hub_engine_plays_russian_after_set_param() {
     let mut stdin = child.stdin.take().unwrap();
     writeln!(
         stdin,
-        "hub\nset-param name=variant value=russian\ninit\npos pos={}\nlevel depth={DEPTH}\ngo think",
+        "hub\nset-param name=move-numbering value=standard\nset-param name=variant value=russian\ninit\npos pos={}\nlevel depth={DEPTH}\ngo think",
         position_string(&pos)
     )
     .unwrap();
@@ -80,6 +80,7 @@ fn the_hub_engine_plays_russian_after_set_param() {
 fn the_hub_client_sends_the_variant() {
     let pos = parse_fen(MINORITY).unwrap();
     let mut client = HubClient::spawn(&format!("{BIN} hub"), Variant::Russian).unwrap();
+    client.set_param("move-numbering", "standard").unwrap();
     let reply = client
         .think(
             &pos,

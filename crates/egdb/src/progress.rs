@@ -143,13 +143,14 @@ impl Bar {
     pub fn finish_and_clear(&self) {
         #[cfg(feature = "progress")]
         {
+            // The steps done, read before finishing (which counts the bar full).
+            let steps = match self.inner.length() {
+                Some(len) => format!("{}/{len}", self.inner.position()),
+                None => self.inner.position().to_string(),
+            };
             self.inner.finish_and_clear();
             if let Some(Ok(mut s)) = self.log.as_ref().map(|l| l.lock()) {
                 if s.written {
-                    let steps = match self.inner.length() {
-                        Some(len) => format!("{}/{len}", self.inner.position()),
-                        None => self.inner.position().to_string(),
-                    };
                     let line = format!(
                         "{} done: {steps} in {:.0} s",
                         self.inner.message(),

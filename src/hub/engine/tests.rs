@@ -119,7 +119,7 @@ fn hash_and_threads_parameters_choose_the_table_and_threads() {
         .unwrap();
     let legal: Vec<String> = legal_moves(&Position::start())
         .iter()
-        .map(|&m| MoveNumbering::Standard.format(Variant::Brazilian, &Position::start(), m))
+        .map(|&m| MoveNumbering::default().format(Variant::Brazilian, &Position::start(), m))
         .collect();
     assert!(legal.iter().any(|l| l == mv), "{mv} not in {legal:?}");
     let (engine, _) = session(&["set-param name=tt-bits value=12"]);
@@ -182,7 +182,7 @@ fn parameters_are_checked_and_stored() {
         .iter()
         .filter(|l| l.starts_with("error message="))
         .collect();
-    assert_eq!(errors.len(), 6, "{out:?}");
+    assert_eq!(errors.len(), 7, "{out:?}");
     assert!(
         errors[0].contains("tt-bits")
             && errors[2].contains("no russian endgame databases")
@@ -311,6 +311,7 @@ fn invalid_utf8_is_ignored_and_crlf_accepted() {
 fn illegal_move_keeps_the_previous_position() {
     let start = super::super::protocol::position_string(&Position::start());
     let (engine, out) = session(&[
+        "set-param name=move-numbering value=standard",
         &format!("pos pos={start} moves=\"22-18\""),
         &format!("pos pos={start} moves=\"22-18 18-14\""),
     ]);

@@ -18,21 +18,51 @@ impl Controller {
     }
 
     /// The ballot's moves, each with the position it is played from, that lead to the
-    /// game's start (none for a game not started from a ballot).
+    /// game's start (none for a game not started from a ballot). A ballot given as a
+    /// position has its moves in its name (`1-I cd4 ba5 dc5`: a man of file c to d4,
+    /// …), replayed from the initial position.
     pub(super) fn ballot_moves(&self) -> Vec<(Position, Move)> {
         let Some(ballot) = &self.opening else {
             return Vec::new();
         };
-        let mut pos = ballot.start;
-        ballot
-            .moves
-            .iter()
-            .map(|&m| {
-                let from = pos;
-                pos = pos.play(m);
-                (from, m)
-            })
-            .collect()
+        if !ballot.moves.is_empty() {
+            let mut pos = ballot.start;
+            return ballot
+                .moves
+                .iter()
+                .map(|&m| {
+                    let from = pos;
+                    pos = pos.play(m);
+                    (from, m)
+                })
+                .collect();
+        }
+        let mut pos = Position::start();
+        let mut out = Vec::new();
+        for token in ballot.name.split_whitespace().skip(1) {
+            let (Some(file), Some(to)) = (token.get(..1), token.get(1..)) else {
+                return Vec::new();
+            };
+            let found = legal_moves_for(self.variant(), &pos)
+                .iter()
+                .copied()
+                .find(|&m| {
+                    let text = move_to_string_for(self.variant(), &pos, m, Notation::Algebraic);
+                    text.starts_with(file)
+                        && (text.ends_with(&format!("-{to}")) || text.ends_with(&format!("x{to}")))
+                });
+            let Some(m) = found else {
+                return Vec::new();
+            };
+            out.push((pos, m));
+            pos = pos.play(m);
+        }
+        // Only moves that lead to the game's start are shown.
+        if pos == ballot.start {
+            out
+        } else {
+            Vec::new()
+        }
     }
 }
 
@@ -56,7 +86,7 @@ mod tests {
         assert_eq!(c.position(), ballot.position());
         assert_eq!(c.opening(), Some("1-I cd4 ba5 dc5"));
         // The move list shows the ballot's moves before the game's.
-        assert_eq!(c.move_rows(), ["1. c3-d4 b6-a5", "2. d2-c3"]);
+        assert_eq!(c.move_rows(), ["1. c3-d4 b6-a5", "2. d4-c5"]);
         let pdn = c.pdn_text();
         assert!(pdn.contains("[Opening \"1-I cd4 ba5 dc5\"]"), "{pdn}");
         assert!(pdn.contains("[SetUp \"1\"]"), "{pdn}");
