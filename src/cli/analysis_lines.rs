@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use crate::cli::analyze::line_to_string;
-use damas_engine::score::Score;
 use damas_egdb::oracle::Oracle;
+use damas_engine::score::Score;
 use damas_engine::search::{Info, SearchResult, Stats};
 use damas_engine::verdict::{verdict, Verdict};
 use damas_rules::moves::Move;

@@ -81,8 +81,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     // the same default budget and engine.
     let budget = MoveBudget::new(&control, Spend::Exact);
     let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?;
-    let mut searcher =
-        review_engine(game.variant(), oracle, args.hash).map_err(CliError::input)?;
+    let mut searcher = review_engine(game.variant(), oracle, args.hash).map_err(CliError::input)?;
     let bar = Bar::new(
         true,
         Some(game.positions().len() as u64),

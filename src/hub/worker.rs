@@ -13,9 +13,9 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use damas_egdb::oracle::Oracle;
 use damas_engine::level::Strength;
 use damas_engine::score::Score;
-use damas_egdb::oracle::Oracle;
 use damas_engine::search::{Info, SearchResult, Searcher, CONVERSION_UNPROVEN};
 use damas_engine::think::{think, Deadlines, Think};
 use damas_engine::verdict::{consulted, verdict, Verdict};

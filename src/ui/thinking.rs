@@ -2,9 +2,9 @@
 //! favours, in men, or a proven win in moves), nodes, speed and the best line in
 //! algebraic notation.
 
+use damas_egdb::oracle::Oracle;
 use damas_engine::level::Strength;
 use damas_engine::score::Score;
-use damas_egdb::oracle::Oracle;
 use damas_engine::search::{Info, SearchResult, CONVERSION_UNPROVEN};
 use damas_engine::think::Source;
 use damas_engine::verdict::verdict;

@@ -235,7 +235,7 @@ fn looking_back_reviewing_and_continuing_from_an_earlier_position() {
     // The review marks the blunder.
     tmux.literal("v");
     let screen = tmux.wait_for("the review", Duration::from_secs(60), |s| {
-        s.contains("Review (arrows")
+        s.contains("Review, Brazilian rules (arrows")
     });
     assert!(screen.contains("d4-c5??"), "{screen}");
     assert!(screen.contains("1 blunder"), "{screen}");

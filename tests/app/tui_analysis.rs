@@ -211,7 +211,7 @@ fn the_review_shows_the_evaluation_chart() {
     });
     tmux.literal("v");
     let screen = tmux.wait_for("the chart", Duration::from_secs(60), |s| {
-        s.contains("Review (arrows") && s.contains("Evaluation (White up")
+        s.contains("Review, Brazilian rules (arrows") && s.contains("Evaluation (White up")
     });
     assert!(screen.contains("d4-c5??"), "{screen}");
     tmux.keys(&["C-c"]);

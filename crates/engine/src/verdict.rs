@@ -10,9 +10,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use damas_egdb::oracle::{Oracle, OracleValue};
 use crate::score::Score;
 use crate::search::SearchOptions;
+use damas_egdb::oracle::{Oracle, OracleValue};
 use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
 use damas_rules::position::{Color, Position};
