@@ -12,7 +12,6 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -25,7 +24,7 @@ use damas_engine::score::Score;
 use damas_engine::search::Searcher;
 use damas_engine::settings::EngineSettings;
 use damas_engine::think::{no_draws, think, Think};
-use damas_engine::time::{MoveBudget, Spend, TimeControl};
+use damas_engine::time::{Clock, MoveBudget, TimeControl};
 use damas_rules::bitboard::Bitboard;
 use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
@@ -329,7 +328,6 @@ impl State {
 /// Score every legal move of `pos` with a search of `nodes` nodes from a cleared
 /// table, best first (ties in move order, so the result is reproducible).
 fn analyse(searcher: &mut Searcher, pos: &Position, nodes: u64) -> Analysis {
-    let stop = AtomicBool::new(false);
     let variant = searcher.options().variant();
     let mut scored: Analysis = legal_moves_for(variant, pos)
         .iter()
@@ -339,9 +337,16 @@ fn analyse(searcher: &mut Searcher, pos: &Position, nodes: u64) -> Analysis {
                 Score::win_in(1)
             } else {
                 searcher.clear();
-                let budget = MoveBudget::new(&TimeControl::Nodes(nodes), Spend::Exact);
-                let job = Think::search(&child, std::slice::from_ref(pos), budget);
-                let r = think(searcher, &job, &mut no_draws(), &stop, &mut |_| {}).result;
+                let budget = MoveBudget::exact(&TimeControl::Nodes(nodes));
+                let job = Think::search(&child, std::slice::from_ref(pos));
+                let r = think(
+                    searcher,
+                    &job,
+                    &mut no_draws(),
+                    &Clock::new(budget),
+                    &mut |_| {},
+                )
+                .result;
                 -r.score
             };
             (m, score)

@@ -2,7 +2,6 @@
 //! rules (`damas_rules::game::Game`): the measure that a database win is also won
 //! over the board, before a counting rule or a repetition draws it.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use damas_egdb::oracle::Oracle;
@@ -10,7 +9,7 @@ use damas_engine::engine::{Databases, Engine, Sources};
 use damas_engine::search::{Limits, WinPolicy};
 use damas_engine::settings::EngineSettings;
 use damas_engine::think::{no_draws, think, Think};
-use damas_engine::time::MoveBudget;
+use damas_engine::time::{Clock, MoveBudget};
 use damas_rules::game::Game;
 use damas_rules::outcome::{EndReason, GameResult};
 use damas_rules::position::{Color, Position};
@@ -74,7 +73,6 @@ pub fn play_out_with(
     let engine = || Engine::new(&settings, &sources).searcher;
     let mut sides = [engine(), engine()];
     let mut game = Game::new_for(variant, start);
-    let stop = AtomicBool::new(false);
     while game.moves().len() < max_plies {
         if let Some(result) = game.result() {
             return Playout {
@@ -84,8 +82,15 @@ pub fn play_out_with(
         }
         let pos = game.position();
         let side = &mut sides[usize::from(pos.side_to_move() == Color::Black)];
-        let job = Think::search(&pos, game.history(), MoveBudget::from(*limits));
-        let r = think(side, &job, &mut no_draws(), &stop, &mut |_| {}).result;
+        let job = Think::search(&pos, game.history());
+        let r = think(
+            side,
+            &job,
+            &mut no_draws(),
+            &Clock::new(MoveBudget::from(*limits)),
+            &mut |_| {},
+        )
+        .result;
         match r.best {
             Some(mv) if game.play(mv) => {}
             // A search always has a legal move while the game is on.

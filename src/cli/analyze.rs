@@ -1,8 +1,6 @@
 //! `damas analyze`: search a position and print one line per completed iteration,
 //! then the best move.
 
-use std::sync::atomic::AtomicBool;
-
 use crate::cli::analysis_lines::AnalysisLines;
 use crate::cli::limits::LimitArgs;
 use crate::cli::{position_arg, CliError};
@@ -11,7 +9,7 @@ use damas_engine::eval::EvalName;
 use damas_engine::search::parse_threads;
 use damas_engine::search::{Info, Searcher, DEFAULT_HASH_MB, ENGINE_ASPIRATION_DELTA};
 use damas_engine::think::{no_draws, think, Think};
-use damas_engine::time::{MoveBudget, Spend};
+use damas_engine::time::{Clock, MoveBudget};
 use damas_engine::tt::shared::parse_hash;
 use damas_engine::verdict::consulted;
 use damas_rules::game::Game;
@@ -136,7 +134,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         .time_control()
         .ok_or_else(|| CliError::input("give one of --depth, --time, --nodes or --clock"))?;
     // Analysis spends all of a fixed time, with no margin.
-    let budget = MoveBudget::new(&control, Spend::Exact);
+    let budget = MoveBudget::exact(&control);
     // A database named or found switches `egdb` on, unless `--techniques` chose
     // without it (a found one is then only kept at hand).
     // Without a directory, the 1-4-piece databases built into the program.
@@ -173,15 +171,21 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     let options = damas_engine::engine::search_options(&settings, &sources);
     let mut searcher = Searcher::try_new(options).map_err(CliError::input)?;
-    let stop = AtomicBool::new(false);
     let mut rows = AnalysisLines::new(variant, pos, consulted(searcher.options()));
     let mut print = |i: &Info| {
         for row in rows.info(i) {
             outln!("{row}");
         }
     };
-    let job = Think::search(&pos, history, budget);
-    let r = think(&mut searcher, &job, &mut no_draws(), &stop, &mut print).result;
+    let job = Think::search(&pos, history);
+    let r = think(
+        &mut searcher,
+        &job,
+        &mut no_draws(),
+        &Clock::new(budget),
+        &mut print,
+    )
+    .result;
     for row in rows.finish(&r) {
         outln!("{row}");
     }

@@ -1,7 +1,7 @@
 //! `damas review GAME.pdn`: the engine's verdict on every move of a game.
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use damas_egdb::progress::Bar;
 
@@ -10,7 +10,7 @@ use crate::cli::CliError;
 use crate::review::report::{report, rules};
 use crate::review::{review_engine, review_game, review_variant, DEFAULT_NODES};
 use damas_engine::search::DEFAULT_HASH_MB;
-use damas_engine::time::{MoveBudget, Spend, TimeControl};
+use damas_engine::time::{MoveBudget, TimeControl};
 use damas_engine::tt::shared::parse_hash;
 use damas_rules::pdn::{game_type_tag, read_games, NO_GAME};
 use damas_rules::variant::Variant;
@@ -79,7 +79,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         .unwrap_or(TimeControl::Nodes(DEFAULT_NODES));
     // Each position gets all of it, as in analysis; the game's `v` reviews with
     // the same default budget and engine.
-    let budget = MoveBudget::new(&control, Spend::Exact);
+    let budget = MoveBudget::exact(&control);
     let oracle = crate::cli::open_databases(game.variant(), args.egdb.as_deref())?;
     let mut searcher = review_engine(game.variant(), oracle, args.hash).map_err(CliError::input)?;
     let bar = Bar::new(
@@ -91,7 +91,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         &mut searcher,
         &game,
         &budget,
-        &AtomicBool::new(false),
+        &Arc::default(),
         &mut |done, _| bar.set_position(done as u64),
     );
     bar.finish_and_clear();

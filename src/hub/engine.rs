@@ -20,12 +20,12 @@ use damas_rules::position::Position;
 
 use super::protocol::{parse_command, quote, GoMode, HubCommand};
 use super::settings::Settings;
-use super::worker::{self, Control, Job, Output};
-use damas_engine::time::MoveBudget;
+use super::worker::{self, Job, Output};
 use damas_engine::time::TimeControl;
+use damas_engine::time::{Clock, MoveBudget};
 
 struct Running {
-    control: Arc<Control>,
+    control: Arc<Clock>,
     handle: JoinHandle<Searcher>,
     mode: GoMode,
 }
@@ -267,17 +267,16 @@ impl HubEngine {
         }
         let budget = match mode {
             // The searcher's own clock (the budget's hard deadline) backs up the
-            // deadline watcher.
+            // clock's watch.
             GoMode::Think => MoveBudget::for_level(&self.level, self.settings.engine.move_overhead),
             // Depth and node levels still bound a ponder search; time starts at ponder-hit.
-            GoMode::Ponder => MoveBudget {
-                limits: MoveBudget::for_level(&self.level, self.settings.engine.move_overhead)
-                    .limits,
-                ..MoveBudget::default()
-            },
+            GoMode::Ponder => {
+                MoveBudget::for_level(&self.level, self.settings.engine.move_overhead)
+                    .without_time()
+            }
             GoMode::Analyze => MoveBudget::default(),
         };
-        let control = Arc::new(Control::new(mode != GoMode::Think, budget, arrived));
+        let control = Arc::new(Clock::started_at(budget, arrived, mode != GoMode::Think));
         self.refresh_searcher();
         let Some(searcher) = self.searcher.take().or_else(|| self.new_searcher()) else {
             self.out.line("done");
@@ -286,7 +285,6 @@ impl HubEngine {
         let job = Job {
             pos: self.pos,
             history: self.history.clone(),
-            budget,
             moves: worker::Moves { variant, numbering },
             strength: self.settings.engine.strength,
         };
@@ -303,7 +301,7 @@ impl HubEngine {
         let budget = MoveBudget::for_level(&self.level, self.settings.engine.move_overhead);
         if let Some(r) = self.running.as_mut().filter(|r| r.mode == GoMode::Ponder) {
             r.mode = GoMode::Think;
-            r.control.start_clock(budget, arrived);
+            r.control.start(budget, arrived);
         }
     }
 

@@ -1,14 +1,12 @@
-//! The search thread of the Hub engine: runs one search, prints `info` lines as
-//! iterations complete, enforces the deadlines (timed from the arrival of `go` or
-//! `ponder-hit`), holds `done` back while pondering or
-//! analysing, and hands the searcher back when it ends.
+//! The search thread of the Hub engine: runs one search through the one search
+//! entry (`think`, whose [`Clock`] the command loop shares to stop it or start its
+//! time at `ponder-hit`), prints `info` lines as iterations complete, holds `done`
+//! back while pondering or analysing, and hands the searcher back when it ends.
 
 use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::Instant;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -17,14 +15,14 @@ use damas_egdb::oracle::Oracle;
 use damas_engine::level::Strength;
 use damas_engine::score::Score;
 use damas_engine::search::{Info, SearchResult, Searcher, CONVERSION_UNPROVEN};
-use damas_engine::think::{think, Deadlines, Think};
+use damas_engine::think::{think, Think};
 use damas_engine::verdict::{consulted, verdict, Verdict};
 use damas_rules::movegen::legal_moves_for;
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
 use super::numbering::MoveNumbering;
-use damas_engine::time::{MoveBudget, Pace};
+use damas_engine::time::Clock;
 
 /// The engine's output: whole lines, flushed at once, shared with the search thread.
 #[derive(Clone)]
@@ -35,136 +33,6 @@ impl Output {
         let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
         // A closed output cannot be reported anywhere; the engine ends when stdin does.
         let _ = writeln!(w, "{text}").and_then(|_| w.flush());
-    }
-}
-
-/// Shared between the command loop and a running search.
-pub(super) struct Control {
-    /// Ends the search (set by `stop`, the deadline or the pace between iterations);
-    /// the searcher polls it.
-    stop: AtomicBool,
-    /// Everything the waiting threads wait on, changed only with `changed` notified.
-    state: Mutex<State>,
-    /// Signalled on every change of `state` and on `stop`.
-    changed: Condvar,
-}
-
-struct State {
-    /// Ponder and analyze: hold `done` back until `stop` or `ponder-hit`.
-    hold: bool,
-    /// When the clock started: when the command that started it arrived.
-    start: Instant,
-    /// What may be spent.
-    budget: MoveBudget,
-    /// When to stop between iterations.
-    pace: Pace,
-    /// The search thread is done.
-    finished: bool,
-}
-
-impl Control {
-    /// Controls for a new search whose command arrived at `start`; `hold` for ponder
-    /// and analyze.
-    pub(super) fn new(hold: bool, budget: MoveBudget, start: Instant) -> Control {
-        Control {
-            stop: AtomicBool::new(false),
-            state: Mutex::new(State {
-                hold,
-                start,
-                budget,
-                pace: Pace::new(&budget),
-                finished: false,
-            }),
-            changed: Condvar::new(),
-        }
-    }
-
-    fn state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Change the state and wake the waiting threads.
-    fn update(&self, f: impl FnOnce(&mut State)) {
-        f(&mut self.state());
-        self.changed.notify_all();
-    }
-
-    /// Restart the clock at `start` with `budget` (ponder-hit) and release `done`. A
-    /// ponder search that has already searched as long as the pace allows the move
-    /// answers at once.
-    pub(super) fn start_clock(&self, budget: MoveBudget, start: Instant) {
-        self.update(|s| {
-            let pondered = start.saturating_duration_since(s.start);
-            s.start = start;
-            s.budget = budget;
-            s.pace.set_budget(&budget);
-            if s.pace.spent(pondered) {
-                self.stop.store(true, Ordering::SeqCst);
-            }
-            s.hold = false;
-        });
-    }
-
-    /// Ask the search to end and release `done`.
-    pub(super) fn stop(&self) {
-        self.update(|s| {
-            s.hold = false;
-            self.stop.store(true, Ordering::SeqCst);
-        });
-    }
-
-    /// After an iteration: stop when the pace says so, unless held (the iterations
-    /// of a ponder search count towards the pace after ponder-hit).
-    fn after_iteration(&self, info: &Info) {
-        let mut s = self.state();
-        let elapsed = s.start.elapsed();
-        let stop = s
-            .pace
-            .after_iteration(info.pv.first().copied(), info.score, elapsed);
-        if stop && !s.hold {
-            self.stop.store(true, Ordering::SeqCst);
-        }
-    }
-
-    /// Wait until `done` may be sent (not held, or stopped).
-    fn wait_release(&self) {
-        let s = self.state();
-        let _released = self
-            .changed
-            .wait_while(s, |s| s.hold && !self.stop.load(Ordering::SeqCst))
-            .unwrap_or_else(|e| e.into_inner());
-    }
-
-    /// Set the stop flag when the hard deadline passes; returns when the search has
-    /// finished.
-    fn watch_deadline(&self) {
-        let mut s = self.state();
-        while !s.finished {
-            let left = match s.budget.hard {
-                Some(h) if !s.hold => h.checked_sub(s.start.elapsed()),
-                // No deadline running: wait for a change (ponder-hit, the end).
-                _ => {
-                    s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
-                    continue;
-                }
-            };
-            match left {
-                Some(left) if !left.is_zero() => {
-                    s = self
-                        .changed
-                        .wait_timeout(s, left)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
-                }
-                _ => {
-                    self.stop.store(true, Ordering::SeqCst);
-                    s = self
-                        .changed
-                        .wait_while(s, |s| !s.finished)
-                        .unwrap_or_else(|e| e.into_inner());
-                }
-            }
-        }
     }
 }
 
@@ -294,8 +162,6 @@ pub(super) struct Job {
     pub pos: Position,
     /// Earlier positions of the game, for repetitions.
     pub history: Vec<Position>,
-    /// Limits and deadlines.
-    pub budget: MoveBudget,
     /// How moves are written in the output.
     pub moves: Moves,
     /// Playing strength.
@@ -307,27 +173,21 @@ pub(super) struct Job {
 pub(super) fn spawn(
     mut searcher: Searcher,
     job: Job,
-    ctl: Arc<Control>,
+    clock: Arc<Clock>,
     out: Output,
 ) -> JoinHandle<Searcher> {
     let Job {
         pos,
         history,
-        budget,
         moves: numbering,
         strength,
     } = job;
     let oracle = consulted(searcher.options());
     thread::spawn(move || {
-        let timer = {
-            let ctl = ctl.clone();
-            thread::spawn(move || ctl.watch_deadline())
-        };
         let mut on_info = |info: &Info| {
             for line in info_lines(&pos, info, numbering, oracle.as_deref()) {
                 out.line(&line);
             }
-            ctl.after_iteration(info);
         };
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
             let mut rng = ChaCha8Rng::from_entropy();
@@ -337,11 +197,10 @@ pub(super) fn spawn(
                 history: &history,
                 book: None,
                 strength,
-                budget,
-                deadlines: Deadlines::Caller,
+                lines: None,
                 forced_without_search: false,
             };
-            think(&mut searcher, &job, &mut rng, &ctl.stop, &mut on_info).result
+            think(&mut searcher, &job, &mut rng, &clock, &mut on_info).result
         }));
         let result = match searched {
             Ok(r) => r,
@@ -361,9 +220,7 @@ pub(super) fn spawn(
                 }
             }
         };
-        ctl.wait_release();
-        ctl.update(|s| s.finished = true);
-        let _ = timer.join();
+        clock.wait_release();
         out.line(&done_line(&pos, &result, numbering));
         searcher
     })

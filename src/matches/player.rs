@@ -4,7 +4,6 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,9 +15,9 @@ use crate::hub::{ClientError, HubClient, MoveNumbering};
 use damas_engine::engine::{Databases, Engine, Sources};
 use damas_engine::search::TableKind;
 use damas_engine::settings::{self as engine_settings, EngineSettings};
-use damas_engine::think::{think, Deadlines, Think};
-use damas_engine::time::MoveBudget;
+use damas_engine::think::{think, Think};
 use damas_engine::time::TimeControl;
+use damas_engine::time::{Clock, MoveBudget};
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
 
@@ -344,16 +343,15 @@ impl Player for InternalPlayer {
             history: game.history(),
             book: self.engine.book,
             strength: self.engine.strength,
-            budget: MoveBudget::for_level(&move_control(&self.limit, clock), self.engine.overhead),
-            deadlines: Deadlines::Own,
+            lines: None,
             forced_without_search: true,
         };
-        let stop = AtomicBool::new(false);
+        let budget = MoveBudget::for_level(&move_control(&self.limit, clock), self.engine.overhead);
         let thought = think(
             &mut self.engine.searcher,
             &job,
             &mut self.rng,
-            &stop,
+            &Clock::new(budget),
             &mut |_| {},
         );
         thought.result.best.ok_or(PlayerError::NoMove)

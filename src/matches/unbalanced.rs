@@ -14,16 +14,18 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::sync::atomic::AtomicBool;
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
+use damas_engine::engine::{search_options, Databases, Sources};
 use damas_engine::score::Score;
-use damas_engine::search::{Limits, Searcher};
+use damas_engine::search::Searcher;
 use damas_engine::settings::EngineSettings;
+use damas_engine::think::{no_draws, think, Think};
+use damas_engine::time::{Clock, MoveBudget, TimeControl};
 use damas_rules::fen::{parse_fen, to_fen};
 use damas_rules::movegen::legal_moves_for;
 use damas_rules::moves::Move;
@@ -361,16 +363,23 @@ pub fn engine_scorer(variant: Variant) -> Result<impl FnMut(&Position, u32) -> S
     settings
         .set("variant", &variant.to_string())
         .map_err(|e| e.to_string())?;
-    let options = settings
-        .search_options()
-        .with_database(damas_egdb::oracle::built_in(variant));
-    let mut searcher = Searcher::new(options);
-    let stop = AtomicBool::new(false);
+    let sources = Sources {
+        databases: Databases::found_or_built_in(None, variant, true),
+        ..Sources::default()
+    };
+    let mut searcher = Searcher::new(search_options(&settings, &sources));
     Ok(move |pos: &Position, depth: u32| {
         searcher.clear();
-        searcher
-            .search(pos, &[], &Limits::depth(depth), &stop, &mut |_| {})
-            .score
+        let clock = Clock::new(MoveBudget::exact(&TimeControl::Depth(depth)));
+        think(
+            &mut searcher,
+            &Think::search(pos, &[]),
+            &mut no_draws(),
+            &clock,
+            &mut |_| {},
+        )
+        .result
+        .score
     })
 }
 

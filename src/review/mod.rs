@@ -11,6 +11,7 @@ pub mod report;
 pub mod setup;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 pub use judge::{judge, Centi, Judgement, Mark};
 pub use setup::{default_budget, review_engine, review_variant, VariantConflict};
@@ -19,7 +20,7 @@ use damas_engine::book::embedded_book;
 use damas_engine::score::Score;
 use damas_engine::search::Searcher;
 use damas_engine::think::{no_draws, think, Think};
-use damas_engine::time::MoveBudget;
+use damas_engine::time::{Clock, MoveBudget};
 use damas_engine::verdict::{consulted, verdict, Proof, Verdict};
 use damas_rules::game::Game;
 use damas_rules::movegen::legal_moves_for;
@@ -153,7 +154,7 @@ pub fn review_game(
     searcher: &mut Searcher,
     game: &Game,
     budget: &MoveBudget,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Review {
     let positions = game.positions();
@@ -170,8 +171,9 @@ pub fn review_game(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let job = Think::search(pos, &positions[..i], *budget);
-        let r = think(searcher, &job, &mut no_draws(), stop, &mut |_| {}).result;
+        let job = Think::search(pos, &positions[..i]);
+        let clock = Clock::with_stop(*budget, Arc::clone(stop));
+        let r = think(searcher, &job, &mut no_draws(), &clock, &mut |_| {}).result;
         searched.push((r.score, proof(pos, &r), r.best));
         progress(i + 1, total);
     }
@@ -196,8 +198,9 @@ pub fn review_game(
             // engine's move gets the same second look before the one is called a
             // blunder against the other (it may be lost as well).
             let after_best = pos.play(b);
-            let job = Think::search(&after_best, &positions[..=i], *budget);
-            let r = think(searcher, &job, &mut no_draws(), stop, &mut |_| {}).result;
+            let job = Think::search(&after_best, &positions[..=i]);
+            let clock = Clock::with_stop(*budget, Arc::clone(stop));
+            let r = think(searcher, &job, &mut no_draws(), &clock, &mut |_| {}).result;
             if !stop.load(Ordering::Relaxed) && (-r.score).is_loss() {
                 best_score = -r.score;
                 best_proof = proof(&after_best, &r);

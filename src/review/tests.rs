@@ -31,7 +31,7 @@ fn review_text(text: &str, nodes: u64) -> Review {
         &mut searcher,
         &game,
         &Limits::nodes(nodes).into(),
-        &AtomicBool::new(false),
+        &Arc::default(),
         &mut |done, total| {
             calls += 1;
             assert!(done <= total);
@@ -97,7 +97,7 @@ fn a_stopped_review_keeps_the_moves_judged_so_far() {
         .to_game()
         .unwrap();
     let mut searcher = Searcher::new(SearchOptions::default());
-    let stop = AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
     let r = review_game(
         &mut searcher,
         &game,

@@ -16,7 +16,6 @@ use std::io::Write;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -45,7 +44,7 @@ use damas_engine::engine::{search_options, Databases, Sources, TableUse};
 use damas_engine::search::{Info, SearchOptions, Searcher, Stats};
 use damas_engine::settings::EngineSettings;
 use damas_engine::think::{no_draws, think, Think};
-use damas_engine::time::{MoveBudget, Spend, TimeControl};
+use damas_engine::time::{Clock, MoveBudget, TimeControl};
 use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::Position;
 use std::sync::Arc;
@@ -198,7 +197,7 @@ fn row(
 
 /// A search to depth `d`.
 fn depth(d: u32) -> MoveBudget {
-    MoveBudget::new(&TimeControl::Depth(d), Spend::Exact)
+    MoveBudget::exact(&TimeControl::Depth(d))
 }
 
 /// Search one position with one configuration at the given depths.
@@ -210,12 +209,11 @@ fn search_unit(
     table: TableSetup,
     oracle: &Option<Arc<dyn Oracle>>,
 ) -> Vec<Row> {
-    let stop = AtomicBool::new(false);
     let top = *depths.iter().max().expect("a unit has a depth");
     let pos: Position = tp.position;
     let mut got: BTreeMap<u32, Row> = BTreeMap::new();
     let mut searcher = Searcher::new(options(config, table, oracle));
-    let job = Think::search(&pos, &[], depth(top));
+    let job = Think::search(&pos, &[]);
     let on_info = &mut |info: &Info| {
         if info.depth < top && depths.contains(&info.depth) {
             got.insert(
@@ -232,7 +230,14 @@ fn search_unit(
             );
         }
     };
-    let result = think(&mut searcher, &job, &mut no_draws(), &stop, on_info).result;
+    let result = think(
+        &mut searcher,
+        &job,
+        &mut no_draws(),
+        &Clock::new(depth(top)),
+        on_info,
+    )
+    .result;
     got.insert(
         top,
         row(
@@ -248,8 +253,15 @@ fn search_unit(
     for &d in depths {
         if let std::collections::btree_map::Entry::Vacant(e) = got.entry(d) {
             let mut searcher = Searcher::new(options(config, table, oracle));
-            let job = Think::search(&pos, &[], depth(d));
-            let r = think(&mut searcher, &job, &mut no_draws(), &stop, &mut |_| {}).result;
+            let job = Think::search(&pos, &[]);
+            let r = think(
+                &mut searcher,
+                &job,
+                &mut no_draws(),
+                &Clock::new(depth(d)),
+                &mut |_| {},
+            )
+            .result;
             e.insert(row(
                 index,
                 tp,

@@ -5,7 +5,6 @@
 //! at 2^20, 2^21 and 2^22 slots (thesis: 1.67, 1.28, 1.07 with 35,000 positions).
 
 use std::fmt::Write;
-use std::sync::atomic::AtomicBool;
 
 use damas_egdb::progress::Bar;
 use rayon::prelude::*;
@@ -15,7 +14,7 @@ use damas_engine::engine::{Engine, Sources, TableUse};
 use damas_engine::search::Techniques;
 use damas_engine::settings::EngineSettings;
 use damas_engine::think::{no_draws, think, Think};
-use damas_engine::time::{MoveBudget, Spend, TimeControl};
+use damas_engine::time::{Clock, MoveBudget, TimeControl};
 
 /// The thesis' table sizes and its measured mean comparisons per access.
 pub const THESIS: [(u32, f64); 3] = [(20, 1.67), (21, 1.28), (22, 1.07)];
@@ -86,7 +85,6 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
         .bits
         .par_iter()
         .map(|&bits| {
-            let stop = AtomicBool::new(false);
             let settings = EngineSettings {
                 techniques,
                 tt_bits: bits,
@@ -112,11 +110,17 @@ pub fn measure(spec: &ProbeSpec, progress: bool) -> Vec<ProbeResult> {
                 // positions would fill up and every access would make 33 comparisons.
                 searcher.clear();
                 for &d in &ds {
-                    let budget = MoveBudget::new(&TimeControl::Depth(d), Spend::Exact);
-                    let job = Think::search(pos, &[], budget);
-                    let s = think(&mut searcher, &job, &mut no_draws(), &stop, &mut |_| {})
-                        .result
-                        .stats;
+                    let budget = MoveBudget::exact(&TimeControl::Depth(d));
+                    let job = Think::search(pos, &[]);
+                    let s = think(
+                        &mut searcher,
+                        &job,
+                        &mut no_draws(),
+                        &Clock::new(budget),
+                        &mut |_| {},
+                    )
+                    .result
+                    .stats;
                     r.accesses += s.tt_accesses;
                     r.compares += s.tt_compares;
                     r.nodes += s.nodes;

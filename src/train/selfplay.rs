@@ -11,7 +11,6 @@
 //! reproducible, and an interrupted run resumes at the first game not in its file.
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use damas_egdb::progress::Bar;
@@ -27,7 +26,7 @@ use damas_engine::eval::Evaluation;
 use damas_engine::search::TableKind;
 use damas_engine::settings::EngineSettings;
 use damas_engine::think::{no_draws, think, Think};
-use damas_engine::time::{MoveBudget, Spend, TimeControl};
+use damas_engine::time::{Clock, MoveBudget, TimeControl};
 use damas_rules::fen::parse_fen;
 use damas_rules::game::Game;
 use damas_rules::movegen::{has_capture, legal_moves_for};
@@ -176,7 +175,6 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> (Ga
         ..Sources::default()
     };
     let mut searcher = Engine::new(&settings, &sources).searcher;
-    let stop = AtomicBool::new(false);
     let mut samples = Vec::new();
     let (outcome, ending) = loop {
         if let Some(r) = game.result() {
@@ -198,9 +196,16 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> (Ga
             record(outcome.proven_score());
             break (outcome, Ending::Databases);
         }
-        let budget = MoveBudget::new(&TimeControl::Nodes(move_nodes(cfg, &mut rng)), Spend::Exact);
-        let job = Think::search(&pos, game.history(), budget);
-        let r = think(&mut searcher, &job, &mut no_draws(), &stop, &mut |_| {}).result;
+        let budget = MoveBudget::exact(&TimeControl::Nodes(move_nodes(cfg, &mut rng)));
+        let job = Think::search(&pos, game.history());
+        let r = think(
+            &mut searcher,
+            &job,
+            &mut no_draws(),
+            &Clock::new(budget),
+            &mut |_| {},
+        )
+        .result;
         let Some(best) = r.best else {
             let winner = pos.side_to_move().opponent();
             break (Outcome::won_by(Some(winner)), Ending::Rules);

@@ -14,7 +14,8 @@ use rand_chacha::ChaCha8Rng;
 
 use damas_engine::book::Book;
 use damas_engine::search::{Info, SearchOptions, SearchResult, Searcher};
-use damas_engine::think::{think, Deadlines, Source, Think};
+use damas_engine::think::{think, Source, Think};
+use damas_engine::time::Clock;
 
 use super::controller::{Purpose, SearchRequest};
 
@@ -75,7 +76,6 @@ impl EngineThread {
                         Job::NewGame => searcher.clear(),
                         Job::Search(req, stop) => {
                             let id = req.id;
-                            searcher.set_lines(req.lines);
                             let tx = ev_tx.clone();
                             let mut on_info = |info: &Info| {
                                 let _ = tx.send(EngineEvent::Info {
@@ -88,13 +88,15 @@ impl EngineThread {
                                 history: &req.history,
                                 book: book.as_ref().filter(|_| req.purpose == Purpose::Move),
                                 strength: req.strength,
-                                budget: req.budget,
-                                deadlines: Deadlines::Own,
+                                lines: Some(req.lines),
                                 // A move to play that is forced is played at once; a
                                 // hint is a score and searches the line after it.
                                 forced_without_search: req.purpose == Purpose::Move,
                             };
-                            let thought = think(&mut searcher, &job, &mut rng, &stop, &mut on_info);
+                            // The time starts when the search does.
+                            let clock = Clock::with_stop(req.budget, stop);
+                            let thought =
+                                think(&mut searcher, &job, &mut rng, &clock, &mut on_info);
                             let (result, source) = (thought.result, thought.source);
                             if ev_tx
                                 .send(EngineEvent::Done { id, result, source })

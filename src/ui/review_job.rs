@@ -81,7 +81,6 @@ mod tests {
     use damas_engine::eval::{Evaluation, Trained};
     use damas_rules::fen::parse_fen;
     use damas_rules::notation::parse_move;
-    use std::sync::atomic::AtomicBool;
 
     #[test]
     fn the_in_game_review_judges_as_damas_review_does() {
@@ -110,7 +109,7 @@ mod tests {
             &mut searcher,
             &game,
             &default_budget(),
-            &AtomicBool::new(false),
+            &Arc::default(),
             &mut |_, _| {},
         );
         assert_eq!(in_game, cli);

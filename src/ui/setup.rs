@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use damas_engine::time::{MoveBudget, Spend, TimeControl};
+use damas_engine::time::{MoveBudget, TimeControl};
 use damas_rules::position::Color;
 
 /// Who makes the moves of one side.
@@ -77,7 +77,7 @@ const MAX_UI_DEPTH: u32 = 40;
 
 /// The budget of one move at `level`: all of the time, as the searcher's own limit.
 pub fn level_budget(level: &TimeControl) -> MoveBudget {
-    MoveBudget::new(level, Spend::Exact)
+    MoveBudget::exact(level)
 }
 
 /// One step stronger than `level` (a depth or a time per move; others stay).

@@ -5,7 +5,7 @@
 //! searches all go through [`think`]; what differs between them is a field of the
 //! request ([`Think`]).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use rand::rngs::mock::StepRng;
@@ -20,18 +20,7 @@ use crate::book::{self, Book};
 use crate::level::{draw, softmax_weight, Strength};
 use crate::score::Score;
 use crate::search::{Info, Limits, SearchResult, Searcher, Stats};
-use crate::time::{MoveBudget, Pace};
-
-/// Who stops the search between iterations. Either way the searcher gets the
-/// budget's hard deadline as its own time limit ([`MoveBudget::search_limits`]).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Deadlines {
-    /// [`think`], as [`Pace`] says, timed from the start of the search.
-    Own,
-    /// The caller (the Hub engine, whose clock restarts at ponder-hit), from
-    /// `on_info`.
-    Caller,
-}
+use crate::time::Clock;
 
 /// What to think about and how.
 #[derive(Clone, Copy, Debug)]
@@ -45,10 +34,9 @@ pub struct Think<'a> {
     pub book: Option<&'a Book>,
     /// Playing strength.
     pub strength: Strength,
-    /// What may be spent: from a [`crate::time::TimeControl`] ([`MoveBudget::new`]).
-    pub budget: MoveBudget,
-    /// Who enforces the budget's deadlines.
-    pub deadlines: Deadlines,
+    /// The number of best lines to report (several for analysis), or `None` for
+    /// the searcher's setting.
+    pub lines: Option<usize>,
     /// Play a single legal move at once, without searching (and without reports).
     /// Without it, a single legal move is searched like any position, within the
     /// budget: its score is that of the line after it, for callers that show one.
@@ -56,17 +44,16 @@ pub struct Think<'a> {
 }
 
 impl<'a> Think<'a> {
-    /// A search of `pos` within `budget` and nothing else: no book, full strength,
-    /// a single legal move searched like any other. What analysis, review,
-    /// training, book building and the study ask for.
-    pub fn search(pos: &'a Position, history: &'a [Position], budget: MoveBudget) -> Think<'a> {
+    /// A search of `pos` and nothing else: no book, full strength, a single legal
+    /// move searched like any other, the searcher's number of lines. What analysis,
+    /// review, training, book building and the study ask for.
+    pub fn search(pos: &'a Position, history: &'a [Position]) -> Think<'a> {
         Think {
             pos,
             history,
             book: None,
             strength: Strength::FULL,
-            budget,
-            deadlines: Deadlines::Own,
+            lines: None,
             forced_without_search: false,
         }
     }
@@ -132,13 +119,14 @@ pub fn without_search(
 }
 
 /// Choose a move for `job`: forced and book moves first, then a search by `searcher`
-/// at the job's strength (drawing from `rng`), which `stop` ends early; `on_info` sees
-/// each iteration's report.
+/// at the job's strength (drawing from `rng`) within what `clock` allows: its
+/// budget's limits and hard deadline, its pace between iterations, and its stop.
+/// `on_info` sees each iteration's report.
 pub fn think<R: Rng>(
     searcher: &mut Searcher,
     job: &Think,
     rng: &mut R,
-    stop: &AtomicBool,
+    clock: &Clock,
     on_info: &mut dyn FnMut(&Info),
 ) -> Thought {
     let variant = searcher.options().variant();
@@ -150,20 +138,26 @@ pub fn think<R: Rng>(
             source,
         };
     }
-    let budget = job.budget;
-    let start = Instant::now();
-    let limits = budget.search_limits();
-    let mut pace = match job.deadlines {
-        Deadlines::Own => Pace::new(&budget),
-        Deadlines::Caller => Pace::new(&MoveBudget::default()),
-    };
+    if let Some(lines) = job.lines {
+        searcher.set_lines(lines);
+    }
+    let limits = clock.budget().search_limits();
+    let stop = clock.stop_flag();
     let mut on_iteration = |info: &Info| {
         on_info(info);
-        if pace.after_iteration(info.pv.first().copied(), info.score, start.elapsed()) {
-            stop.store(true, Ordering::Relaxed);
-        }
+        clock.after_iteration(info.pv.first().copied(), info.score);
     };
-    let result = at_strength(searcher, job, &limits, rng, stop, &mut on_iteration);
+    let result = if clock.needs_watch() {
+        std::thread::scope(|s| {
+            let watch = s.spawn(|| clock.watch_deadline());
+            let result = at_strength(searcher, job, &limits, rng, stop, &mut on_iteration);
+            clock.finish();
+            let _ = watch.join();
+            result
+        })
+    } else {
+        at_strength(searcher, job, &limits, rng, stop, &mut on_iteration)
+    };
     Thought {
         result,
         source: Source::Search,
@@ -205,19 +199,15 @@ fn at_strength<R: Rng>(
         let (score, pv) = if depth == 0 {
             (-searcher.options().evaluation.eval(&child), Vec::new())
         } else {
-            let budget = MoveBudget {
-                limits: Limits {
-                    depth: Some(limits.depth.map_or(depth, |d| d.min(depth)).max(1)),
-                    nodes: Some(limits.nodes.map_or(profile.nodes, |c| {
-                        (c / u64::from(n)).clamp(1, profile.nodes)
-                    })),
-                    ..Limits::default()
-                },
-                hard: limits.time.map(|t| t / n),
+            let child_limits = Limits {
+                depth: Some(limits.depth.map_or(depth, |d| d.min(depth)).max(1)),
+                nodes: Some(limits.nodes.map_or(profile.nodes, |c| {
+                    (c / u64::from(n)).clamp(1, profile.nodes)
+                })),
+                time: limits.time.map(|t| t / n),
                 soft: None,
             };
-            let child_job = Think::search(&child, &line, budget);
-            let r = think(searcher, &child_job, rng, stop, &mut |_| {}).result;
+            let r = searcher.search(&child, &line, &child_limits, stop, &mut |_| {});
             stats.absorb(&r.stats);
             (-r.score, r.pv)
         };

@@ -1,22 +1,27 @@
-//! Time management, one for every player (the Hub engine, match players, the terminal
-//! UI, analysis): turning a [`TimeControl`] into search limits and two deadlines
-//! ([`MoveBudget`]), and the rule for stopping after an iteration ([`Pace`]).
+//! Time management, one pipeline for every player (the Hub engine, match players,
+//! the terminal UI, the browser board, analysis, review): a [`TimeControl`] (what was
+//! asked, read from text in one place) becomes one move's [`MoveBudget`] (depth and
+//! node limits, an optimum and a hard deadline), which a [`Clock`] enforces for
+//! [`crate::think::think`]: the searcher's own limits, a watch on the hard deadline,
+//! and the rule for stopping between iterations (`pace.rs`).
 //!
 //! At a fixed time per move the search runs until the time is spent: the hard deadline
 //! stops it inside an iteration, whose best move counts once its search gave it a full
 //! score. On a clock, the allocation ([`MoveBudget::for_level`]) gives each move an
-//! optimum and a hard cap, and [`Pace`] stops between iterations, earlier when the
+//! optimum and a hard cap, and the pace stops between iterations, earlier when the
 //! best move is stable, later when it changes or the score drops.
 
 use std::time::Duration;
 
 use crate::search::Limits;
 
+mod clock;
 mod control;
 mod pace;
 
+pub use clock::Clock;
 pub use control::{move_time, TimeControl, TimeControlError, MAX_SECONDS};
-pub use pace::Pace;
+use pace::Pace;
 
 /// Time lost outside the search on every move (reading the command, starting threads,
 /// the reply's way back, a busy machine's scheduling): the `move-overhead` setting.
@@ -68,17 +73,15 @@ const MAX_RATIO: u32 = 5;
 /// ...and at most this fraction of the time on the clock (less the overhead).
 const MAX_FRACTION: f64 = 0.8;
 
-/// What a search may spend.
+/// What a search may spend: the time manager's answer for one move, and what
+/// [`crate::think::think`] and its [`Clock`] enforce.
 #[derive(Clone, Copy, PartialEq, Debug, Default)]
 pub struct MoveBudget {
-    /// Depth and node limits for the searcher (time is enforced by the deadlines).
-    pub limits: Limits,
-    /// The optimum time of a move on a clock, which [`Pace`] scales: no new
-    /// iteration starts after about half of it. `None`: iterate until the hard
-    /// deadline (a fixed time per move) or the limits.
-    pub soft: Option<Duration>,
-    /// Stop the search after this much time.
-    pub hard: Option<Duration>,
+    /// Depth and node limits, the hard deadline (`time`: stop the search after this
+    /// much time) and the optimum (`soft`: on a clock, the time the pace scales; no
+    /// new iteration starts after about half of it. `None`: iterate until the hard
+    /// deadline or the limits).
+    limits: Limits,
 }
 
 impl From<Limits> for MoveBudget {
@@ -87,45 +90,24 @@ impl From<Limits> for MoveBudget {
     fn from(limits: Limits) -> MoveBudget {
         MoveBudget {
             limits: Limits {
-                time: None,
                 soft: None,
                 ..limits
             },
-            hard: limits.time,
-            soft: None,
         }
     }
 }
 
-/// How a fixed time per move is spent.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Spend {
-    /// As a game player, who loses this much time outside the search on every move
-    /// (Hub levels, match players, game clocks).
-    Managed(MoveOverhead),
-    /// All of it, as the searcher's own time limit, and depths and node counts as
-    /// given (analysis and the terminal UI's levels). A game clock is always managed.
-    Exact,
-}
-
 impl MoveBudget {
-    /// The budget for one move under `level`, spent as `spend` says.
-    pub fn new(level: &TimeControl, spend: Spend) -> MoveBudget {
-        match (spend, *level) {
-            (Spend::Exact, TimeControl::Depth(d)) => MoveBudget {
-                limits: Limits::depth(d),
-                ..MoveBudget::default()
-            },
-            (Spend::Exact, TimeControl::Nodes(n)) => MoveBudget {
-                limits: Limits::nodes(n),
-                ..MoveBudget::default()
-            },
-            (Spend::Exact, TimeControl::MoveTime(t)) => MoveBudget {
-                hard: Some(t),
-                ..MoveBudget::default()
-            },
-            (Spend::Managed(o), _) => MoveBudget::for_level(level, o),
-            (Spend::Exact, _) => MoveBudget::for_level(level, MoveOverhead::default()),
+    /// The budget for one move under `level` spent exactly: depths and node counts
+    /// as given, a fixed time per move whole, as the searcher's own time limit
+    /// (analysis, review, training, the terminal UI's levels). A game clock is
+    /// always managed ([`MoveBudget::for_level`]).
+    pub fn exact(level: &TimeControl) -> MoveBudget {
+        match *level {
+            TimeControl::Depth(d) => Limits::depth(d).into(),
+            TimeControl::Nodes(n) => Limits::nodes(n).into(),
+            TimeControl::MoveTime(t) => Limits::time(t).into(),
+            _ => MoveBudget::for_level(level, MoveOverhead::default()),
         }
     }
 
@@ -141,7 +123,7 @@ impl MoveBudget {
     ///   rest of the game may spend: each future increment less half the overhead
     ///   (what a move loses outside the search on average, the overhead being a worst
     ///   case; never below nothing), less the overhead twice for this move;
-    /// - optimum (`soft`) `= left / mtg`, the base share, which [`Pace`] stretches
+    /// - optimum (`soft`) `= left / mtg`, the base share, which the pace stretches
     ///   when the best move changes or the score drops and shrinks when it is stable;
     /// - hard cap `= min(5 × optimum, 0.8 × time − overhead)`, at least 1 ms: the
     ///   clock (before the increment is credited) never runs out.
@@ -149,21 +131,12 @@ impl MoveBudget {
         let o = overhead.duration();
         let ms = Duration::from_millis(1);
         match *level {
-            TimeControl::Depth(d) => MoveBudget {
-                limits: Limits::depth(d.max(1)),
-                ..MoveBudget::default()
-            },
-            TimeControl::Nodes(n) => MoveBudget {
-                limits: Limits::nodes(n.max(1)),
-                ..MoveBudget::default()
-            },
+            TimeControl::Depth(d) => Limits::depth(d.max(1)).into(),
+            TimeControl::Nodes(n) => Limits::nodes(n.max(1)).into(),
             TimeControl::Infinite => MoveBudget::default(),
             TimeControl::MoveTime(t) => {
                 let hard = t.saturating_sub(o.min(t.mul_f64(MOVE_TIME_RESERVE)));
-                MoveBudget {
-                    hard: Some(hard.max(ms)),
-                    ..MoveBudget::default()
-                }
+                Limits::time(hard.max(ms)).into()
             }
             TimeControl::Clock { moves, time, inc } => {
                 let net_inc = inc.saturating_sub(o / 2);
@@ -179,23 +152,42 @@ impl MoveBudget {
                 let cap = time.mul_f64(MAX_FRACTION).saturating_sub(o);
                 let hard = (optimum * MAX_RATIO).min(cap).max(ms);
                 MoveBudget {
-                    soft: Some(optimum.min(hard)),
-                    hard: Some(hard),
-                    ..MoveBudget::default()
+                    limits: Limits {
+                        time: Some(hard),
+                        soft: Some(optimum.min(hard)),
+                        ..Limits::default()
+                    },
                 }
             }
         }
     }
 
-    /// The searcher's limits: depth and nodes, the hard deadline as its own clock (a
-    /// backup for whoever watches the deadlines) and the optimum, which bounds a
-    /// parallel search's grace period.
-    pub fn search_limits(&self) -> Limits {
+    /// The optimum time of the move, if it has one (on a clock).
+    pub fn soft(&self) -> Option<Duration> {
+        self.limits.soft
+    }
+
+    /// The hard deadline of the move, if it has one.
+    pub fn hard(&self) -> Option<Duration> {
+        self.limits.time
+    }
+
+    /// The depth and node limits alone, no time: a ponder search, whose time starts
+    /// at ponder-hit.
+    pub fn without_time(self) -> MoveBudget {
         Limits {
-            time: self.hard,
-            soft: self.soft,
+            time: None,
+            soft: None,
             ..self.limits
         }
+        .into()
+    }
+
+    /// The searcher's limits: depth and nodes, the hard deadline as its own clock (a
+    /// backup for the [`Clock`]'s watch) and the optimum, which bounds a parallel
+    /// search's grace period.
+    pub fn search_limits(&self) -> Limits {
+        self.limits
     }
 }
 

@@ -429,12 +429,12 @@ fn on_a_clock_the_engine_gets_a_hub_budget_and_moves_earn_the_increment() {
         .expect("the engine is asked to move");
     assert_eq!(req.strength.number(), 2);
     // The Hub's clock budget, not the depth level: a time, a soft and a hard deadline.
-    let (hard, soft) = (req.budget.hard.unwrap(), req.budget.soft.unwrap());
+    let (hard, soft) = (req.budget.hard().unwrap(), req.budget.soft().unwrap());
     assert!(
         soft <= hard && hard < Duration::from_secs(150),
         "{soft:?} {hard:?}"
     );
-    assert_eq!(req.budget.limits.depth, None);
+    assert_eq!(req.budget.search_limits().depth, None);
     // Taking White's move back gives both sides their time back, and the move's
     // increment is gone.
     let black_before = c.time_left(Color::Black).unwrap();

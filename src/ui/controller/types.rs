@@ -33,7 +33,7 @@ pub struct SearchRequest {
     /// Earlier positions of the game, oldest first.
     pub history: Vec<Position>,
     /// What the search may spend: on a game clock, the move's optimum time too,
-    /// which decides when no further iteration starts ([`damas_engine::time::Pace`]).
+    /// which decides when no further iteration starts ([`damas_engine::time::Clock`]).
     pub budget: MoveBudget,
     /// Playing strength.
     pub strength: Strength,

@@ -94,7 +94,7 @@ fn the_review_panel_opens_on_the_blunder_and_steps_through_the_moves() {
         &mut searcher,
         &game,
         &Limits::nodes(20_000).into(),
-        &std::sync::atomic::AtomicBool::new(false),
+        &Default::default(),
         &mut |_, _| {},
     );
     c.on_review_done(r);

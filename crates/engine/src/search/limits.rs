@@ -1,6 +1,6 @@
 //! Search limits ([`Limits`], what the caller asks) and the budget that enforces them
 //! inside the tree: node and time limits and the external stop flag (the rule for
-//! stopping between iterations is the caller's, [`crate::time::Pace`]), and the
+//! stopping between iterations is the [`crate::time::Clock`]'s), and the
 //! depth no search goes past ([`MAX_DEPTH`], and the per-ply tables' size).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};

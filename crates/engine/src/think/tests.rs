@@ -1,21 +1,25 @@
 use super::*;
 use crate::search::{Limits, SearchOptions};
-use crate::time::{MoveOverhead, Spend, TimeControl};
+use crate::time::{MoveBudget, MoveOverhead, TimeControl};
 use damas_rules::fen::parse_fen;
 use damas_rules::movegen::legal_moves;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-fn job<'a>(pos: &'a Position, book: Option<&'a Book>, level: TimeControl) -> Think<'a> {
+fn job<'a>(pos: &'a Position, book: Option<&'a Book>) -> Think<'a> {
     Think {
         pos,
         history: &[],
         book,
         strength: Strength::FULL,
-        budget: MoveBudget::new(&level, Spend::Managed(MoveOverhead::default())),
-        deadlines: Deadlines::Own,
+        lines: None,
         forced_without_search: true,
     }
+}
+
+/// A game player's clock under `level`.
+fn clock(level: TimeControl) -> Clock {
+    Clock::new(MoveBudget::for_level(&level, MoveOverhead::default()))
 }
 
 #[test]
@@ -28,9 +32,9 @@ fn a_forced_move_is_played_without_search() {
     let mut reports = 0;
     let t = think(
         &mut searcher,
-        &job(&pos, None, TimeControl::Depth(8)),
+        &job(&pos, None),
         &mut ChaCha8Rng::seed_from_u64(1),
-        &AtomicBool::new(false),
+        &clock(TimeControl::Depth(8)),
         &mut |_| reports += 1,
     );
     assert_eq!((t.source, t.result.best), (Source::Forced, Some(legal[0])));
@@ -40,10 +44,10 @@ fn a_forced_move_is_played_without_search() {
         &mut searcher,
         &Think {
             forced_without_search: false,
-            ..job(&pos, None, TimeControl::Depth(2))
+            ..job(&pos, None)
         },
         &mut ChaCha8Rng::seed_from_u64(1),
-        &AtomicBool::new(false),
+        &clock(TimeControl::Depth(2)),
         &mut |_| {},
     );
     assert_eq!(searched.source, Source::Search);
@@ -58,9 +62,9 @@ fn a_book_move_comes_from_the_book() {
     let mut searcher = Searcher::new(SearchOptions::default());
     let t = think(
         &mut searcher,
-        &job(&pos, Some(&book), TimeControl::Depth(3)),
+        &job(&pos, Some(&book)),
         &mut ChaCha8Rng::seed_from_u64(7),
-        &AtomicBool::new(false),
+        &clock(TimeControl::Depth(3)),
         &mut |_| {},
     );
     assert_eq!(t.source, Source::Book);
@@ -84,9 +88,9 @@ fn a_node_limited_think_equals_a_direct_search() {
     let mut infos = Vec::new();
     let t = think(
         &mut Searcher::new(SearchOptions::default()),
-        &job(&pos, None, TimeControl::Nodes(20_000)),
+        &job(&pos, None),
         &mut ChaCha8Rng::seed_from_u64(3),
-        &stop,
+        &clock(TimeControl::Nodes(20_000)),
         &mut |i| infos.push(i.depth),
     );
     assert_eq!(t.source, Source::Search);
@@ -110,10 +114,10 @@ fn a_forced_move_wanted_for_its_score_is_scored_by_the_line_after_it() {
         &mut searcher,
         &Think {
             forced_without_search: false,
-            ..job(&pos, None, TimeControl::Nodes(20_000))
+            ..job(&pos, None)
         },
         &mut ChaCha8Rng::seed_from_u64(1),
-        &AtomicBool::new(false),
+        &clock(TimeControl::Nodes(20_000)),
         &mut |i| depths.push(i.depth),
     );
     assert_eq!(t.source, Source::Search);
@@ -138,9 +142,9 @@ fn a_russian_search_plays_the_russian_book_and_counts_russian_moves_as_forced() 
         let mut searcher = Searcher::new(SearchOptions::default().with_variant(Variant::Russian));
         let t = think(
             &mut searcher,
-            &job(&pos, Some(book), TimeControl::Depth(3)),
+            &job(&pos, Some(book)),
             &mut ChaCha8Rng::seed_from_u64(7),
-            &AtomicBool::new(false),
+            &clock(TimeControl::Depth(3)),
             &mut |_| {},
         );
         assert_eq!(t.source, Source::Book);
@@ -179,7 +183,7 @@ fn a_russian_search_plays_the_russian_book_and_counts_russian_moves_as_forced() 
 fn at(strength: Strength, pos: &Position) -> Think<'_> {
     Think {
         strength,
-        ..Think::search(pos, &[], MoveBudget::default())
+        ..Think::search(pos, &[])
     }
 }
 
@@ -189,10 +193,10 @@ fn at(strength: Strength, pos: &Position) -> Think<'_> {
 fn weak_levels_sometimes_blunder_strong_ones_do_not() {
     let pos = parse_fen("W:Wa1,c1,e1,g1,c3:Be5,f6,h8,b8").unwrap();
     let mut searcher = Searcher::new(SearchOptions::default());
-    let stop = AtomicBool::new(false);
+    let clock = Clock::new(MoveBudget::default());
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut pick = |s: Strength, rng: &mut ChaCha8Rng| {
-        think(&mut searcher, &at(s, &pos), rng, &stop, &mut |_| {})
+        think(&mut searcher, &at(s, &pos), rng, &clock, &mut |_| {})
             .result
             .best
             .unwrap()
@@ -227,7 +231,7 @@ fn choice_statistics_add_up() {
         &mut searcher,
         &at(Strength::new(6).unwrap(), &pos),
         &mut rng,
-        &AtomicBool::new(false),
+        &Clock::new(MoveBudget::default()),
         &mut |_| {},
     )
     .result;
@@ -238,4 +242,23 @@ fn choice_statistics_add_up() {
         s.interior + s.leaves + s.tt_cutoffs + s.terminal + s.egdb_cutoffs,
         "{s:?}"
     );
+}
+
+/// The number of lines is a field of the request: three asked, three reported.
+#[test]
+fn several_lines_are_asked_by_the_request() {
+    let pos = Position::start();
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let mut reported = 0;
+    think(
+        &mut searcher,
+        &Think {
+            lines: Some(3),
+            ..Think::search(&pos, &[])
+        },
+        &mut no_draws(),
+        &Clock::new(MoveBudget::exact(&TimeControl::Depth(4))),
+        &mut |i| reported = i.lines.len(),
+    );
+    assert_eq!(reported, 3);
 }

@@ -45,8 +45,8 @@ impl Pace {
     /// The rule for a search under `budget` (its optimum, `soft`, and hard cap).
     pub fn new(budget: &MoveBudget) -> Pace {
         Pace {
-            optimum: budget.soft,
-            hard: budget.hard,
+            optimum: budget.soft(),
+            hard: budget.hard(),
             best: None,
             same: 0,
             changes: 0.0,
@@ -57,8 +57,8 @@ impl Pace {
 
     /// Go on under a new budget (ponder-hit starts the clock), keeping what was seen.
     pub fn set_budget(&mut self, budget: &MoveBudget) {
-        self.optimum = budget.soft;
-        self.hard = budget.hard;
+        self.optimum = budget.soft();
+        self.hard = budget.hard();
     }
 
     /// The time after which no iteration starts, as the iterations so far scale it.
@@ -115,9 +115,11 @@ mod tests {
 
     fn budget(optimum: u64, hard: u64) -> MoveBudget {
         MoveBudget {
-            soft: Some(ms(optimum)),
-            hard: Some(ms(hard)),
-            ..MoveBudget::default()
+            limits: crate::search::Limits {
+                time: Some(ms(hard)),
+                soft: Some(ms(optimum)),
+                ..Default::default()
+            },
         }
     }
 

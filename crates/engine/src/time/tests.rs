@@ -34,7 +34,7 @@ fn clock_budget_never_spends_the_whole_clock() {
             (2.0, 2.0, None),
         ] {
             let b = MoveBudget::for_level(&clock(time, inc, moves), o);
-            let (hard, soft) = (b.hard.unwrap(), b.soft.unwrap());
+            let (hard, soft) = (b.hard().unwrap(), b.soft().unwrap());
             assert!(soft <= hard, "{time} {inc}");
             // The increment is not on the clock yet: only `time` may be spent, with
             // the overhead kept back.
@@ -51,39 +51,45 @@ fn clock_budget_never_spends_the_whole_clock() {
 fn the_optimum_is_the_base_share_plus_most_of_the_increment() {
     let o = MoveOverhead::from_millis(0);
     let b = MoveBudget::for_level(&clock(300.0, 0.0, None), o);
-    assert_eq!(b.soft, Some(secs(10.0)));
-    assert_eq!(b.hard, Some(secs(50.0)));
+    assert_eq!(b.soft(), Some(secs(10.0)));
+    assert_eq!(b.hard(), Some(secs(50.0)));
     // With an increment, the clock and the increments to come are shared among
     // 14 moves.
     let b = MoveBudget::for_level(&clock(60.0, 0.6, None), o);
     let want = (60.0 + 0.6 * 13.0) / 14.0;
-    assert!((b.soft.unwrap().as_secs_f64() - want).abs() < 1e-6, "{b:?}");
+    assert!(
+        (b.soft().unwrap().as_secs_f64() - want).abs() < 1e-6,
+        "{b:?}"
+    );
     // Each future increment counts less half the overhead, never below nothing.
     let o = MoveOverhead::from_millis(100);
     let b = MoveBudget::for_level(&clock(60.0, 0.6, None), o);
     let want = (60.0 + 0.55 * 13.0 - 0.2) / 14.0;
-    assert!((b.soft.unwrap().as_secs_f64() - want).abs() < 1e-6, "{b:?}");
+    assert!(
+        (b.soft().unwrap().as_secs_f64() - want).abs() < 1e-6,
+        "{b:?}"
+    );
     // An increment the overhead takes whole is no increment: 30 moves.
     let b = MoveBudget::for_level(&clock(1.0, 0.05, None), o);
-    assert!(close(b.soft.unwrap(), secs(0.8 / 30.0)), "{b:?}");
+    assert!(close(b.soft().unwrap(), secs(0.8 / 30.0)), "{b:?}");
     let o = MoveOverhead::from_millis(0);
     // Moves to go share what is left among themselves.
     let b = MoveBudget::for_level(&clock(100.0, 0.0, Some(10)), o);
-    assert_eq!(b.soft, Some(secs(10.0)));
+    assert_eq!(b.soft(), Some(secs(10.0)));
     // The last move before a time control gets most of the clock, not all.
     let b = MoveBudget::for_level(&clock(10.0, 0.0, Some(1)), o);
-    assert!(close(b.hard.unwrap(), secs(8.0)), "{b:?}");
+    assert!(close(b.hard().unwrap(), secs(8.0)), "{b:?}");
 }
 
 #[test]
 fn the_overhead_is_kept_back() {
     let quiet = MoveBudget::for_level(&clock(6.0, 0.0, None), MoveOverhead::from_millis(0));
     let busy = MoveBudget::for_level(&clock(6.0, 0.0, None), MoveOverhead::from_millis(100));
-    assert_eq!(quiet.soft, Some(secs(0.2)));
-    assert!(close(busy.soft.unwrap(), secs(5.8 / 30.0)), "{busy:?}");
+    assert_eq!(quiet.soft(), Some(secs(0.2)));
+    assert!(close(busy.soft().unwrap(), secs(5.8 / 30.0)), "{busy:?}");
     // A clock below the overhead leaves the shortest search.
     let low = MoveBudget::for_level(&clock(0.09, 0.0, None), MoveOverhead::from_millis(100));
-    assert_eq!(low.hard, Some(Duration::from_millis(1)));
+    assert_eq!(low.hard(), Some(Duration::from_millis(1)));
 }
 
 #[test]
@@ -91,7 +97,7 @@ fn increment_is_not_spent_before_it_is_credited() {
     // time=0.5 inc=3: the share is large, but only the clock's time may be spent.
     let o = MoveOverhead::default();
     let b = MoveBudget::for_level(&clock(0.5, 3.0, None), o);
-    assert!(close(b.hard.unwrap(), secs(0.3)), "{b:?}");
+    assert!(close(b.hard().unwrap(), secs(0.3)), "{b:?}");
 }
 
 #[test]
@@ -99,7 +105,7 @@ fn moves_zero_is_sudden_death() {
     let o = MoveOverhead::default();
     let zero = MoveBudget::for_level(&clock(2.0, 0.0, Some(0)), o);
     assert_eq!(zero, MoveBudget::for_level(&clock(2.0, 0.0, None), o));
-    assert!(zero.hard.unwrap() <= secs(0.5), "{zero:?}");
+    assert!(zero.hard().unwrap() <= secs(0.5), "{zero:?}");
 }
 
 #[test]
@@ -107,15 +113,15 @@ fn a_fixed_time_per_move_is_spent_to_its_end() {
     let o = MoveOverhead::default();
     for (t, want) in [(0.1, 0.095), (1.0, 0.95), (10.0, 9.9)] {
         let b = MoveBudget::for_level(&TimeControl::MoveTime(secs(t)), o);
-        assert_eq!(b.soft, None, "no stop between iterations");
-        let hard = b.hard.unwrap().as_secs_f64();
+        assert_eq!(b.soft(), None, "no stop between iterations");
+        let hard = b.hard().unwrap().as_secs_f64();
         assert!((hard - want).abs() < 1e-9, "{t}: {hard}");
     }
     let none = MoveBudget::for_level(
         &TimeControl::MoveTime(secs(1.0)),
         MoveOverhead::from_millis(0),
     );
-    assert_eq!(none.hard, Some(secs(1.0)));
+    assert_eq!(none.hard(), Some(secs(1.0)));
 }
 
 #[test]
@@ -124,14 +130,14 @@ fn search_limits_carry_the_deadlines() {
     let b = MoveBudget::for_level(&TimeControl::MoveTime(secs(1.0)), o);
     assert_eq!(
         (b.search_limits().time, b.search_limits().soft),
-        (b.hard, None)
+        (b.hard(), None)
     );
     let c = MoveBudget::for_level(&clock(60.0, 1.0, None), o);
     assert_eq!(
         (c.search_limits().time, c.search_limits().soft),
-        (c.hard, c.soft)
+        (c.hard(), c.soft())
     );
-    assert!(c.soft < c.hard);
+    assert!(c.soft() < c.hard());
     let d = MoveBudget::for_level(&TimeControl::Depth(4), o).search_limits();
     assert_eq!((d.depth, d.time, d.soft), (Some(4), None, None));
 }
@@ -140,23 +146,27 @@ fn search_limits_carry_the_deadlines() {
 fn exact_budgets_spend_all_of_a_move_time() {
     let t = secs(0.25);
     assert_eq!(
-        MoveBudget::new(&TimeControl::MoveTime(t), Spend::Exact).search_limits(),
+        MoveBudget::exact(&TimeControl::MoveTime(t)).search_limits(),
         Limits::time(t)
     );
     assert_eq!(
-        MoveBudget::new(&TimeControl::Depth(0), Spend::Exact).search_limits(),
+        MoveBudget::exact(&TimeControl::Depth(0)).search_limits(),
         Limits::depth(0)
     );
     let c = clock(60.0, 1.0, None);
     assert_eq!(
-        MoveBudget::new(&c, Spend::Exact),
+        MoveBudget::exact(&c),
         MoveBudget::for_level(&c, MoveOverhead::default())
     );
-    let o = MoveOverhead::from_millis(7);
-    assert_eq!(
-        MoveBudget::new(&c, Spend::Managed(o)),
-        MoveBudget::for_level(&c, o)
-    );
+}
+
+#[test]
+fn a_ponder_budget_keeps_depth_and_nodes_without_time() {
+    let o = MoveOverhead::default();
+    let clocked = MoveBudget::for_level(&clock(60.0, 1.0, None), o).without_time();
+    assert_eq!((clocked.hard(), clocked.soft()), (None, None));
+    let deep = MoveBudget::for_level(&TimeControl::Depth(6), o).without_time();
+    assert_eq!(deep.search_limits(), Limits::depth(6));
 }
 
 #[test]

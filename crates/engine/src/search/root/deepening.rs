@@ -1,6 +1,6 @@
 //! The root: iterative deepening with the thesis' aspiration procedure (listing 6.3),
 //! or MTD(f); progress reports. Time stops an iteration anywhere (its best child so
-//! far counts); the caller stops between iterations (`crate::time::Pace`).
+//! far counts); the caller's clock stops between iterations (`crate::time::Clock`).
 //!
 //! Listing 6.3: the first child is searched with the window, later ones (with `pvs`)
 //! with a null window and re-searched when they land inside it. A child failing high
