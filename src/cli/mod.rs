@@ -113,26 +113,48 @@ pub fn variant_parser() -> impl clap::builder::TypedValueParser<Value = damas_ru
     clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<damas_rules::Variant>())
 }
 
+/// Endgame databases opened for a command, if any were found.
+pub type Opened = Option<std::sync::Arc<dyn damas_egdb::oracle::Oracle>>;
+
 /// The endgame databases of `variant` for `play`, `analyze` and `review`: those of
 /// `--egdb DIR` (itself or its variant subfolder; an error names a file of other
 /// rules), else those of the first standard place holding them, else none.
 pub fn open_databases(
     variant: damas_rules::Variant,
     egdb: Option<&std::path::Path>,
-) -> Result<Option<std::sync::Arc<dyn damas_egdb::oracle::Oracle>>, CliError> {
-    let env = damas_egdb::location::Env::from_process();
-    if let (None, Some(w)) = (egdb, damas_egdb::location::env_warning(&env)) {
+) -> Result<Opened, CliError> {
+    let (opened, warnings) = open_databases_noting(variant, egdb)?;
+    for w in warnings {
         eprintln!("damas: warning: {w}");
+    }
+    Ok(opened)
+}
+
+/// [`open_databases`], with the warnings returned rather than printed (for the
+/// terminal game, whose screen would hide stderr): a `DAMAS_EGDB` naming nothing,
+/// and each damaged file, left out (positions that need it are searched without).
+pub fn open_databases_noting(
+    variant: damas_rules::Variant,
+    egdb: Option<&std::path::Path>,
+) -> Result<(Opened, Vec<String>), CliError> {
+    let env = damas_egdb::location::Env::from_process();
+    let mut warnings = Vec::new();
+    if let (None, Some(w)) = (egdb, damas_egdb::location::env_warning(&env)) {
+        warnings.push(w.to_string());
     }
     let opened = damas_egdb::location::open_for(variant, egdb, &env).map_err(|e| match egdb {
         Some(dir) => CliError::input(format!("--egdb {}: {e}", dir.display())),
         None => CliError::input(e),
     })?;
-    // A damaged file is left out; positions that need it are searched without.
-    for f in opened.iter().flat_map(|db| db.damaged_files()) {
-        eprintln!("damas: warning: {f}");
-    }
-    Ok(opened.map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn damas_egdb::oracle::Oracle>))
+    warnings.extend(
+        opened
+            .iter()
+            .flat_map(|db| db.damaged_files())
+            .map(|f| f.to_string()),
+    );
+    let opened =
+        opened.map(|db| std::sync::Arc::new(db) as std::sync::Arc<dyn damas_egdb::oracle::Oracle>);
+    Ok((opened, warnings))
 }
 
 /// Parse `--fen` (or the start position when absent).

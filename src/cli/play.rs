@@ -113,8 +113,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     // The databases of --egdb, else those at the standard place (egdb::location)
     // when they were built, else the built-in ones of 1-4 pieces.
-    let oracle =
-        crate::cli::open_databases(args.variant.unwrap_or_default(), args.egdb.as_deref())?;
+    let (oracle, warnings) =
+        crate::cli::open_databases_noting(args.variant.unwrap_or_default(), args.egdb.as_deref())?;
     let oracle_found = oracle.is_some();
     // Without them, the smallest endings are still known exactly.
     let oracle =
@@ -155,6 +155,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         };
         damas_engine::engine::search_options(&s, &sources)
     };
+    // A table too large for the machine is an error now, not an abort in the
+    // engine's thread under the game screen.
+    damas_engine::search::Searcher::try_new(search(variant)).map_err(CliError::input)?;
     let config = ui::Config {
         start,
         players: Players {
@@ -169,7 +172,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         oracle,
         // Shown in the game's message line (a line on stderr would be hidden by the
         // game screen and seen only after quitting).
-        greeting: no_database_hint(oracle_found, variant),
+        greeting: greeting(&warnings, no_database_hint(oracle_found, variant)),
         // https://no-color.org: a set, non-empty NO_COLOR turns colours off.
         colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         book: settings.book,
@@ -188,6 +191,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             status: 1,
         }),
     }
+}
+
+/// The game's first message: the databases' warnings (damaged files left out), then
+/// `hint`.
+fn greeting(warnings: &[String], hint: Option<String>) -> Option<String> {
+    let all: Vec<String> = warnings.iter().cloned().chain(hint).collect();
+    (!all.is_empty()).then(|| all.join(" "))
 }
 
 /// The game's first message when it has no endgame databases of `variant`: how to
@@ -213,6 +223,12 @@ mod tests {
             "{hint}"
         );
         assert_eq!(super::no_database_hint(true, Variant::Brazilian), None);
+        let damaged = vec!["w20b10.wdl: damaged (checksum)".to_string()];
+        assert_eq!(
+            super::greeting(&damaged, None).as_deref(),
+            Some("w20b10.wdl: damaged (checksum)")
+        );
+        assert_eq!(super::greeting(&[], None), None);
         let hint = super::no_database_hint(false, Variant::Russian).unwrap();
         assert!(
             hint.contains(&format!(

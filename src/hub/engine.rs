@@ -46,6 +46,9 @@ pub struct HubEngine {
     level: TimeControl,
     /// Chooses among book moves.
     rng: ChaCha8Rng,
+    /// What the databases found at start need said (damaged files left out): told
+    /// as an `error` line at `init`, when the GUI listens.
+    startup_note: Option<String>,
 }
 
 /// What the loop should do after a line.
@@ -71,6 +74,7 @@ impl HubEngine {
             history: Vec::new(),
             level: TimeControl::MoveTime(Duration::from_secs(1)),
             rng: ChaCha8Rng::from_entropy(),
+            startup_note: None,
         }
     }
 
@@ -79,11 +83,12 @@ impl HubEngine {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
-    /// Use the databases in `dir` (as `set-param name=egdb-dir` does, but silently:
+    /// Use the databases in `dir` (as `set-param name=egdb-dir` does, but quietly:
     /// without databases of the rules played, none are used until `variant` names
-    /// rules it holds).
+    /// rules it holds; damaged files are named at `init`).
     pub fn use_egdb(&mut self, dir: &std::path::Path) {
         let db = super::settings::open_egdb(self.settings.engine.variant, dir).ok();
+        self.startup_note = db.as_ref().and_then(super::settings::damaged_note);
         self.settings.egdb_dir = dir.to_path_buf();
         self.settings.egdb = db.map(Arc::new);
         self.stale = true;
@@ -321,6 +326,9 @@ impl HubEngine {
         match cmd {
             HubCommand::Hub => self.announce(),
             HubCommand::Init => {
+                if let Some(note) = self.startup_note.take() {
+                    self.error(note);
+                }
                 self.refresh_searcher();
                 if self.running.is_none() && self.searcher.is_none() {
                     self.searcher = self.new_searcher();

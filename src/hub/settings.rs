@@ -193,7 +193,7 @@ pub struct Applied {
 
 /// The note naming the damaged files of `db`, if any (each is left out; the rest
 /// is used).
-fn damaged_note(db: &Egdb) -> Option<String> {
+pub(super) fn damaged_note(db: &Egdb) -> Option<String> {
     let files: Vec<String> = db.damaged_files().iter().map(|f| f.to_string()).collect();
     (!files.is_empty()).then(|| format!("endgame databases used without {}", files.join("; ")))
 }

@@ -159,6 +159,41 @@ fn a_corrupt_file_a_position_needs_is_named_by_probe_verify_and_analyze() {
         "{context}: {out:?}"
     );
     assert!(text(&out.stdout).contains("bestmove"), "{context}: {out:?}");
+
+    // The Hub, finding them at the standard place: an `error` line at `init`
+    // names the file, and nothing reaches stderr.
+    let out = hub_session(dir.path(), "hub\ninit\nquit\n");
+    let said = text(&out.stdout);
+    let error = said
+        .lines()
+        .position(|l| l.starts_with("error ") && l.contains(&format!("{stem}.wdl")));
+    let ready = said.lines().position(|l| l == "ready");
+    assert!(error.is_some() && error < ready, "{context}: {said}");
+    assert!(out.stderr.is_empty(), "{context}: {out:?}");
+}
+
+/// `damas hub` with `DAMAS_EGDB` set to `dir`, given `input` on stdin.
+fn hub_session(dir: &Path, input: &str) -> Output {
+    use std::io::Write;
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .arg("hub")
+        .current_dir(home.path())
+        .env("HOME", home.path())
+        .env_remove("XDG_DATA_HOME")
+        .env("DAMAS_EGDB", dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }
 
 /// A truncated file takes its own slice out of play, and every position that

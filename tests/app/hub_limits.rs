@@ -1,7 +1,8 @@
 //! The Hub under limits and odd input: a table the machine cannot give is an `error`
 //! line with the old table kept and nothing on stderr; unknown parameters and `go`
 //! modes are answered; moves of the other numbering are named as such. The command
-//! line refuses such a table with a message and a non-zero status.
+//! line and the terminal game refuse such a table with a message and a non-zero
+//! status.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -63,6 +64,16 @@ fn analyze_with_a_table_too_large_fails_with_a_message() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("cannot allocate a table of 60000 MB"), "{err}");
     assert!(!err.contains("memory allocation"), "an abort: {err}");
+}
+
+#[test]
+fn the_game_with_a_table_too_large_fails_with_a_message_before_its_screen() {
+    let o = limited(LIMIT_KIB, "play --hash 60000", "");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot allocate a table of 60000 MB"), "{err}");
+    // The check comes before the game needs a terminal.
+    assert!(!err.contains("interactive terminal"), "{err}");
 }
 
 fn hub(input: &str) -> String {
