@@ -70,7 +70,7 @@ class TimedHubEngine(HubEngine):
 
 def start_engine(path: str, args) -> HubEngine:
     engine = TimedHubEngine([path, "hub"])
-    options = {"variant": "brazilian", "threads": args.threads}
+    options = {"variant": args.variant, "threads": args.threads}
     if args.ballots:
         options["book"] = "false"
     for item in args.option:
@@ -138,7 +138,7 @@ def play_game(engines, args, fen, times):
     """One game from `fen` (None: the start); engines[0] plays White. Returns
     (result, loser_on_time, min_left); appends the time of each move with a choice
     to `times`."""
-    board = draughts.Board(variant="brazilian", fen=fen) if fen else draughts.Board(variant="brazilian")
+    board = draughts.Board(variant=args.variant, fen=fen) if fen else draughts.Board(variant=args.variant)
     for e in engines:
         e.send("new-game")
     clock = {draughts.WHITE: args.time, draughts.BLACK: args.time}
@@ -203,6 +203,7 @@ def main() -> int:
     p.add_argument("--engine", default="target/release/damas", help="engine A's damas binary")
     p.add_argument("--engine2", help="engine B's damas binary (default: --engine)")
     p.add_argument("--games", type=int, default=100)
+    p.add_argument("--variant", default="brazilian", choices=["brazilian", "russian"], help="the rules played")
     p.add_argument("--time", type=float, default=1.0, help="seconds per side")
     p.add_argument("--inc", type=float, default=0.0, help="increment per move, seconds")
     p.add_argument("--moves", type=int, default=0, help="moves= of the level line (0: sudden death)")
