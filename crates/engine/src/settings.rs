@@ -56,7 +56,7 @@ pub const SETTINGS: [Setting; 15] = [
     Setting {
         key: "variant",
         aliases: &[],
-        values: Values::Choice(&["brazilian", "russian"]),
+        values: Values::Choice(&Variant::NAMES),
         searcher: true,
         hub: true,
         doc: "Rules played: Brazilian or Russian draughts.",
@@ -102,7 +102,7 @@ pub const SETTINGS: [Setting; 15] = [
     Setting {
         key: "eval",
         aliases: &[],
-        values: Values::Choice(&["trained", "material"]),
+        values: Values::Choice(&EvalName::NAMES),
         searcher: true,
         hub: true,
         doc: "Static evaluation: the trained weights or material only.",

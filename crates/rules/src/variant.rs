@@ -28,6 +28,17 @@ impl Variant {
     /// Every supported variant.
     pub const ALL: [Variant; 2] = [Variant::Brazilian, Variant::Russian];
 
+    /// The names of [`Variant::ALL`], in order.
+    pub const NAMES: [&'static str; Variant::ALL.len()] = {
+        let mut names = [""; Variant::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Variant::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
     /// The lower-case name read and printed (`brazilian`, `russian`).
     pub const fn name(self) -> &'static str {
         match self {
@@ -85,7 +96,7 @@ impl fmt::Display for GameType {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum VariantError {
     /// No variant has this name.
-    #[error("unknown variant {0:?} (known: brazilian, russian)")]
+    #[error("unknown variant {0:?} (known: {known})", known = Variant::NAMES.join(", "))]
     Name(String),
     /// A PDN `GameType` number of a game we do not play.
     #[error("unsupported GameType {0} (26, Brazilian, and 25, Russian, are played)")]
@@ -173,5 +184,11 @@ mod tests {
             Variant::from_game_type(GameType(20)),
             Err(VariantError::GameType(GameType(20)))
         );
+        // The error lists every variant, from the type.
+        let said = VariantError::Name("checkers".into()).to_string();
+        for v in Variant::ALL {
+            assert!(said.contains(v.name()), "{said}");
+        }
+        assert_eq!(Variant::NAMES.len(), Variant::ALL.len());
     }
 }

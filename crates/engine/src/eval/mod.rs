@@ -81,6 +81,17 @@ impl EvalName {
     /// Every name, default first.
     pub const ALL: [EvalName; 2] = [EvalName::Trained, EvalName::Material];
 
+    /// The names of [`EvalName::ALL`], in order.
+    pub const NAMES: [&'static str; EvalName::ALL.len()] = {
+        let mut names = [""; EvalName::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = EvalName::ALL[i].as_str();
+            i += 1;
+        }
+        names
+    };
+
     /// The name as written on command lines.
     pub const fn as_str(self) -> &'static str {
         match self {
