@@ -1,7 +1,8 @@
 //! damas — the application over the engine's crates: the Hub protocol engine
 //! ([`hub`]), engine matches ([`mod@matches`]), game review ([`review`]), the thesis'
 //! node-count study ([`study`]), training ([`train`]), book building
-//! ([`book_build`]), database wins played out ([`egdb_playout`]), and, with their
+//! ([`book_build`]), database wins played out ([`egdb_playout`]), parameter tuning
+//! by SPSA ([`tune`]), and, with their
 //! features, the terminal UI and the command lines.
 //!
 //! The layers below are their own crates: [`damas_rules`] (the rules),
@@ -15,6 +16,7 @@ pub mod plural;
 pub mod review;
 pub mod study;
 pub mod train;
+pub mod tune;
 
 #[cfg(feature = "cli")]
 pub mod cli;

@@ -20,7 +20,8 @@ pub struct Args {
     /// techniques (pvs+tt…), eval (trained|material), egdb-wins (play|verdict),
     /// builtin-egdb (true|false), strength (or level: 1-10 or a name), book (true|false), move-overhead (ms),
     /// contempt (hundredths of a man),
-    /// aspiration, tt-frontier, lines, and last `cmd=COMMAND ARGS` for a Hub engine.
+    /// aspiration, tt-frontier, lines, tune (NAME:VALUE;…), and last `cmd=COMMAND ARGS`
+    /// for a Hub engine.
     #[arg(long, default_value = "depth=6")]
     pub engine1: EngineSpec,
     /// Second engine, same form.

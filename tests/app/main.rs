@@ -25,3 +25,4 @@ mod russian_play;
 mod tmux;
 mod tui;
 mod tui_analysis;
+mod tune;

@@ -104,7 +104,7 @@ pub fn search_options(settings: &EngineSettings, sources: &Sources) -> SearchOpt
         .with_techniques(settings.techniques)
         .with_hash_mb(settings.hash_mb)
         .with_threads(settings.threads)
-        .with_aspiration(settings.aspiration)
+        .with_tuning(settings.tuning)
         .with_contempt(settings.contempt)
         .with_tt_frontier(settings.tt_frontier)
         .with_lines(settings.lines)

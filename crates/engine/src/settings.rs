@@ -8,7 +8,7 @@ use thiserror::Error;
 use crate::eval::EvalName;
 use crate::level::Strength;
 use crate::search::{
-    parse_threads, SearchOptions, TableKind, Techniques, WinPolicy, MAX_THREADS,
+    parse_threads, ParamId, SearchOptions, TableKind, Techniques, Tuning, WinPolicy, MAX_THREADS,
     THESIS_ASPIRATION_DELTA,
 };
 use crate::time::MoveOverhead;
@@ -52,7 +52,7 @@ pub struct Setting {
 }
 
 /// Every engine setting, in the order the Hub announces them.
-pub const SETTINGS: [Setting; 15] = [
+pub const SETTINGS: [Setting; 16] = [
     Setting {
         key: "variant",
         aliases: &[],
@@ -173,6 +173,14 @@ pub const SETTINGS: [Setting; 15] = [
         doc: "Aspiration window half-width in hundredths of a man.",
     },
     Setting {
+        key: "tune",
+        aliases: &[],
+        values: Values::Text,
+        searcher: true,
+        hub: true,
+        doc: "Search constants away from their defaults as `NAME:VALUE;NAME:VALUE` (e.g. `futility-margin:60`; `default` resets them; docs/tuning.md lists them); empty: the defaults.",
+    },
+    Setting {
         key: "tt-frontier",
         aliases: &[],
         values: Values::Bool,
@@ -266,8 +274,9 @@ pub struct EngineSettings {
     /// How much less than even a draw by the rules is worth to the engine's side,
     /// in hundredths of a man.
     pub contempt: i32,
-    /// Aspiration window half-width in hundredths of a man.
-    pub aspiration: i32,
+    /// The search's tunable constants, the aspiration window's half-width among them
+    /// (settings `tune` and `aspiration`).
+    pub tuning: Tuning,
     /// Whether frontier nodes probe the replacing table.
     pub tt_frontier: bool,
     /// How many best moves a search finds (multi-PV; 1: the ordinary search).
@@ -291,7 +300,7 @@ impl Default for EngineSettings {
             book: true,
             move_overhead: MoveOverhead::default(),
             contempt: o.contempt(),
-            aspiration: o.aspiration_delta(),
+            tuning: *o.tuning(),
             tt_frontier: o.tt_frontier(),
             lines: o.lines(),
         }
@@ -306,7 +315,7 @@ impl EngineSettings {
         EngineSettings {
             table: TableKind::Thesis,
             techniques: Techniques::strongest(),
-            aspiration: THESIS_ASPIRATION_DELTA,
+            tuning: Tuning::default().with(ParamId::ASPIRATION, THESIS_ASPIRATION_DELTA),
             eval: EvalName::Material,
             egdb_wins: WinPolicy::Verdict,
             ..EngineSettings::default()
@@ -380,7 +389,8 @@ impl EngineSettings {
             "book" => self.book = flag()?,
             "move-overhead" => self.move_overhead = MoveOverhead::from_millis(int()? as u64),
             "contempt" => self.contempt = int()? as i32,
-            "aspiration" => self.aspiration = int()? as i32,
+            "aspiration" => self.tuning = self.tuning.with(ParamId::ASPIRATION, int()? as i32),
+            "tune" => self.tuning.apply(value).map_err(|e| bad(e.to_string()))?,
             "tt-frontier" => self.tt_frontier = flag()?,
             "lines" => self.lines = int()? as usize,
             other => unreachable!("setting {other} has no rule"),
@@ -403,7 +413,8 @@ impl EngineSettings {
             "book" => self.book.to_string(),
             "move-overhead" => self.move_overhead.millis().to_string(),
             "contempt" => self.contempt.to_string(),
-            "aspiration" => self.aspiration.to_string(),
+            "aspiration" => self.tuning.aspiration().to_string(),
+            "tune" => self.tuning.to_string(),
             "tt-frontier" => self.tt_frontier.to_string(),
             "lines" => self.lines.to_string(),
             _ => return None,

@@ -22,11 +22,15 @@ use super::parallel::smp::Role;
 use super::pv::PvTable;
 use super::report::Stats;
 use super::techniques::Techniques;
+use super::tuning::Tuning;
 
 /// The state of one search: options, tables, statistics, the path from the game's
 /// start to the current node.
 pub(crate) struct Engine<'a, E: Evaluator + ?Sized, T: TableAccess, R: Rules> {
     pub t: Techniques,
+    /// The tunable constants, copied from the options next to the techniques so
+    /// that each test reads them in one step.
+    pub tune: Tuning,
     pub opts: &'a SearchOptions,
     pub eval: &'a E,
     pub tt: &'a mut T,

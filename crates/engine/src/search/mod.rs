@@ -4,8 +4,8 @@
 //!
 //! Layout: this file holds the [`Searcher`] (options and tables kept across moves) and
 //! the start of one search.
-//! - The contract: `techniques` the switches, `options` the [`SearchOptions`]
-//!   builder, `limits` time, nodes and the stop flag, `report` what a search returns.
+//! - The contract: `techniques` the switches, `tuning` the tunable constants,
+//!   `options` the [`SearchOptions`] builder, `limits` time, nodes and the stop flag, `report` what a search returns.
 //! - The tree: `engine` the state of one search, `pvs` the node search (α-β / PVS,
 //!   TT, killers, history, selective deepening, repetition), `leaf` the horizon
 //!   nodes, `qsearch` quiescence, `order` move ordering and selection, `pv` the
@@ -40,6 +40,7 @@ pub use options::{
 pub use parallel::smp::{parse_threads, MAX_THREADS};
 pub use report::{Info, PvLine, SearchResult, Stats, CONVERSION_UNPROVEN};
 pub use techniques::{TechniqueError, Techniques};
+pub use tuning::{Param, ParamId, Tuning, TuningError, PARAMS, PARAM_COUNT};
 
 /// A search engine instance: options and tables, reused across moves of a game.
 pub struct Searcher {
@@ -318,6 +319,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess, R: Rules>(
     let t = shared.t;
     let mut engine = Engine {
         t,
+        tune: shared.opts.tuning,
         opts: shared.opts,
         eval,
         tt,
@@ -370,6 +372,7 @@ mod report;
 mod root;
 mod selective;
 mod techniques;
+mod tuning;
 
 use engine::Engine;
 use limits::{Budget, MAX_PLY};

@@ -8,6 +8,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::techniques::Techniques;
+use super::tuning::{ParamId, Tuning};
 use crate::eval::Evaluation;
 use damas_egdb::oracle::Oracle;
 use damas_rules::variant::Variant;
@@ -92,8 +93,9 @@ pub struct SearchOptions {
     /// Search threads (lazy SMP over the replacing table; the thesis' table
     /// always searches with one).
     pub(crate) threads: usize,
-    /// Aspiration window half-width in hundredths of a man.
-    pub(crate) aspiration_delta: i32,
+    /// The tunable constants the search reads (margins, depths, the aspiration
+    /// window's half-width).
+    pub(crate) tuning: Tuning,
     /// What a draw by the rules (repetition, the counting rules) is worth to the
     /// side to move at the root, less than an even position: a draw scores
     /// `-contempt` for it and `+contempt` for its opponent, in hundredths of a man.
@@ -141,7 +143,7 @@ impl fmt::Debug for SearchOptions {
             .field("tt_bits", &self.tt_bits)
             .field("hash_mb", &self.hash_mb)
             .field("threads", &self.threads)
-            .field("aspiration_delta", &self.aspiration_delta)
+            .field("tuning", &self.tuning)
             .field("contempt", &self.contempt)
             .field("oracle", &self.oracle.as_ref().map(|o| o.max_pieces()))
             .field("evaluation", &self.evaluation.name())
@@ -165,7 +167,7 @@ impl Default for SearchOptions {
             tt_bits: 21,
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
-            aspiration_delta: ENGINE_ASPIRATION_DELTA,
+            tuning: Tuning::default(),
             contempt: 0,
             oracle: None,
             evaluation: Evaluation::default(),
@@ -189,7 +191,7 @@ impl SearchOptions {
         SearchOptions {
             techniques: Techniques::strongest(),
             table: TableKind::Thesis,
-            aspiration_delta: THESIS_ASPIRATION_DELTA,
+            tuning: Tuning::default().with(ParamId::ASPIRATION, THESIS_ASPIRATION_DELTA),
             evaluation: Evaluation::Material,
             tt_leaves: true,
             ..SearchOptions::default()
@@ -223,7 +225,18 @@ impl SearchOptions {
 
     /// Aspiration window half-width in hundredths of a man.
     pub fn aspiration_delta(&self) -> i32 {
-        self.aspiration_delta
+        self.tuning.aspiration()
+    }
+
+    /// The tunable constants the search reads.
+    pub fn tuning(&self) -> &Tuning {
+        &self.tuning
+    }
+
+    /// Search with the constants `tuning`.
+    pub fn with_tuning(mut self, tuning: Tuning) -> SearchOptions {
+        self.tuning = tuning;
+        self
     }
 
     /// How much less than even a draw by the rules is worth to the root's side to
@@ -316,7 +329,7 @@ impl SearchOptions {
 
     /// Use an aspiration half-width of `delta` hundredths of a man.
     pub fn with_aspiration(mut self, delta: i32) -> SearchOptions {
-        self.aspiration_delta = delta;
+        self.tuning = self.tuning.with(ParamId::ASPIRATION, delta);
         self
     }
 
@@ -422,7 +435,7 @@ mod tests {
                 tt_exact_draft: exact_draft,
                 oracle: None,
                 evaluation: Evaluation::Material,
-                aspiration_delta: THESIS_ASPIRATION_DELTA,
+                tuning: Tuning::default().with(ParamId::ASPIRATION, THESIS_ASPIRATION_DELTA),
                 ..SearchOptions::default()
             };
             let built = SearchOptions::thesis()
@@ -432,7 +445,7 @@ mod tests {
                 .with_exact_draft(exact_draft)
                 .with_oracle(None);
             same(&built, &old);
-            assert_eq!(built.aspiration_delta, 50);
+            assert_eq!(built.aspiration_delta(), 50);
         }
     }
 
@@ -446,7 +459,7 @@ mod tests {
             clear_tt: false,
             tt_leaves: true,
             evaluation: Evaluation::Material,
-            aspiration_delta: THESIS_ASPIRATION_DELTA,
+            tuning: Tuning::default().with(ParamId::ASPIRATION, THESIS_ASPIRATION_DELTA),
             ..SearchOptions::default()
         };
         let built = SearchOptions::thesis()
@@ -479,7 +492,7 @@ mod tests {
         same(&built, &old);
         // The engine keeps its own aspiration half-width and the replacing table.
         let engine = SearchOptions::default();
-        assert_eq!(engine.aspiration_delta, ENGINE_ASPIRATION_DELTA);
+        assert_eq!(engine.aspiration_delta(), ENGINE_ASPIRATION_DELTA);
         assert_eq!(engine.table, TableKind::Replacing);
         assert_ne!(
             format!("{:?}", SearchOptions::thesis()),

@@ -20,7 +20,7 @@ use super::order::select;
 use super::parallel::busy;
 use super::selective::etc::ETC_MIN_DEPTH;
 use super::selective::futility::futile;
-use super::selective::singular::{Singular, SE_MIN_DEPTH};
+use super::selective::singular::Singular;
 
 /// Single-reply and singular extensions stop this many plies below the root, so a
 /// long run of extended moves cannot deepen the search without bound.
@@ -220,7 +220,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         // A forced move is searched one ply deeper (`ext`).
         let child_depth = depth - 1 + u32::from(t.ext && n == 1 && !root && ply < EXT_MAX_PLY);
         self.path.push(*pos);
-        let singular = if t.singular && !root && ply < EXT_MAX_PLY && n > 1 && depth >= SE_MIN_DEPTH
+        let singular = if t.singular
+            && !root
+            && ply < EXT_MAX_PLY
+            && n > 1
+            && depth >= self.tune.se_min_depth()
         {
             self.singular(pos, depth, ply, (alpha, beta), tt_move, entry)
         } else {

@@ -24,6 +24,9 @@ fn unknown_keys_and_bad_values_are_typed_errors() {
         ("contempt", "-101"),
         ("tt-frontier", "sometimes"),
         ("variant", "italian"),
+        ("tune", "futility-margin"),
+        ("tune", "no-such-param:1"),
+        ("tune", "rfp-margin:70;futility-margin:-1"),
     ] {
         let e = s.set(key, value).expect_err(key);
         assert!(matches!(e, SettingError::Value { .. }), "{key}: {e}");
@@ -50,6 +53,7 @@ fn every_value_read_back_sets_the_same() {
         ("aspiration", "30"),
         ("contempt", "-15"),
         ("tt-frontier", "false"),
+        ("tune", "futility-margin:60;lmr-min-move:4"),
         ("tt-bits", "16"),
     ] {
         s.set(key, value).unwrap();
@@ -129,4 +133,20 @@ fn egdb_wins_selects_the_policy_and_refuses_other_names() {
         "egdb-wins must be play or verdict, not \"exact\""
     );
     assert_eq!(s.egdb_wins, WinPolicy::Verdict);
+}
+
+#[test]
+fn tune_and_aspiration_write_the_same_tuning() {
+    use crate::search::ParamId;
+    let mut s = EngineSettings::default();
+    assert_eq!(s.get("tune").as_deref(), Some(""));
+    s.set("tune", "aspiration:30;se-margin:3").unwrap();
+    assert_eq!(s.get("aspiration").as_deref(), Some("30"));
+    s.set("aspiration", "40").unwrap();
+    assert_eq!(s.get("tune").as_deref(), Some("se-margin:3;aspiration:40"));
+    let options = s.search_options();
+    assert_eq!(options.aspiration_delta(), 40);
+    assert_eq!(options.tuning().get(ParamId::SE_MARGIN), 3);
+    s.set("tune", "default").unwrap();
+    assert_eq!(s, EngineSettings::default());
 }

@@ -244,7 +244,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let iterate = t.id || t.asp || limits.depth.is_none();
         let first = if iterate { 1 } else { max_depth };
-        let delta = self.opts.aspiration_delta.max(1);
+        let delta = self.opts.aspiration_delta().max(1);
         // The depth after the last one searched, and whether an iteration has
         // completed (whose values centre the aspiration window).
         let (mut next, mut searched) = (first, false);

@@ -11,17 +11,12 @@ use damas_rules::variant::Rules;
 
 use crate::search::engine::Engine;
 
-/// Nodes with at most this many plies to go may skip moves …
-pub(crate) const FUTILITY_MAX_DEPTH: u32 = 2;
-/// … when their evaluation plus this margin per ply to go (hundredths of a man)
-/// stays at or below `alpha`.
-pub(crate) const FUTILITY_MARGIN: Score = Score::centi(50);
-
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// The value a futile move is scored at (the evaluation plus the margin), when
     /// the node at `pos`, whose moves are quiet, may skip its futile moves: a
-    /// null-window, non-root node with few plies to go, no capture threatened against
-    /// the side to move and no proven bound. `None` where every move is searched.
+    /// null-window, non-root node with few plies to go (`futility-max-depth`), no
+    /// capture threatened against the side to move and no proven bound; the margin is
+    /// `futility-margin` a ply to go ([`Tuning`](crate::search::Tuning)). `None` where every move is searched.
     /// The evaluation is shared with reverse futility pruning through `static_eval`.
     pub(crate) fn futility(
         &mut self,
@@ -33,15 +28,16 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         static_eval: &mut Option<Score>,
     ) -> Option<Score> {
         if !self.t.futility
-            || depth > FUTILITY_MAX_DEPTH
             || ply == 0
             || beta.0 - alpha.0 != 1
             || alpha.is_proven()
+            || depth > self.tune.futility_max_depth()
             || Board::from(pos).threatened()
         {
             return None;
         }
-        let v = Score(self.static_eval(pos, ply, static_eval).0 + FUTILITY_MARGIN.0 * depth as i32);
+        let margin = self.tune.futility_margin();
+        let v = Score(self.static_eval(pos, ply, static_eval).0 + margin.0 * depth as i32);
         (v <= alpha).then_some(v)
     }
 }

@@ -8,15 +8,12 @@ use damas_rules::variant::Rules;
 
 use crate::search::engine::Engine;
 
-/// Nodes with at least this many plies to go are reduced.
-pub(crate) const IIR_MIN_DEPTH: u32 = 4;
-
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// The depth a node searches to: `depth`, or one ply less at a non-root node
-    /// with [`IIR_MIN_DEPTH`] or more plies to go that found no move in the table.
+    /// with `iir-min-depth` ([`Tuning`](crate::search::Tuning)) or more plies to go that found no move in the table.
     #[inline(always)]
     pub(crate) fn iir_depth(&self, depth: u32, root: bool, has_tt_move: bool) -> u32 {
-        if self.t.iir && !root && depth >= IIR_MIN_DEPTH && !has_tt_move {
+        if self.t.iir && !root && !has_tt_move && depth >= self.tune.iir_min_depth() {
             depth - 1
         } else {
             depth

@@ -12,15 +12,10 @@ use damas_rules::variant::Rules;
 
 use crate::search::engine::Engine;
 
-/// Late move reductions apply from this many plies to go …
-pub(crate) const LMR_MIN_DEPTH: u32 = 3;
-/// … and from this move (0-based) in the ordered list on.
-pub(crate) const LMR_MIN_MOVE: usize = 3;
-
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// How many plies shallower move `m` (the `rank`-th searched, reaching `child`)
-    /// is searched first at a node with `depth` to go: 2 when late and deep, 1
-    /// otherwise, `None` where it is not reduced (the technique is off, the window
+    /// is searched first at a node with `depth` to go: 2 from twice `lmr-min-move`
+    /// and twice `lmr-min-depth` ([`Tuning`](crate::search::Tuning)), 1 from those, `None` where it is not reduced (the technique is off, the window
     /// is open, it captures, or it gives the opponent a capture).
     #[inline(always)]
     pub(crate) fn late_move_reduction(
@@ -32,16 +27,14 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         alpha: Score,
         beta: Score,
     ) -> Option<u32> {
-        if !self.t.lmr
-            || depth < LMR_MIN_DEPTH
-            || rank < LMR_MIN_MOVE
-            || beta.0 - alpha.0 != 1
-            || m.is_capture()
-            || has_capture(child)
-        {
+        if !self.t.lmr || beta.0 - alpha.0 != 1 || m.is_capture() {
             return None;
         }
-        Some(if rank >= 2 * LMR_MIN_MOVE && depth >= 2 * LMR_MIN_DEPTH {
+        let (min_depth, min_move) = (self.tune.lmr_min_depth(), self.tune.lmr_min_move());
+        if depth < min_depth || rank < min_move || has_capture(child) {
+            return None;
+        }
+        Some(if rank >= 2 * min_move && depth >= 2 * min_depth {
             2
         } else {
             1

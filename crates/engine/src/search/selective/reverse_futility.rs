@@ -11,12 +11,9 @@ use damas_rules::variant::Rules;
 
 use crate::search::engine::Engine;
 
-/// Nodes with at most this many plies to go may be pruned …
-pub(crate) const RFP_MAX_DEPTH: u32 = 4;
-/// … when the evaluation clears `beta` by this margin per ply to go (hundredths of a
-/// man) …
-pub(crate) const RFP_MARGIN: Score = Score::centi(80);
-/// … and they lie at least this far below the root.
+/// Nodes with at most `rfp-max-depth` plies to go may be pruned when the evaluation
+/// clears `beta` by `rfp-margin` a ply to go ([`Tuning`](crate::search::Tuning)), and
+/// they lie at least this far below the root.
 const RFP_MIN_PLY: u32 = 2;
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
@@ -35,10 +32,10 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         static_eval: &mut Option<Score>,
     ) -> Option<Score> {
         if !self.t.rfp
-            || depth > RFP_MAX_DEPTH
             || ply < RFP_MIN_PLY
             || beta.0 - alpha.0 != 1
             || beta.is_proven()
+            || depth > self.tune.rfp_max_depth()
         {
             return None;
         }
@@ -47,7 +44,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             return None;
         }
         let v = self.static_eval(pos, ply, static_eval);
-        let reduced = Score(v.0 - RFP_MARGIN.0 * depth as i32);
+        let reduced = Score(v.0 - self.tune.rfp_margin().0 * depth as i32);
         (reduced >= beta && !reduced.is_proven() && !board.threatened()).then_some(reduced)
     }
 }

@@ -10,11 +10,6 @@ use damas_rules::variant::Rules;
 
 use crate::search::engine::Engine;
 
-/// Singular extensions apply from this many plies to go …
-pub(crate) const SE_MIN_DEPTH: u32 = 8;
-/// … with the other moves held below the table's bound less this much a ply to go.
-const SE_MARGIN: Score = Score::centi(2);
-
 /// What the singular-extension test found for the table move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Singular {
@@ -29,7 +24,8 @@ pub(crate) enum Singular {
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// Whether the table move (index `tt_move` of this node's list, its entry
     /// `entry`) is singular: every other move, searched to half the depth, stays
-    /// below the entry's lower bound less a margin. At a null-window node whose
+    /// below the entry's lower bound less `se-margin` a ply to go
+    /// ([`Tuning`](crate::search::Tuning)). At a null-window node whose
     /// margin-lowered bound still clears `beta`, another move reaching it cuts the
     /// node off (multi-cut). The node is on the path.
     pub(crate) fn singular(
@@ -49,7 +45,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         if !matches!(e.bound, Bound::Lower | Bound::Exact) || e.depth + 3 < depth || v.is_proven() {
             return Singular::No;
         }
-        let bound = Score(v.0 - SE_MARGIN.0 * depth as i32);
+        let bound = Score(v.0 - self.tune.se_margin().0 * depth as i32);
         if bound.is_proven() {
             return Singular::No;
         }

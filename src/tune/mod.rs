@@ -1,0 +1,109 @@
+//! Parameter tuning by SPSA (`damas tune`, docs/tuning.md): the search's tunable
+//! constants ([`damas_engine::search::PARAMS`]) moved by simultaneous perturbation
+//! ([`spsa`]) against an [`Objective`], node-limited game pairs between the engine at
+//! θ+ and at θ− ([`games`]), with a state file written after every iteration
+//! ([`state`]) so that a stopped run resumes, and a summary of the paths ([`summary`]).
+
+pub mod games;
+pub mod spsa;
+pub mod state;
+pub mod summary;
+
+use std::path::Path;
+
+use thiserror::Error;
+
+use damas_engine::search::PARAMS;
+use damas_rules::variant::Variant;
+
+use crate::matches::{parse_openings, Opening, OpeningsError};
+pub use games::Games;
+pub use spsa::{Objective, Spsa, Tuned};
+pub use state::{check_writable, GameSetup, StateError, TuneState};
+pub use summary::summary;
+
+/// The unbalanced Brazilian openings shipped in `data/openings/`.
+const BRAZILIAN_OPENINGS: &str = include_str!("../../data/openings/brazilian-unbalanced.txt");
+/// The unbalanced Russian openings shipped in `data/openings/`.
+const RUSSIAN_OPENINGS: &str = include_str!("../../data/openings/russian-unbalanced.txt");
+
+/// The unbalanced opening set of `variant`, in file order (the default of a run).
+pub fn default_openings(variant: Variant) -> Result<Vec<Opening>, OpeningsError> {
+    parse_openings(match variant {
+        Variant::Brazilian => BRAZILIAN_OPENINGS,
+        Variant::Russian => RUSSIAN_OPENINGS,
+    })
+}
+
+/// Why a run stopped.
+#[derive(Debug, Error)]
+pub enum TuneError {
+    /// The state file could not be read or written.
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// The objective failed at an iteration (which is not counted).
+    #[error("iteration {iteration}: {reason}")]
+    Objective {
+        /// The iteration (from 1).
+        iteration: u64,
+        /// What failed.
+        reason: String,
+    },
+}
+
+/// The engine parameters named in `names` (every one of [`PARAMS`] when empty), each
+/// starting at its default.
+pub fn engine_params(names: &[String]) -> Result<Vec<Tuned>, String> {
+    let chosen: Vec<&str> = if names.is_empty() {
+        PARAMS.iter().map(|p| p.name).collect()
+    } else {
+        names.iter().map(String::as_str).collect()
+    };
+    let mut seen = Vec::new();
+    chosen
+        .into_iter()
+        .map(|name| {
+            let p = PARAMS.iter().find(|p| p.name == name).ok_or_else(|| {
+                let all: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
+                format!("no tunable parameter {name:?} (one of {})", all.join(", "))
+            })?;
+            if seen.contains(&name) {
+                return Err(format!("parameter {name} named twice"));
+            }
+            seen.push(name);
+            Ok(Tuned {
+                name: name.to_string(),
+                start: f64::from(p.default),
+                min: f64::from(p.min),
+                max: f64::from(p.max),
+                c_end: p.c,
+                r_end: p.r,
+            })
+        })
+        .collect()
+}
+
+/// Run `state` on to `until` iterations in all against `objective`, saving it to
+/// `path` after each iteration and calling `after` with it. An objective's failure
+/// stops the run with the state of the last completed iteration saved.
+pub fn run(
+    state: &mut TuneState,
+    path: &Path,
+    until: u64,
+    objective: &mut dyn Objective,
+    mut after: impl FnMut(&TuneState),
+) -> Result<(), TuneError> {
+    check_writable(path)?;
+    while state.spsa.k < until {
+        state
+            .spsa
+            .step(objective)
+            .map_err(|reason| TuneError::Objective {
+                iteration: state.spsa.k + 1,
+                reason,
+            })?;
+        state.save(path)?;
+        after(state);
+    }
+    Ok(())
+}
