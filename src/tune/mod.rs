@@ -35,6 +35,21 @@ pub fn default_openings(variant: Variant) -> Result<Vec<Opening>, OpeningsError>
     })
 }
 
+/// The tunable parameters as a Markdown table (name, default, range, `c`, `r`,
+/// meaning): what docs/tuning.md shows.
+pub fn params_table() -> String {
+    let mut out = String::from(
+        "| parameter | default | range | c (end) | r (end) | meaning |\n|---|---|---|---|---|---|\n",
+    );
+    for p in &PARAMS {
+        out.push_str(&format!(
+            "| `{}` | {} | {}–{} | {} | {} | {} |\n",
+            p.name, p.default, p.min, p.max, p.c, p.r, p.doc
+        ));
+    }
+    out
+}
+
 /// Why a run stopped.
 #[derive(Debug, Error)]
 pub enum TuneError {

@@ -75,10 +75,10 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
 
 #[test]
 fn a_noisy_objective_of_two_parameters_converges() {
-    let dir = tempfile::tempdir().unwrap();
     let mut state = synthetic(3000);
-    let path = dir.path().join("state.txt");
-    tune::run(&mut state, &path, 3000, &mut objective, |_| {}).unwrap();
+    for _ in 0..3000 {
+        state.spsa.step(&mut objective).unwrap();
+    }
     let theta = state.spsa.theta();
     assert!((theta[0] - 7.0).abs() < 0.5, "{theta:?}");
     assert!((theta[1] + 3.0).abs() < 0.5, "{theta:?}");
@@ -90,12 +90,27 @@ fn bad_state_files_name_the_file_and_the_line() {
     let good = synthetic(10).to_text();
     let cases = [
         ("not a state file\n".to_string(), "line 1"),
-        (good.replace("nodes 1000", "nodes many"), "line 3: nodes must be"),
-        (good.replace("theta 0 0 0", "theta 1 0 0"), "expected θ after iteration 0"),
-        (good.replace("theta 0 0 0", "theta 0 0 x"), "θ values must be numbers"),
-        (good.replace("param y 0", "param y 50"), "param y: needs MIN ≤ START ≤ MAX"),
+        (
+            good.replace("nodes 1000", "nodes many"),
+            "line 3: nodes must be",
+        ),
+        (
+            good.replace("theta 0 0 0", "theta 1 0 0"),
+            "expected θ after iteration 0",
+        ),
+        (
+            good.replace("theta 0 0 0", "theta 0 0 x"),
+            "θ values must be numbers",
+        ),
+        (
+            good.replace("param y 0", "param y 50"),
+            "param y: needs MIN ≤ START ≤ MAX",
+        ),
         (good.replace("seed 5\n", ""), "no seed line"),
-        (good.replace("variant brazilian", "variant italian"), "line 2"),
+        (
+            good.replace("variant brazilian", "variant italian"),
+            "line 2",
+        ),
         (format!("{good}colour white\n"), "unknown key \"colour\""),
     ];
     for (i, (body, want)) in cases.iter().enumerate() {
@@ -128,7 +143,10 @@ fn a_tuned_value_reaches_the_engine_a_spec_builds() {
         .parse::<EngineSpec>()
         .unwrap_err()
         .to_string();
-    assert!(e.contains("futility-margin must be a whole number from 0 to 200"), "{e}");
+    assert!(
+        e.contains("futility-margin must be a whole number from 0 to 200"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -184,7 +202,12 @@ fn bad_arguments_are_refused_before_any_game() {
             "--concurrency",
         ),
         (
-            vec!["--state", state.to_str().unwrap(), "--engine", "colour=white"],
+            vec![
+                "--state",
+                state.to_str().unwrap(),
+                "--engine",
+                "colour=white",
+            ],
             "unknown key",
         ),
         (
@@ -193,8 +216,28 @@ fn bad_arguments_are_refused_before_any_game() {
         ),
     ] {
         let out = damas(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
-        assert!(text(&out.stderr).contains(want), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(want),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
         assert!(!state.exists(), "{args:?} wrote a state file");
     }
+}
+
+#[test]
+fn the_documentation_shows_the_parameters() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tuning.md")).unwrap();
+    assert!(
+        doc.contains(&tune::params_table()),
+        "docs/tuning.md is out of date; its table should read:\n{}",
+        tune::params_table()
+    );
 }

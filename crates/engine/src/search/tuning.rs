@@ -475,7 +475,11 @@ mod tests {
                 .nodes
         };
         let base = nodes(Tuning::default());
-        assert_eq!(nodes(Tuning::default()), base, "the search is deterministic");
+        assert_eq!(
+            nodes(Tuning::default()),
+            base,
+            "the search is deterministic"
+        );
         for id in ParamId::all() {
             let p = id.param();
             let moved = [p.min, p.max, p.default - 1, p.default + 1]
