@@ -2,7 +2,7 @@
 //! constants ([`damas_engine::search::PARAMS`]) moved by simultaneous perturbation
 //! ([`spsa`]) against an [`Objective`], node-limited game pairs between the engine at
 //! θ+ and at θ− ([`games`]), with a state file written after every iteration
-//! ([`state`]) so that a stopped run resumes, and a summary of the paths ([`summary`]).
+//! ([`state`]) so that a stopped run resumes, and a summary of the paths ([`mod@summary`]).
 
 pub mod games;
 pub mod spsa;
