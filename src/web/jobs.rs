@@ -5,7 +5,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -155,11 +154,8 @@ fn analyze(
 
 fn info_json(id: u64, depth: u32, stats: &damas_engine::search::Stats, lines: Vec<Value>) -> Value {
     let ms = stats.time.as_millis() as u64;
-    let nps = if stats.time > Duration::ZERO {
-        (stats.nodes as f64 / stats.time.as_secs_f64()) as u64
-    } else {
-        0
-    };
+    // Every node, quiescence included, as `damas analyze` counts them.
+    let nps = stats.nps();
     json!({
         "type": "info", "id": id, "depth": depth, "nodes": stats.nodes, "nps": nps,
         "time_ms": ms, "lines": lines,
