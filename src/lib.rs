@@ -22,3 +22,5 @@ pub mod tune;
 pub mod cli;
 #[cfg(feature = "tui")]
 pub mod ui;
+#[cfg(feature = "web")]
+pub mod web;

@@ -28,6 +28,7 @@ mod review;
 pub mod study;
 pub mod train;
 mod tune;
+mod web;
 
 /// Brazilian checkers: play, analyse, count.
 #[derive(Parser, Debug)]
@@ -67,6 +68,9 @@ pub enum Command {
     /// Tune the search's constants by SPSA over node-limited game pairs, resumable
     /// from its state file (docs/tuning.md).
     Tune(tune::Args),
+    /// The board in a browser: serve a local page to play, analyse and review, and
+    /// print its address.
+    Web(web::Args),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -184,6 +188,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Book(a)) => book::run(&a),
         Some(Command::Openings(a)) => openings::run(&a),
         Some(Command::Tune(a)) => tune::run(&a),
+        Some(Command::Web(a)) => web::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

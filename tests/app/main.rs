@@ -26,3 +26,5 @@ mod tmux;
 mod tui;
 mod tui_analysis;
 mod tune;
+#[cfg(feature = "web")]
+mod web;
