@@ -20,3 +20,5 @@ pub mod train;
 pub mod cli;
 #[cfg(feature = "tui")]
 pub mod ui;
+#[cfg(feature = "web")]
+pub mod web;

@@ -27,6 +27,7 @@ mod play;
 mod review;
 pub mod study;
 pub mod train;
+mod web;
 
 /// Brazilian checkers: play, analyse, count.
 #[derive(Parser, Debug)]
@@ -63,6 +64,9 @@ pub enum Command {
     Book(book::Args),
     /// Match openings: `damas openings build` (an unbalanced set).
     Openings(openings::Args),
+    /// The board in a browser: serve a local page to play, analyse and review, and
+    /// print its address.
+    Web(web::Args),
 }
 
 /// A failure to report on one line of stderr, with the process exit status.
@@ -179,6 +183,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Review(a)) => review::run(&a),
         Some(Command::Book(a)) => book::run(&a),
         Some(Command::Openings(a)) => openings::run(&a),
+        Some(Command::Web(a)) => web::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

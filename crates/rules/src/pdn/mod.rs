@@ -23,11 +23,13 @@ use crate::variant::Variant;
 mod check;
 mod date;
 mod read;
+mod tree;
 mod write;
 
 pub use check::{check_result, ResultMismatch};
 pub use date::{date_of_day, today, UNKNOWN_DATE};
 pub use read::read_games;
+pub use tree::Variation;
 pub use write::{write_game, write_games};
 
 /// What the command line and the terminal UI say about a file without any game.
@@ -64,6 +66,9 @@ pub struct PdnGame {
     /// Comments after moves (`{…}` in the movetext) as (ply, text), in ply order;
     /// match records keep each move's time here (`[%emt …]`, `[%clk …]`).
     pub comments: Vec<(usize, String)>,
+    /// Variations (`( … )` in the movetext) as (ply, the lines played instead of the
+    /// move at that ply), in ply order: the move tree beside the main line `moves`.
+    pub variations: Vec<(usize, Vec<Variation>)>,
 }
 
 /// A move number as PDN writes it: `12` for White's move, `12...` for Black's.
@@ -203,6 +208,7 @@ impl PdnGame {
             moves,
             result,
             comments: Vec::new(),
+            variations: Vec::new(),
         }
     }
 
@@ -266,10 +272,17 @@ impl PdnGame {
 
     /// The comment after the move at `ply`, if any.
     pub fn comment(&self, ply: usize) -> Option<&str> {
-        self.comments
-            .iter()
-            .find(|(p, _)| *p == ply)
-            .map(|(_, c)| c.as_str())
+        tree::comment_at(&self.comments, ply)
+    }
+
+    /// The variations played instead of the move at `ply` (none: empty).
+    pub fn variations_at(&self, ply: usize) -> &[Variation] {
+        tree::variations_at(&self.variations, ply)
+    }
+
+    /// Add `line` as the last variation played instead of the move at `ply`.
+    pub fn add_variation(&mut self, ply: usize, line: Variation) {
+        tree::add_variation(&mut self.variations, ply, line);
     }
 
     /// Add `text` to the comment after the move at `ply`: a `}`, which would end the

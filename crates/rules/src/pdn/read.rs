@@ -269,6 +269,7 @@ impl Pending {
             moves: self.moves,
             result,
             comments: self.comments,
+            variations: Vec::new(),
         })
     }
 }

@@ -1,0 +1,1 @@
+// The page: replaced by the browser board.
