@@ -4,9 +4,10 @@
 //! from a [`Game`].
 //!
 //! Reading accepts tags, move numbers (`1.`, `1...`), algebraic or numeric moves with
-//! `-`, `x` or `:`, keeps a comment `{…}` with the move before it, and skips `;` line
-//! comments, `$n` annotations and (nested) variations `(…)`. Writing uses algebraic
-//! moves, each comment after its move, and `GameType "26,W,8,8,A0,0"` (`"25,…"` for
+//! `-`, `x` or `:`, keeps a comment `{…}` with the move before it and (nested)
+//! variations `(…)` as the game's move tree ([`Variation`]), and skips `;` line
+//! comments and `$n` annotations. Writing uses algebraic moves, each comment and then
+//! each variation after its move, and `GameType "26,W,8,8,A0,0"` (`"25,…"` for
 //! Russian).
 
 use std::fmt;

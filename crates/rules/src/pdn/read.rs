@@ -1,5 +1,6 @@
-//! Reading PDN text: a small tokenizer (tags, comments, variations, words) and a
-//! parser that replays every move against the position.
+//! Reading PDN text: a small tokenizer (tags, comments, variation brackets, words)
+//! and a parser that replays every move, in the main line and in its nested
+//! variations, against the position.
 
 use crate::fen::parse_fen;
 use crate::movegen::legal_moves_for;
@@ -7,7 +8,7 @@ use crate::notation::parse_move_for;
 use crate::position::Position;
 use crate::variant::Variant;
 
-use super::{add_comment, MoveNumber, PdnError, PdnErrorKind, PdnGame};
+use super::{add_comment, MoveNumber, PdnError, PdnErrorKind, PdnGame, Variation};
 
 /// A token with the byte offset where it starts.
 #[derive(Debug)]
@@ -17,6 +18,10 @@ enum Token<'a> {
     Result(&'a str),
     /// A `{…}` comment's text, without the braces.
     Comment(&'a str),
+    /// `(`: a variation of the move before it begins.
+    Open,
+    /// `)`: the variation ends.
+    Close,
 }
 
 struct Lexer<'a> {
@@ -66,28 +71,6 @@ impl<'a> Lexer<'a> {
         Err(LexError {
             at: open,
             kind: PdnErrorKind::Unterminated("comment"),
-        })
-    }
-
-    /// Skip a variation with nested variations and comments; `(` already consumed.
-    fn skip_variation(&mut self, open: usize) -> Result<(), LexError> {
-        let mut depth = 1;
-        while let Some(c) = self.bump() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Ok(());
-                    }
-                }
-                '{' => self.skip_comment(self.at - 1)?,
-                _ => {}
-            }
-        }
-        Err(LexError {
-            at: open,
-            kind: PdnErrorKind::Unterminated("variation"),
         })
     }
 
@@ -158,8 +141,9 @@ impl<'a> Lexer<'a> {
                     let text = &self.text[start + 1..self.at - 1];
                     return Ok(Some((start, Token::Comment(text))));
                 }
-                '(' => self.skip_variation(start)?,
-                ')' | '}' | ']' => {
+                '(' => return Ok(Some((start, Token::Open))),
+                ')' => return Ok(Some((start, Token::Close))),
+                '}' | ']' => {
                     return Err(LexError {
                         at: start,
                         kind: PdnErrorKind::Unexpected(c),
@@ -224,19 +208,44 @@ fn line_column(text: &str, at: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
+/// A line being read: the main line or an open variation.
+struct Frame {
+    line: Variation,
+    /// The game's ply of the line's first move (for move numbers).
+    first_ply: usize,
+    /// The line's start position, then the position after each of its moves.
+    positions: Vec<Position>,
+    /// Where its `(` stands (the main line: 0).
+    open: usize,
+}
+
+impl Frame {
+    fn new(start: Position, first_ply: usize, open: usize) -> Frame {
+        Frame {
+            line: Variation::default(),
+            first_ply,
+            positions: vec![start],
+            open,
+        }
+    }
+
+    /// The position the next move is played in.
+    fn now(&self) -> Position {
+        self.positions[self.positions.len() - 1]
+    }
+}
+
 /// A game being read.
 #[derive(Default)]
 struct Pending {
     tags: Vec<(String, String)>,
-    /// The start position and the position now, once the first move is read.
-    positions: Option<(Position, Position)>,
-    moves: Vec<crate::moves::Move>,
-    comments: Vec<(usize, String)>,
+    /// The main line, then each open variation, once the first move is read.
+    lines: Vec<Frame>,
 }
 
 impl Pending {
     fn is_empty(&self) -> bool {
-        self.tags.is_empty() && self.moves.is_empty() && self.positions.is_none()
+        self.tags.is_empty() && self.lines.is_empty()
     }
 
     /// The rules of the game: its `GameType`'s (the first field, the game's number;
@@ -258,26 +267,36 @@ impl Pending {
         }
     }
 
-    fn finish(self, result: Option<String>) -> Result<PdnGame, PdnErrorKind> {
-        let start = match self.positions {
-            Some((s, _)) => s,
-            None => self.start()?,
+    /// Whether movetext has begun (a tag then starts the next game).
+    fn has_moves(&self) -> bool {
+        !self.lines.is_empty()
+    }
+
+    /// The game, or where a variation is still open.
+    fn finish(mut self, result: Option<String>) -> Result<PdnGame, (usize, PdnErrorKind)> {
+        if self.lines.len() > 1 {
+            let open = self.lines[self.lines.len() - 1].open;
+            return Err((open, PdnErrorKind::Unterminated("variation")));
+        }
+        let (start, main) = match self.lines.pop() {
+            Some(f) => (f.positions[0], f.line),
+            None => (self.start().map_err(|k| (0, k))?, Variation::default()),
         };
         Ok(PdnGame {
             tags: self.tags,
             start,
-            moves: self.moves,
+            moves: main.moves,
             result,
-            comments: self.comments,
-            variations: Vec::new(),
+            comments: main.comments,
+            variations: main.variations,
         })
     }
 }
 
 /// Read every game of a PDN text. Games end at their result token (`2-0`, `1-1`,
-/// `0-2`, `*`), at a tag following movetext, or at the end of the text. Every move is
-/// checked against the position; the first problem is returned with its game, move,
-/// line and column.
+/// `0-2`, `*`), at a tag following movetext, or at the end of the text. Every move,
+/// in the main line and in its (nested) variations, is checked against the
+/// position; the first problem is returned with its game, move, line and column.
 pub fn read_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
     let mut lexer = Lexer { text, at: 0 };
     let mut games = Vec::new();
@@ -300,24 +319,55 @@ pub fn read_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
         };
         match token {
             Token::Tag(name, value) => {
-                if !pending.moves.is_empty() || pending.positions.is_some() {
+                if pending.has_moves() {
                     let done = std::mem::take(&mut pending);
-                    games.push(done.finish(None).map_err(|k| error(&games, at, None, k))?);
+                    let game = done.finish(None).map_err(|(open, k)| {
+                        error(&games, if open > 0 { open } else { at }, None, k)
+                    })?;
+                    games.push(game);
                 }
                 pending.tags.push((name, value));
             }
             Token::Result(r) => {
                 let done = std::mem::take(&mut pending);
-                let game = done
-                    .finish(Some(r.to_string()))
-                    .map_err(|k| error(&games, at, None, k))?;
+                let game = done.finish(Some(r.to_string())).map_err(|(open, k)| {
+                    error(&games, if open > 0 { open } else { at }, None, k)
+                })?;
                 games.push(game);
             }
-            // A comment belongs to the move before it; one before the first move
-            // is not kept.
+            // A comment belongs to the move before it in its line; one before the
+            // line's first move is not kept.
             Token::Comment(text) => {
-                if let Some(ply) = pending.moves.len().checked_sub(1) {
-                    add_comment(&mut pending.comments, ply, text);
+                if let Some(top) = pending.lines.last_mut() {
+                    if let Some(ply) = top.line.moves.len().checked_sub(1) {
+                        add_comment(&mut top.line.comments, ply, text);
+                    }
+                }
+            }
+            // A variation replaces the move before it: it starts where that move
+            // was played.
+            Token::Open => {
+                let Some(top) = pending.lines.last() else {
+                    return Err(error(&games, at, None, PdnErrorKind::Unexpected('(')));
+                };
+                let Some(last) = top.line.moves.len().checked_sub(1) else {
+                    return Err(error(&games, at, None, PdnErrorKind::Unexpected('(')));
+                };
+                let frame = Frame::new(top.positions[last], top.first_ply + last, at);
+                pending.lines.push(frame);
+            }
+            Token::Close => {
+                if pending.lines.len() < 2 {
+                    return Err(error(&games, at, None, PdnErrorKind::Unexpected(')')));
+                }
+                let Some(done) = pending.lines.pop() else {
+                    continue;
+                };
+                if let Some(parent) = pending.lines.last_mut() {
+                    let ply = parent.line.moves.len().saturating_sub(1);
+                    if !done.line.moves.is_empty() {
+                        parent.line.add_variation(ply, done.line);
+                    }
                 }
             }
             Token::Word(word) => {
@@ -326,15 +376,17 @@ pub fn read_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
                     continue;
                 }
                 let mv_at = at + number.map_or(0, str::len);
-                let (start, pos) = match pending.positions {
-                    Some(p) => p,
-                    None => {
-                        let s = pending.start().map_err(|k| error(&games, at, None, k))?;
-                        (s, s)
-                    }
-                };
-                let num = MoveNumber::of_ply(start.side_to_move(), pending.moves.len());
+                if pending.lines.is_empty() {
+                    let s = pending.start().map_err(|k| error(&games, at, None, k))?;
+                    pending.lines.push(Frame::new(s, 0, 0));
+                }
                 let variant = pending.variant().map_err(|k| error(&games, at, None, k))?;
+                let first = pending.lines[0].positions[0].side_to_move();
+                let Some(top) = pending.lines.last_mut() else {
+                    continue;
+                };
+                let pos = top.now();
+                let num = MoveNumber::of_ply(first, top.first_ply + top.line.moves.len());
                 if legal_moves_for(variant, &pos).is_empty() {
                     return Err(error(
                         &games,
@@ -345,15 +397,15 @@ pub fn read_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
                 }
                 let mv = parse_move_for(variant, &pos, mv_text)
                     .map_err(|e| error(&games, mv_at, Some(num), PdnErrorKind::Move(e)))?;
-                pending.moves.push(mv);
-                pending.positions = Some((start, pos.play(mv)));
+                top.line.moves.push(mv);
+                top.positions.push(pos.play(mv));
             }
         }
     }
     if !pending.is_empty() {
-        let game = pending
-            .finish(None)
-            .map_err(|k| error(&games, text.len(), None, k))?;
+        let game = pending.finish(None).map_err(|(open, k)| {
+            error(&games, if open > 0 { open } else { text.len() }, None, k)
+        })?;
         games.push(game);
     }
     Ok(games)

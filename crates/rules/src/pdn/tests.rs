@@ -25,7 +25,7 @@ const SAMPLE: &str = r#"[Event "Club, round 1"]
 [Result "2-0"]
 [GameType "26,W,8,8,A0,0"]
 
-1. c3-d4 {a common start} f6-e5 2. d4xf6 (2. b2-c3 e5xc3) g7xe5 $1
+1. c3-d4 {a common start} f6-e5 2. d4xf6 g7xe5 (2... e7xg5) $1
 3. 21-17! 1... 2-0
 
 [Event "second"]
@@ -49,6 +49,16 @@ fn reads_tags_moves_comments_variations_and_several_games() {
         )
     );
     assert_eq!(g.result.as_deref(), Some("2-0"));
+    let after_capture = g.moves[..3]
+        .iter()
+        .fold(Position::start(), |p, &m| p.play(m));
+    assert_eq!(
+        g.variations_at(3),
+        [Variation {
+            moves: moves_from(after_capture, &["e7xg5"]),
+            ..Variation::default()
+        }]
+    );
     let h = &games[1];
     assert_eq!(h.start, parse_fen("B:W21,22,K18:B1-3").unwrap());
     assert_eq!(h.moves.len(), 2);
@@ -167,7 +177,7 @@ fn malformed_files_report_where_and_why() {
         ("1. c3-d4 {open", 1, None, 1, 10, |k| {
             matches!(k, PdnErrorKind::Unterminated("comment"))
         }),
-        ("1. c3-d4 (f6-e5 (x)", 1, None, 1, 10, |k| {
+        ("1. c3-d4 (1. e3-f4 (1. a3-b4)", 1, None, 1, 10, |k| {
             matches!(k, PdnErrorKind::Unterminated("variation"))
         }),
         ("1. c3-d4 )", 1, None, 1, 10, |k| {
@@ -380,4 +390,73 @@ fn comments_after_moves_are_kept_and_written_back() {
     h.comments = vec![(1, "a}b".to_string())];
     let back = read_games(&write_game(&h)).unwrap();
     assert_eq!(back[0].comments, vec![(1, "a)b".to_string())]);
+}
+
+/// A game with a comment in a variation, a variation inside a variation, two
+/// variations of one move and a variation of Black's move after a comment.
+const TREE: &str = r#"[Event "tree"]
+[Result "*"]
+[GameType "26,W,8,8,A0,0"]
+
+1. c3-d4 {main} (1. e3-f4 {side} f6-g5 (1... b6-a5 2. f4-e5) 2. g3-h4) (1. a3-b4)
+1... f6-e5 (1... b6-c5 2. d4xb6) 2. d4xf6 g7xe5 *
+"#;
+
+#[test]
+fn nested_variations_and_their_comments_are_read() {
+    let games = read_games(TREE).unwrap();
+    let g = &games[0];
+    assert_eq!(g.moves.len(), 4);
+    let start = Position::start();
+    let first = g.variations_at(0);
+    assert_eq!(first.len(), 2);
+    assert_eq!(
+        first[0].moves,
+        moves_from(start, &["e3-f4", "f6-g5", "g3-h4"])
+    );
+    assert_eq!(first[0].comment(0), Some("side"));
+    let inner = first[0].variations_at(1);
+    let after = moves_from(start, &["e3-f4"]);
+    assert_eq!(
+        inner[0].moves,
+        moves_from(start.play(after[0]), &["b6-a5", "f4-e5"])
+    );
+    assert_eq!(first[1].moves, moves_from(start, &["a3-b4"]));
+    assert_eq!(g.variations_at(1)[0].moves.len(), 2);
+    assert_eq!(g.comment(0), Some("main"));
+}
+
+#[test]
+fn variations_round_trip_through_the_writer() {
+    let games = read_games(TREE).unwrap();
+    let text = write_games(&games);
+    assert!(
+        text.contains("(1. e3-f4 {side} f6-g5 (1... b6-a5 2. f4-e5) 2. g3-h4)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1... f6-e5 (1... b6-c5 2. d4xb6) 2. d4xf6"),
+        "{text}"
+    );
+    assert_eq!(read_games(&text).unwrap(), games);
+}
+
+#[test]
+fn an_illegal_move_in_a_variation_is_reported_where_it_stands() {
+    // Black's man cannot go back to f6 in the inner variation.
+    let text = "1. c3-d4 f6-e5 (1... f6-g5 2. d4-c5 (2. d4-e5 g5-f6) b6xd4) *";
+    let e = read_games(text).unwrap_err();
+    assert_eq!(e.mv.map(|m| m.to_string()).as_deref(), Some("2..."), "{e}");
+    assert_eq!((e.line, e.column), (1, 47), "{e}");
+    assert!(matches!(e.kind, PdnErrorKind::Move(_)), "{e}");
+    // A variation before any move, or one left open, is refused.
+    assert!(matches!(
+        read_games("(1. c3-d4) 1. e3-f4 *").unwrap_err().kind,
+        PdnErrorKind::Unexpected('(')
+    ));
+    let e = read_games("1. c3-d4 (1. e3-f4 *").unwrap_err();
+    assert_eq!(
+        (e.kind, e.column),
+        (PdnErrorKind::Unterminated("variation"), 10)
+    );
 }

@@ -1,12 +1,15 @@
 //! Writing PDN: tags (with `GameType`, `FEN` and `Result` kept consistent with the
 //! game), then algebraic movetext wrapped at 80 columns, each move's comment after
-//! it, then the result.
+//! it and its variations in brackets after that, then the result.
 
 use crate::fen::to_fen;
+use crate::moves::Move;
 use crate::notation::{move_to_string_for, Notation};
-use crate::position::Position;
+use crate::position::{Color, Position};
+use crate::variant::Variant;
 
-use super::{game_type_tag, MoveNumber, PdnGame};
+use super::tree::{comment_at, variations_at};
+use super::{game_type_tag, MoveNumber, PdnGame, Variation};
 
 const WIDTH: usize = 79;
 
@@ -52,24 +55,21 @@ pub fn write_game(g: &PdnGame) -> String {
         }
     }
     out.push('\n');
-    let mut words = Vec::new();
-    let first = g.start.side_to_move();
-    let mut pos = g.start;
-    let variant = g.variant();
-    for (ply, &m) in g.moves.iter().enumerate() {
-        let n = MoveNumber::of_ply(first, ply);
-        if !n.black {
-            words.push(format!("{}.", n.number));
-        } else if ply == 0 {
-            words.push(format!("{}...", n.number));
-        }
-        words.push(move_to_string_for(variant, &pos, m, Notation::Algebraic));
-        if let Some(text) = g.comment(ply) {
-            // A `}` would end the comment early (`comments` is a public field).
-            words.push(format!("{{{}}}", text.replace('}', ")")));
-        }
-        pos = pos.play(m);
-    }
+    let main = LineRef {
+        moves: &g.moves,
+        comments: &g.comments,
+        variations: &g.variations,
+    };
+    let mut movetext = Words::default();
+    line_words(
+        g.variant(),
+        g.start,
+        g.start.side_to_move(),
+        0,
+        main,
+        &mut movetext,
+    );
+    let mut words = movetext.words;
     words.push(g.result.clone().unwrap_or_else(|| "*".into()));
     let mut line = String::new();
     for w in words {
@@ -86,6 +86,83 @@ pub fn write_game(g: &PdnGame) -> String {
     out.push_str(&line);
     out.push_str("\n\n");
     out
+}
+
+/// The parts of a line to write: the main line's fields or a variation's.
+#[derive(Clone, Copy)]
+struct LineRef<'a> {
+    moves: &'a [Move],
+    comments: &'a [(usize, String)],
+    variations: &'a [(usize, Vec<Variation>)],
+}
+
+impl<'a> From<&'a Variation> for LineRef<'a> {
+    fn from(v: &'a Variation) -> LineRef<'a> {
+        LineRef {
+            moves: &v.moves,
+            comments: &v.comments,
+            variations: &v.variations,
+        }
+    }
+}
+
+/// Movetext words, with a `(` waiting to be put before the next word.
+#[derive(Default)]
+struct Words {
+    words: Vec<String>,
+    open: usize,
+}
+
+impl Words {
+    fn push(&mut self, word: String) {
+        let brackets = "(".repeat(std::mem::take(&mut self.open));
+        self.words.push(brackets + &word);
+    }
+
+    fn close(&mut self) {
+        if let Some(last) = self.words.last_mut() {
+            last.push(')');
+        }
+    }
+}
+
+/// The words of `line` played from `pos`, its first move at `first_ply` of a game
+/// starting with `first` to move: each move numbered when White's, Black's
+/// numbered at the start of the line and after a variation, each comment after its
+/// move, each variation in brackets after the move it replaces.
+fn line_words(
+    variant: Variant,
+    mut pos: Position,
+    first: Color,
+    first_ply: usize,
+    line: LineRef<'_>,
+    out: &mut Words,
+) {
+    let mut number_black = true;
+    for (i, &m) in line.moves.iter().enumerate() {
+        let n = MoveNumber::of_ply(first, first_ply + i);
+        if !n.black {
+            out.push(format!("{}.", n.number));
+        } else if number_black {
+            out.push(format!("{}...", n.number));
+        }
+        number_black = false;
+        out.push(move_to_string_for(variant, &pos, m, Notation::Algebraic));
+        if let Some(text) = comment_at(line.comments, i) {
+            // A `}` would end the comment early (`comments` is a public field).
+            out.push(format!("{{{}}}", text.replace('}', ")")));
+        }
+        for v in variations_at(line.variations, i) {
+            if v.moves.is_empty() {
+                continue;
+            }
+            out.open += 1;
+            line_words(variant, pos, first, first_ply + i, v.into(), out);
+            out.close();
+            number_black = true;
+        }
+        pos = pos.play(m);
+    }
 }
 
 /// Several games, one after the other.
