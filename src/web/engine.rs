@@ -75,6 +75,11 @@ impl EngineHost {
         damas_engine::engine::with_built_in(found, variant, self.settings.builtin_egdb)
     }
 
+    /// The table size every engine of the server gets, in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.settings.hash_mb
+    }
+
     fn build(&self, variant: Variant) -> Result<Engine, String> {
         let mut settings = self.settings.clone();
         settings.variant = variant;

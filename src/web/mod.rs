@@ -13,10 +13,13 @@ pub mod assets;
 pub mod engine;
 pub mod error;
 pub mod guard;
+pub mod jobs;
 pub mod line;
 pub mod pdn;
 pub mod position;
+pub mod score;
 pub mod setup;
+pub mod socket;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -59,7 +62,7 @@ impl App {
         App {
             shared: Arc::new(Shared {
                 engine,
-                sockets: Arc::new(Semaphore::new(32)),
+                sockets: Arc::new(Semaphore::new(socket::MAX_SOCKETS)),
                 shutdown: watch::channel(false).0,
                 loopback_only,
             }),
@@ -89,6 +92,7 @@ pub fn router(app: App) -> Router {
         .route("/api/fen", only(post(api_fen)))
         .route("/api/pdn/read", only(post(api_pdn_read)))
         .route("/api/pdn/write", only(post(api_pdn_write)))
+        .route("/api/ws", only(get(socket::upgrade)))
         .fallback(|uri: Uri| async move { ApiError::not_found(uri.path()) })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn_with_state(

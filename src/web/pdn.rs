@@ -7,12 +7,16 @@ use serde_json::{json, Value};
 use damas_rules::fen::to_fen;
 use damas_rules::moves::Move;
 use damas_rules::notation::parse_move_for;
-use damas_rules::pdn::{game_type_tag, read_games, write_games, PdnGame, Variation};
+use damas_rules::pdn::{read_games, write_games, PdnGame, Variation};
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
 use super::error::ApiError;
 use super::line::{move_id, start_position};
+
+/// The tags a game's fields stand for (`variant`, `start`, `result`), which the
+/// writer sets from them.
+pub const FIELD_TAGS: [&str; 3] = ["GameType", "FEN", "Result"];
 
 /// The most games one request may hold.
 pub const MAX_GAMES: usize = 10_000;
@@ -97,8 +101,14 @@ fn game_json(g: &PdnGame) -> Value {
         comments: g.comments.clone(),
         variations: g.variations.clone(),
     };
+    // The rules, start and result are the fields' own, not tags.
+    let tags: Vec<&(String, String)> = g
+        .tags
+        .iter()
+        .filter(|(k, _)| !FIELD_TAGS.contains(&k.as_str()))
+        .collect();
     json!({
-        "tags": g.tags,
+        "tags": tags,
         "variant": variant.name(),
         "start": (g.start != Position::start()).then(|| to_fen(&g.start)),
         "result": g.result,
@@ -131,10 +141,13 @@ fn pdn_game(g: &GameJson) -> Result<PdnGame, String> {
     let start = start_position(g.start.as_deref()).map_err(|e| e.message)?;
     let main = variation(g.variant, start, &g.tree, "tree")?;
     let mut game = PdnGame::new_for(g.variant, start, main.moves, g.result.clone());
-    if !g.tags.is_empty() {
-        game.tags = g.tags.clone();
-    }
-    game.set_tag("GameType", game_type_tag(g.variant));
+    // The writer adds the tags of the fields (`FIELD_TAGS`).
+    game.tags = g
+        .tags
+        .iter()
+        .filter(|(k, _)| !FIELD_TAGS.contains(&k.as_str()))
+        .cloned()
+        .collect();
     game.comments = main.comments;
     game.variations = main.variations;
     Ok(game)

@@ -25,3 +25,5 @@ mod russian_play;
 mod tmux;
 mod tui;
 mod tui_analysis;
+#[cfg(feature = "web")]
+mod web;
