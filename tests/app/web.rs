@@ -354,3 +354,43 @@ fn sockets_are_bounded_in_number_size_and_rate() {
     assert!(again.is_some());
     assert_eq!(call(&s, "GET", "/api/setup", None).0, 200);
 }
+
+#[test]
+fn the_command_prints_its_address_serves_and_stops_at_ctrl_c() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(["web", "--port", "0", "--hash", "8", "--host", "0.0.0.0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run damas web");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let url = first
+        .trim()
+        .strip_prefix("damas web: http://0.0.0.0:")
+        .expect(&first);
+    let port = url.trim_end_matches('/');
+    let setup = ureq::get(&format!("http://127.0.0.1:{port}/api/setup")).call();
+    let interrupted = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !interrupted {
+        let _ = child.kill();
+    }
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(setup.map(|r| r.status()).ok(), Some(200));
+    assert!(err.contains("warning: serving on 0.0.0.0"), "{err}");
+    assert!(!interrupted || status.success(), "{status:?} {err}");
+}
