@@ -84,7 +84,8 @@ fn ballots(variant: Variant) -> Vec<Value> {
 fn named_moves(variant: Variant, ballot: &Opening) -> Option<Vec<Move>> {
     let mut pos = Position::start();
     let mut moves = Vec::new();
-    for token in ballot.name.split_whitespace().skip(1) {
+    // `Free`: no move for that side's turn in the ballot's name.
+    for token in ballot.name.split_whitespace().skip(1).filter(|t| *t != "Free") {
         let file = token.chars().next()?;
         let to = Square::from_algebraic(token.get(1..)?)?;
         let matching: Vec<Move> = legal_moves_for(variant, &pos)

@@ -394,3 +394,26 @@ fn the_command_prints_its_address_serves_and_stops_at_ctrl_c() {
     assert!(err.contains("warning: serving on 0.0.0.0"), "{err}");
     assert!(!interrupted || status.success(), "{status:?} {err}");
 }
+
+#[test]
+fn a_closed_tab_stops_its_search_and_frees_the_engine() {
+    let s = server();
+    let mut first = socket(&s, None).unwrap();
+    send(
+        &mut first,
+        json!({"type": "analyze", "id": 1, "line": start_line(&[])}),
+    );
+    until(&mut first, "info");
+    first.close(None).unwrap();
+    let _ = first.flush();
+    // The analysis had no end of its own: the engine is free again only because
+    // closing the socket stopped it.
+    let mut second = socket(&s, None).unwrap();
+    let line = json!({"variant": "russian", "start": "W:Wc3,e3:Bf6,h8", "moves": []});
+    send(
+        &mut second,
+        json!({"type": "play", "id": 2, "line": line, "time": "nodes=2000"}),
+    );
+    let (mv, _) = until(&mut second, "move");
+    assert_eq!(mv["id"], 2, "{mv}");
+}
