@@ -13,8 +13,8 @@ use serde_json::{json, Value};
 
 use damas_engine::level::Strength;
 use damas_engine::search::{Info, PvLine};
-use damas_engine::think::{no_draws, think, Deadlines, Source, Think};
-use damas_engine::time::{MoveBudget, Spend, TimeControl};
+use damas_engine::think::{no_draws, think, Source, Think};
+use damas_engine::time::{Clock, MoveBudget, TimeControl};
 use damas_engine::verdict::{consulted, Verdict};
 use damas_rules::game::Game;
 use damas_rules::notation::Notation;
@@ -68,7 +68,7 @@ pub enum Job {
 pub const MAX_ANALYSIS_LINES: usize = 5;
 
 /// Run `job` number `id` with `engine` until it ends or `stop` is raised.
-pub fn run(engine: &EngineHost, id: u64, job: Job, stop: &AtomicBool, send: &Send) {
+pub fn run(engine: &EngineHost, id: u64, job: Job, stop: &Stop, send: &Send) {
     let outcome = match job {
         Job::Analyze {
             game,
@@ -94,7 +94,7 @@ fn analyze(
     game: &Game,
     lines: usize,
     notation: Notation,
-    stop: &AtomicBool,
+    stop: &Stop,
     send: &Send,
 ) -> Result<(), String> {
     let done = |best: Option<String>| send(json!({"type": "done", "id": id, "best": best}));
@@ -110,7 +110,6 @@ fn analyze(
         return Err("the engine is not available".into());
     };
     let (variant, pos) = (game.variant(), game.position());
-    engine.searcher.set_lines(lines);
     let oracle = consulted(engine.searcher.options());
     let mut on_info = |info: &Info| {
         let single = [PvLine {
@@ -136,17 +135,20 @@ fn analyze(
             .collect();
         send(info_json(id, info.depth, &info.stats, rows));
     };
+    let job = Think {
+        lines: Some(lines),
+        ..Think::search(&pos, game.history())
+    };
     // Until stopped: no limit but the search's own end (a decided position).
-    let job = Think::search(&pos, game.history(), MoveBudget::default());
+    let clock = Clock::with_stop(MoveBudget::default(), Arc::clone(stop));
     let result = think(
         &mut engine.searcher,
         &job,
         &mut no_draws(),
-        stop,
+        &clock,
         &mut on_info,
     )
     .result;
-    engine.searcher.set_lines(1);
     done(result.best.map(|m| move_id(variant, &pos, m)));
     Ok(())
 }
@@ -172,7 +174,7 @@ fn play(
     strength: Strength,
     control: TimeControl,
     notation: Notation,
-    stop: &AtomicBool,
+    stop: &Stop,
     send: &Send,
 ) -> Result<(), String> {
     if let Some(result) = game.result() {
@@ -186,18 +188,17 @@ fn play(
     };
     let (variant, pos) = (game.variant(), game.position());
     // As the terminal game does: all of a time per move, a game clock managed.
-    let budget = MoveBudget::new(&control, Spend::Exact);
+    let clock = Clock::with_stop(MoveBudget::exact(&control), Arc::clone(stop));
     let job = Think {
         pos: &pos,
         history: game.history(),
         book: engine.book,
         strength,
-        budget,
-        deadlines: Deadlines::Own,
+        lines: Some(1),
         forced_without_search: true,
     };
     let mut rng = ChaCha8Rng::from_entropy();
-    let thought = think(&mut engine.searcher, &job, &mut rng, stop, &mut |_| {});
+    let thought = think(&mut engine.searcher, &job, &mut rng, &clock, &mut |_| {});
     let r = &thought.result;
     let Some(best) = r.best else {
         return Err("the side to move has no legal move".into());
@@ -225,7 +226,7 @@ fn review(
     id: u64,
     game: &Game,
     control: Option<TimeControl>,
-    stop: &AtomicBool,
+    stop: &Stop,
     send: &Send,
 ) -> Result<(), String> {
     let Some(mut guard) = host.lend(game.variant(), stop)? else {
@@ -237,7 +238,7 @@ fn review(
     let variant = game.variant();
     let mut searcher = review_engine(variant, host.database(variant), host.hash_mb())
         .map_err(|e| e.to_string())?;
-    let budget = control.map_or_else(default_budget, |c| MoveBudget::new(&c, Spend::Exact));
+    let budget = control.map_or_else(default_budget, |c| MoveBudget::exact(&c));
     let mut progress = |done: usize, total: usize| {
         send(json!({"type": "progress", "id": id, "done": done, "total": total}));
     };

@@ -85,7 +85,12 @@ fn named_moves(variant: Variant, ballot: &Opening) -> Option<Vec<Move>> {
     let mut pos = Position::start();
     let mut moves = Vec::new();
     // `Free`: no move for that side's turn in the ballot's name.
-    for token in ballot.name.split_whitespace().skip(1).filter(|t| *t != "Free") {
+    for token in ballot
+        .name
+        .split_whitespace()
+        .skip(1)
+        .filter(|t| *t != "Free")
+    {
         let file = token.chars().next()?;
         let to = Square::from_algebraic(token.get(1..)?)?;
         let matching: Vec<Move> = legal_moves_for(variant, &pos)
