@@ -30,7 +30,7 @@ use super::line::{line_ids, move_id, texts};
 use super::score::{score_json, search_score};
 
 /// Where a job's messages go (the socket's sender; a closed socket drops them).
-pub type Send = Box<dyn Fn(Value) + std::marker::Send>;
+pub type Reply = Box<dyn Fn(Value) + Send>;
 
 /// A job: what to do with which game.
 #[derive(Clone, Debug)]
@@ -68,7 +68,7 @@ pub enum Job {
 pub const MAX_ANALYSIS_LINES: usize = 5;
 
 /// Run `job` number `id` with `engine` until it ends or `stop` is raised.
-pub fn run(engine: &EngineHost, id: u64, job: Job, stop: &Stop, send: &Send) {
+pub fn run(engine: &EngineHost, id: u64, job: Job, stop: &Stop, send: &Reply) {
     let outcome = match job {
         Job::Analyze {
             game,
@@ -95,7 +95,7 @@ fn analyze(
     lines: usize,
     notation: Notation,
     stop: &Stop,
-    send: &Send,
+    send: &Reply,
 ) -> Result<(), String> {
     let done = |best: Option<String>| send(json!({"type": "done", "id": id, "best": best}));
     if game.result().is_some() {
@@ -175,7 +175,7 @@ fn play(
     control: TimeControl,
     notation: Notation,
     stop: &Stop,
-    send: &Send,
+    send: &Reply,
 ) -> Result<(), String> {
     if let Some(result) = game.result() {
         return Err(format!("the game is over: {result}"));
@@ -227,7 +227,7 @@ fn review(
     game: &Game,
     control: Option<TimeControl>,
     stop: &Stop,
-    send: &Send,
+    send: &Reply,
 ) -> Result<(), String> {
     let Some(mut guard) = host.lend(game.variant(), stop)? else {
         return Ok(());

@@ -320,7 +320,7 @@ fn with_clock(
 fn start(app: &App, id: u64, job: Job, tx: mpsc::UnboundedSender<Value>) -> Stop {
     let stop: Stop = Arc::new(AtomicBool::new(false));
     let (flag, app) = (stop.clone(), app.clone());
-    let send: jobs::Send = Box::new(move |v| {
+    let send: jobs::Reply = Box::new(move |v| {
         let _ = tx.send(v);
     });
     let spawned = std::thread::Builder::new()
