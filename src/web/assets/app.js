@@ -1310,6 +1310,20 @@ async function changeNotation() {
   show(state.current);
 }
 
+// `move-time=0.5` as `0.5 s a move`, `clock=5m+3` as `5 min + 3 s`.
+function timeLabel(time) {
+  const [key, value] = time.split('=');
+  if (key === 'move-time' || key === 'time') return `${value} s a move`;
+  if (key === 'nodes') return `${value} nodes a move`;
+  if (key === 'depth') return `depth ${value}`;
+  if (key === 'clock') {
+    const [base, inc = '0'] = value.split('+');
+    const baseText = base.replace(/^(.*\/)?([0-9.]+)(m|min)$/, '$2 min').replace(/^(.*\/)?([0-9.]+)s?$/, '$2 s');
+    return `${baseText} + ${inc.replace(/s$/, '')} s`;
+  }
+  return time;
+}
+
 function bind(selector, event, handler) {
   $(selector).addEventListener(event, handler);
 }
@@ -1350,7 +1364,7 @@ async function init() {
   fillSelect($('#notation'), setup.notations.map((n) => [n, n]));
   fillSelect($('#strength'), setup.strengths.map((s) => [String(s.number), `${s.number} · ${s.name}`]));
   $('#strength').value = String(setup.default_strength);
-  fillSelect($('#time'), setup.clocks.map((c) => [c, c.replace('=', ' ')]));
+  fillSelect($('#time'), setup.clocks.map((c) => [c, timeLabel(c)]));
   fillStarts();
 
   for (const tab of document.querySelectorAll('#modes .tab')) bind(`#${tab.id}`, 'click', () => setMode(tab.dataset.mode));
