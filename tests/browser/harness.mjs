@@ -54,9 +54,12 @@ export async function startServer(extra = []) {
 }
 
 export async function launchBrowser() {
+  // Pages answered by the test itself (DAMAS_WEB_ASSETS) count as public ones, which
+  // Chromium keeps from opening the loopback's WebSocket unless told otherwise.
+  const local = process.env.DAMAS_WEB_ASSETS ? ['--disable-features=LocalNetworkAccessChecks'] : [];
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...local],
   });
 }
 

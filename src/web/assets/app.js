@@ -349,6 +349,16 @@ function squareCenter(square) {
 function drawArrows() {
   const layer = $('#arrows');
   layer.textContent = '';
+  if (state.choosing) {
+    // The routes of an ambiguous capture, to tell them apart.
+    for (const move of state.choosing) {
+      layer.append(svg('polyline', {
+        class: 'arrow choice',
+        points: move.path.map(squareCenter).map(([x, y]) => `${x},${y}`).join(' '),
+      }));
+    }
+    return;
+  }
   const best = state.mode === 'analysis' && state.analysis.running ? state.analysis.best : null;
   if (!best || !state.position) return;
   const move = state.position.legal.find((m) => m.id === best);
@@ -573,7 +583,7 @@ function renderStatus() {
   } else {
     text = `${side} to move`;
   }
-  if (state.mode === 'play' && state.play.note) text += ` · ${state.play.note}`;
+  if (state.mode === 'play' && state.play.note && !over) text += ` · ${state.play.note}`;
   status.textContent = text;
   status.classList.toggle('over', !!over);
 }
@@ -781,7 +791,10 @@ function stopThinking() {
 
 function finishGame(result, reason) {
   stopThinking();
+  // The game ends where it stands: moves taken back are dropped.
+  state.current.children = [];
   state.play.over = { result, reason };
+  state.play.note = '';
   state.game.result = result;
   clockStop();
   renderStatus();
