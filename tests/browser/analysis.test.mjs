@@ -113,3 +113,35 @@ test('a book move is played by clicking it, and FEN out follows the board', asyn
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('an ambiguous capture is chosen by clicking a piece it takes', async () => {
+  const page = await openPage(env);
+  await page.click('#mode-analysis');
+  await page.click('#io summary');
+  // The king on h4 reaches g1 by two routes taking different men.
+  await page.fill('#fen', 'W:WKh4:Be5,g5,c7,b8,f2');
+  await page.click('#set-fen');
+  await page.waitForFunction(() => document.querySelectorAll('#board .piece').length === 6);
+  const position = await shownPosition(page);
+  assert.equal(position.legal.length, 2);
+  const [first, second] = position.legal;
+  assert.equal(first.to, second.to);
+  await page.click(`#board [data-square="${first.from}"]`);
+  await page.click(`#board [data-square="${first.to}"]`);
+  await page.waitForSelector('#chooser .choice');
+  assert.equal(await page.locator('#chooser .choice:not(.cancel)').count(), 2);
+  assert.equal(await page.locator('#arrows polyline.choice').count(), 2, 'both routes drawn');
+  const only = second.captured.find((s) => !first.captured.includes(s));
+  assert.equal(await page.locator(`#board [data-square="${only}"].capturable`).count(), 1);
+  await page.click(`#board [data-square="${only}"]`);
+  await page.waitForSelector('#moves .move');
+  assert.equal(await page.textContent('#moves .move .san'), second.text);
+  assert.equal(await page.isVisible('#chooser'), false);
+  // A comment on the move shows in the list.
+  await page.fill('#comment', 'the long way round');
+  await page.press('#comment', 'Enter');
+  await page.waitForSelector('#moves .comment');
+  assert.equal(await page.textContent('#moves .comment'), 'the long way round');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

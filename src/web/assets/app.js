@@ -547,6 +547,8 @@ async function show(node) {
   board.draw();
   renderMoves();
   $('#fen').value = position.fen;
+  $('#comment').value = node.comment || '';
+  $('#comment').disabled = !node.parent;
   renderStatus();
   renderChartCursor();
   afterShow();
@@ -1109,6 +1111,9 @@ function renderReview() {
   $('#review-marks').textContent = '';
   const review = state.review;
   if (!review) return;
+  // Drawn at the chart's own width, so that points stay round.
+  CHART.width = chart.clientWidth || 600;
+  chart.setAttribute('viewBox', `0 0 ${CHART.width} ${CHART.height}`);
   const { width, height, pad, limit } = CHART;
   const count = Math.max(1, review.curve.length);
   const x = (ply) => pad + ((width - 2 * pad) * ply) / count;
@@ -1290,6 +1295,7 @@ function setMode(mode) {
   $('#panel-review').hidden = mode !== 'review';
   document.body.dataset.mode = mode;
   renderClocks();
+  if (mode === 'review') renderReview();
   if (state.current) show(state.current);
 }
 
@@ -1407,7 +1413,13 @@ async function init() {
   bind('#game-select', 'change', (event) => openLoadedGame(Number(event.target.value)));
   bind('#download-pdn', 'click', downloadPdn);
   bind('#set-fen', 'click', setFen);
+  bind('#comment', 'change', (event) => {
+    if (!state.current.parent) return;
+    state.current.comment = event.target.value.trim() || null;
+    renderMoves();
+  });
   document.addEventListener('keydown', onKey);
+  window.addEventListener('resize', () => { if (state.mode === 'review') renderReview(); });
   setupDrag();
 
   socket.connect();
