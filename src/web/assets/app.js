@@ -238,6 +238,8 @@ const socket = {
     this.ws = ws;
     ws.addEventListener('open', () => {
       for (const message of this.queue.splice(0)) ws.send(JSON.stringify(message));
+      if (this.reconnecting) resumeJobs();
+      this.reconnecting = false;
     });
     ws.addEventListener('message', (event) => {
       let message;
@@ -250,6 +252,7 @@ const socket = {
       this.ws = null;
       for (const handler of this.handlers.values()) handler({ type: 'closed' });
       this.handlers.clear();
+      this.reconnecting = true;
       setTimeout(() => this.connect(), 1000);
     });
   },
@@ -557,7 +560,7 @@ async function show(node) {
 function afterShow() {
   if (state.mode === 'analysis') {
     showBook();
-    if (state.analysis.running) startAnalysis();
+    if (state.analysis.running) scheduleAnalysis();
   }
   if (state.mode === 'play') {
     clockTurn();
@@ -948,8 +951,25 @@ function formatScore(score) {
   return `${men > 0 ? '+' : men < 0 ? '−' : ''}${Math.abs(men).toFixed(2)}`;
 }
 
+// Analysis restarts a moment after the last step, so that stepping through a game
+// sends one request, not one a position.
+let analysisTimer = null;
+function scheduleAnalysis() {
+  clearTimeout(analysisTimer);
+  if (state.analysis.job) {
+    socket.forget(state.analysis.job.id);
+    state.analysis.job = null;
+  }
+  state.analysis.best = null;
+  drawArrows();
+  analysisTimer = setTimeout(startAnalysis, 150);
+}
+
 function startAnalysis() {
-  stopAnalysisJob();
+  clearTimeout(analysisTimer);
+  // A new job replaces the socket's running one: no stop needed.
+  if (state.analysis.job) socket.forget(state.analysis.job.id);
+  state.analysis.job = null;
   const node = state.current;
   const analysis = state.analysis;
   analysis.running = true;
@@ -960,6 +980,7 @@ function startAnalysis() {
   $('#analysis-info').textContent = 'thinking…';
   if (!state.position || !state.position.legal.length) {
     $('#analysis-info').textContent = state.position && state.position.outcome ? 'the game is over' : '';
+    socket.stop();
     return;
   }
   const job = { id: null, node };
@@ -975,6 +996,7 @@ function startAnalysis() {
 }
 
 function stopAnalysisJob() {
+  clearTimeout(analysisTimer);
   const job = state.analysis.job;
   if (job) {
     socket.forget(job.id);
@@ -1216,16 +1238,25 @@ async function openLoadedGame(index) {
   show(game.root);
 }
 
-function gameForPdn() {
+// `tags` with `key` set to `value` in its place (added last when absent; removed
+// when `value` is null).
+function withTag(tags, key, value) {
+  if (value == null) return tags.filter(([k]) => k !== key);
+  if (!tags.some(([k]) => k === key)) return [...tags, [key, value]];
+  return tags.map(([k, v]) => [k, k === key ? value : v]);
+}
+
+// The game as the PDN writer takes it; the result is the one the game ended with
+// (resigned, agreed, read from the PDN, or the rules' end of the main line).
+async function gameForPdn() {
   const game = state.game;
-  const tags = game.tags.filter(([key]) => key !== 'Result');
-  let result = game.result || (state.play.over && state.play.over.result) || null;
+  let result = game.result;
   if (!result) {
-    const end = mainLineEnd(game.root);
-    if (end === state.current && state.position && state.position.outcome) result = state.position.outcome.result;
+    const end = await fetchPosition(lineOf(mainLineEnd(game.root)));
+    result = end.outcome ? end.outcome.result : null;
   }
   return {
-    tags: result ? [...tags, ['Result', result]] : tags,
+    tags: withTag(game.tags, 'Result', result),
     variant: game.variant,
     start: game.start,
     result,
@@ -1236,7 +1267,7 @@ function gameForPdn() {
 async function downloadPdn() {
   let answer;
   try {
-    answer = await api('/api/pdn/write', { games: [gameForPdn()] });
+    answer = await api('/api/pdn/write', { games: [await gameForPdn()] });
   } catch (error) {
     notice(error.message);
     return;
@@ -1270,6 +1301,13 @@ async function setFen() {
 }
 
 // ---------------------------------------------------------------- modes and setup
+
+// After the socket came back: the job the page was waiting for, asked again.
+function resumeJobs() {
+  if (!state.position) return;
+  if (state.mode === 'play') maybeEngineMove();
+  if (state.mode === 'analysis' && state.analysis.running) startAnalysis();
+}
 
 function stopJobs() {
   stopThinking();
