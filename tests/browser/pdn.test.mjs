@@ -19,9 +19,10 @@ const GAME = `[Event "Variation test"]
 [White "Alice"]
 [Black "Bob"]
 [Result "*"]
-[GameType "26"]
+[GameType "26,W,8,8,A0,0"]
 
 1. c3-d4 f6-g5 (1... f6-e5 2. d4xf6 {White wins a man} g7xe5) 2. b2-c3 g7-f6 *
+
 `;
 
 async function download(page) {
@@ -73,7 +74,7 @@ test('a PDN opened from a file, a variation added, read back by the server', asy
     await page.click(`#board [data-square="${other.to}"]`);
     await page.waitForSelector('#moves .move.current[data-path="0.0.1"]');
     const text = await download(page);
-    assert.ok(text.includes(`(2. ${other.text})`), text);
+    assert.ok(text.replace(/\s+/g, ' ').includes(`(2. ${other.text}) 2... g7-f6`), text);
     const read = await page.evaluate(async (t) => {
       const response = await fetch('/api/pdn/read', {
         method: 'POST',

@@ -97,6 +97,7 @@ test('Russian rules: a man crowned in a capture goes on as a king', async () => 
   // The man on b6 reaches d8 taking c7: in Russian it goes on as a king and takes
   // f6 too; in Brazilian it stops on d8.
   const start = 'W:Wb6:Ba7,c7,f6';
+  await page.click('#io summary');
   await page.selectOption('#variant', 'russian');
   await page.fill('#fen', start);
   await page.click('#set-fen');

@@ -55,10 +55,9 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await page.click(`#moves .move[data-path="${REVIEWED_GAME.analysisPath}"]`);
     await page.click('#analyze-toggle');
     await page.waitForFunction(() => document.querySelectorAll('#analysis .line').length === 3, null, { timeout: 20000 });
-    await page.waitForFunction(() => /depth (1\d|[2-9]\d)/.test(document.querySelector('#analysis-info').textContent), null, { timeout: 20000 }).catch(() => {});
-    await page.click('#analyze-toggle');
-    await page.click('#analyze-toggle');
     await page.waitForSelector('#arrows polyline', { timeout: 20000 });
+    // Deep enough to show settled lines (the search goes on meanwhile).
+    await page.waitForFunction(() => /depth \d\d/.test(document.querySelector('#analysis-info').textContent), null, { timeout: 20000 });
     await shot(page, `analysis-${size}`);
     await page.click('#analyze-toggle');
 

@@ -1166,26 +1166,48 @@ function renderReview() {
   const summary = $('#review-summary');
   for (const side of ['white', 'black']) {
     const s = review.summary && review.summary[side];
-    if (!s) continue;
-    const parts = Object.entries(s).map(([key, value]) => `${key.replace(/_/g, ' ')} ${typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(2) : value}`);
-    summary.append(el('div', { class: 'summary' }, el('b', { text: side === 'white' ? 'White: ' : 'Black: ' }), parts.join(', ')));
+    if (s) summary.append(el('div', { class: 'summary' }, el('b', { text: side === 'white' ? 'White: ' : 'Black: ' }), summaryText(s)));
   }
   const list = $('#review-marks');
   const nodes = mainLineNodes();
   for (const move of review.moves) {
     if (!move.mark) continue;
     const node = nodes[move.ply];
+    const number = move.number || (node && node.number) || '';
     const item = el('li', { class: `marked ${markClass(move.mark)}` },
-      el('b', { text: `${node && node.number ? node.number : ''} ${move.played}${move.mark}` }),
-      move.best ? ` better ${move.best}` : '',
-      ` · ${move.label || ''}`);
+      el('b', { text: `${number} ${move.played}${move.mark}` }),
+      ` ${move.label || ''}`,
+      move.best ? ` · better ${move.best}${move.best_label ? ` (${move.best_label})` : ''}` : '');
     item.addEventListener('click', () => goToPly(move.ply + 1));
     list.append(item);
   }
   renderChartCursor();
 }
 
+// `4 moves · 1 blunder · 0 mistakes · 0 inaccuracies · average loss 1.26 men`.
+function summaryText(s) {
+  const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  const parts = [];
+  if (s.moves !== undefined) parts.push(count(s.moves, 'move', 'moves'));
+  if (s.blunders !== undefined) parts.push(count(s.blunders, 'blunder', 'blunders'));
+  if (s.mistakes !== undefined) parts.push(count(s.mistakes, 'mistake', 'mistakes'));
+  if (s.inaccuracies !== undefined) parts.push(count(s.inaccuracies, 'inaccuracy', 'inaccuracies'));
+  if (s.average_loss !== undefined) parts.push(`average loss ${Number(s.average_loss).toFixed(2)} men`);
+  return parts.join(' · ');
+}
+
+// The judgement of the move shown, under the chart.
+function renderReviewCurrent() {
+  const box = $('#review-current');
+  box.textContent = '';
+  const judged = state.current && reviewOf(state.current);
+  if (!judged) return;
+  box.append(el('b', { text: `${judged.number || ''} ${judged.played}${judged.mark || ''}` }), ` ${judged.label || ''}`);
+  if (judged.best) box.append(el('div', { text: `better ${judged.best}${judged.best_label ? ` (${judged.best_label})` : ''}` }));
+}
+
 function renderChartCursor() {
+  renderReviewCurrent();
   const cursor = document.getElementById('chart-cursor');
   if (!cursor || !state.review || !state.current) return;
   const count = Math.max(1, state.review.curve.length);
