@@ -618,8 +618,8 @@ function moveLabel(node, withNumber) {
     if (judged.best) span.title = `better: ${judged.best}`;
   }
   span.addEventListener('click', () => show(node));
-  const parts = [span];
-  if (node.comment) parts.push(el('span', { class: 'comment', text: node.comment }));
+  const parts = [span, ' '];
+  if (node.comment) parts.push(el('span', { class: 'comment', text: node.comment }), ' ');
   return parts;
 }
 
@@ -640,7 +640,7 @@ function renderChildren(container, parent, numberFirst) {
       const variation = el('span', { class: 'variation' });
       variation.append(...moveLabel(alternative, true));
       renderChildren(variation, alternative, false);
-      container.append(variation);
+      container.append(variation, ' ');
       withNumber = true;
     }
     if (main.comment) withNumber = true;
@@ -1027,9 +1027,10 @@ function renderInfo(info, node) {
       const p = ply + i;
       const white = state.startWhite ? p % 2 === 0 : p % 2 === 1;
       const number = state.startWhite ? Math.floor(p / 2) + 1 : Math.floor((p + 1) / 2) + 1;
-      if (white) pv.append(`${number}. `);
-      else if (i === 0) pv.append(`${number}... `);
-      pv.append(`${text} `);
+      let label = text;
+      if (white) label = `${number}. ${text}`;
+      else if (i === 0) label = `${number}... ${text}`;
+      pv.append(el('span', { class: 'pv-move', text: label }), ' ');
     });
     const row = el('div', { class: 'line', title: 'Play the first move' },
       el('span', { class: 'score', text: formatScore(line.score) }), pv);
