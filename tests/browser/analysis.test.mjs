@@ -68,6 +68,15 @@ test('live analysis: lines with scores and principal variations, the arrow, stop
   assert.match(pv, /^1\. \S+/, pv);
   assert.match(await page.textContent('#analysis-info'), /depth \d+.*nodes/);
 
+  // Search updates, counted over two seconds.
+  const updates = await page.evaluate(() => new Promise((resolve) => {
+    let count = 0;
+    const observer = new MutationObserver(() => { count += 1; });
+    observer.observe(document.querySelector('#analysis-info'), { childList: true, characterData: true, subtree: true });
+    setTimeout(() => { observer.disconnect(); resolve(count); }, 2000);
+  }));
+  console.log(`search updates shown: ${(updates / 2).toFixed(1)} a second`);
+
   // A click is answered while the engine searches.
   const position = await shownPosition(page);
   const from = position.legal[0].from;

@@ -35,6 +35,8 @@ async function newQuickGame(page, colour = 'white') {
 
 test('a whole game against the engine, played by clicking, ends with a result', async () => {
   const page = await openPage(env);
+  const readyMs = await page.getAttribute('body', 'data-ready-ms');
+  console.log(`page ready (first position shown) ${readyMs} ms after navigation`);
   await newQuickGame(page, 'white');
   let over = false;
   for (let moves = 0; moves < 40 && !over; moves += 1) {
@@ -51,6 +53,7 @@ test('a whole game against the engine, played by clicking, ends with a result', 
     assert.match(await statusText(page), /White resigned/);
   }
   assert.match(await statusText(page), RESULT);
+  console.log(`the game ended: ${await statusText(page)}`);
   // Every move is in the list, and the game is over: no piece may be moved.
   const count = await page.locator('#moves .move').count();
   assert.ok(count >= 2, `${count} moves listed`);
@@ -121,6 +124,26 @@ test('Russian rules: a man crowned in a capture goes on as a king', async () => 
   await clickMove(page, brazilian.body.legal[0]);
   assert.equal(await page.locator('#board .piece.white.king').count(), 1, 'crowned where it stops');
   assert.equal(await page.locator('#board .piece.black').count(), 2);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a game on the clock shows both clocks, the running one marked', async () => {
+  const page = await openPage(env);
+  await chooseTime(page, 'clock=1m+1');
+  await page.selectOption('#strength', '1');
+  await page.click('#new-game');
+  await page.waitForSelector('#clocks:not([hidden])');
+  assert.match(await page.textContent('#clock-bottom'), /^White 1:0\d$/);
+  assert.match(await page.textContent('#clock-top'), /^Black 1:00$/);
+  assert.equal(await page.getAttribute('#clock-bottom', 'class'), 'clock running');
+  await waitForTurn(page);
+  await clickFirstLegal(page);
+  await waitForTurn(page);
+  assert.equal(await page.getAttribute('#clock-bottom', 'class'), 'clock running');
+  assert.match(await page.textContent('#clock-top'), /^Black [01]:\d\d$/);
+  await page.click('#mode-analysis');
+  assert.equal(await page.isVisible('#clocks'), false, 'clocks only in play');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
