@@ -166,3 +166,10 @@ export async function chooseTime(page, time) {
   }, time);
   await page.selectOption('#time', time);
 }
+
+// Clicks "New game" and waits until the new game is shown.
+export async function clickNewGame(page) {
+  const game = await page.getAttribute('body', 'data-game');
+  await page.click('#new-game');
+  await page.waitForFunction((old) => document.body.dataset.game !== old, game);
+}

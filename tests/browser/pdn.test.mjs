@@ -93,6 +93,21 @@ test('a PDN opened from a file, a variation added, read back by the server', asy
   await page.context().close();
 });
 
+test('a PDN of two games: the second chosen from the list', async () => {
+  const page = await openPage(env);
+  await page.click('#io summary');
+  const second = GAME.replace('Variation test', 'Second game').replace(/\n1\. .*\n/, '\n1. e3-f4 f6-e5 *\n');
+  await page.fill('#pdn-text', `${GAME}${second}`);
+  await page.click('#load-pdn');
+  await page.waitForSelector('#game-select:not([hidden])');
+  assert.equal(await page.locator('#game-select option').count(), 2);
+  await page.selectOption('#game-select', '1');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2);
+  assert.equal(await page.textContent('#moves .move .san'), 'e3-f4');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('FEN in and out, numeric notation, and a bad PDN is reported', async () => {
   const page = await openPage(env);
   await page.click('#mode-analysis');

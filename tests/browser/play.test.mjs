@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  setup, openPage, shownPosition, clickMove, clickFirstLegal, chooseTime, fen, post, PHONE,
+  setup, openPage, shownPosition, clickMove, clickFirstLegal, chooseTime, clickNewGame, fen, post, PHONE,
 } from './harness.mjs';
 
 let env;
@@ -29,8 +29,7 @@ async function newQuickGame(page, colour = 'white') {
   await chooseTime(page, 'nodes=2000');
   await page.selectOption('#strength', '1');
   await page.selectOption('#color', colour);
-  await page.click('#new-game');
-  await page.waitForFunction(() => document.querySelector('#moves').children.length === 0 || true);
+  await clickNewGame(page);
 }
 
 test('a whole game against the engine, played by clicking, ends with a result', async () => {
@@ -128,11 +127,29 @@ test('Russian rules: a man crowned in a capture goes on as a king', async () => 
   await page.context().close();
 });
 
+test('a game from an FMJD ballot starts after the ballot\'s moves', async () => {
+  const page = await openPage(env);
+  const ballot = await page.evaluate(async () => (await (await fetch('/api/setup')).json()).ballots.brazilian[0]);
+  await chooseTime(page, 'nodes=2000');
+  await page.selectOption('#strength', '1');
+  await page.selectOption('#color', 'white');
+  await page.selectOption('#start', '0');
+  await clickNewGame(page);
+  // The ballot's three moves, then the engine's (Black's) reply.
+  await page.waitForFunction((n) => document.querySelectorAll('#moves > .move').length > n, ballot.moves.length);
+  await waitForTurn(page);
+  const texts = await page.$$eval('#moves > .move .san', (nodes) => nodes.map((n) => n.textContent));
+  assert.deepEqual(texts.slice(0, ballot.moves.length), ballot.moves);
+  assert.equal(texts.length, ballot.moves.length + 1);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('a game on the clock shows both clocks, the running one marked', async () => {
   const page = await openPage(env);
   await chooseTime(page, 'clock=1m+1');
   await page.selectOption('#strength', '1');
-  await page.click('#new-game');
+  await clickNewGame(page);
   await page.waitForSelector('#clocks:not([hidden])');
   assert.match(await page.textContent('#clock-bottom'), /^White 1:0\d$/);
   assert.match(await page.textContent('#clock-top'), /^Black 1:00$/);

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setup, openPage, clickFirstLegal, DESKTOP, PHONE, ROOT } from './harness.mjs';
+import { setup, openPage, clickFirstLegal, clickNewGame, DESKTOP, PHONE, ROOT } from './harness.mjs';
 import { REVIEWED_GAME } from './games.mjs';
 
 let env;
@@ -33,7 +33,7 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     // The quickest time control offered (a fraction of a second a move).
     await page.selectOption('#time', { index: 0 });
     await page.selectOption('#strength', '3');
-    await page.click('#new-game');
+    await clickNewGame(page);
     for (let i = 0; i < 4; i += 1) {
       await waitForTurn(page);
       await clickFirstLegal(page, i % 3);

@@ -110,8 +110,10 @@ class MoveNode {
   }
 }
 
+let gamesMade = 0;
 function newGame(variant, start, tags) {
-  return { variant, start: start || null, root: new MoveNode(null, null, null), tags: tags || [], result: null };
+  gamesMade += 1;
+  return { number: gamesMade, variant, start: start || null, root: new MoveNode(null, null, null), tags: tags || [], result: null };
 }
 
 function lineOf(node) {
@@ -554,6 +556,8 @@ async function show(node) {
   $('#comment').disabled = !node.parent;
   renderStatus();
   renderChartCursor();
+  // Which game is shown (the browser tests wait for a new one by it).
+  document.body.dataset.game = String(state.game.number);
   afterShow();
 }
 
