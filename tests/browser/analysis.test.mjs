@@ -154,3 +154,32 @@ test('an ambiguous capture is chosen by clicking a piece it takes', async () => 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a piece dragged onto a target square is played; dropped elsewhere it goes back', async () => {
+  const page = await openPage(env);
+  await page.click('#mode-analysis');
+  const position = await shownPosition(page);
+  const center = async (square) => {
+    const box = await page.locator(`#board [data-square="${square}"]`).boundingBox();
+    return [box.x + box.width / 2, box.y + box.height / 2];
+  };
+  const drag = async (from, to) => {
+    const [x0, y0] = await center(from);
+    const [x1, y1] = await center(to);
+    await page.mouse.move(x0, y0);
+    await page.mouse.down();
+    await page.mouse.move(x1, y1, { steps: 8 });
+    await page.mouse.up();
+  };
+  const move = position.legal[0];
+  // Onto a square no move reaches: nothing is played.
+  const empty = position.board.findIndex((p, i) => p === null && !position.legal.some((m) => m.to === i + 1)) + 1;
+  await drag(move.from, empty);
+  assert.equal(await page.locator('#moves .move').count(), 0);
+  assert.equal(await page.locator('.piece.ghost').count(), 0);
+  await drag(move.from, move.to);
+  await page.waitForSelector('#moves .move');
+  assert.equal(await page.textContent('#moves .move .san'), move.text);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
