@@ -221,7 +221,6 @@ const state = {
   selected: null, // the square of the piece picked
   choosing: null, // an ambiguous capture: its candidate moves
   startWhite: true,
-  squareOfName: new Map(),
   play: { user: 'white', strength: 10, time: '', over: null, lastScore: null, clocks: null, thinking: null },
   analysis: { running: false, job: null, best: null },
   review: null,
@@ -697,14 +696,10 @@ function deleteVariation() {
 
 // ---------------------------------------------------------------- play
 
-function userColour() {
-  return $('#color').value;
-}
-
 async function startNewGame() {
   stopJobs();
   const variant = $('#variant').value;
-  state.play.user = userColour();
+  state.play.user = $('#color').value;
   state.play.strength = Number($('#strength').value);
   state.play.time = $('#time').value;
   state.play.over = null;
@@ -1262,7 +1257,10 @@ async function openLoadedGame(index) {
   const game = newGame(data.variant, data.start, data.tags);
   game.result = data.result || null;
   treeFromPdn(game.root, data.tree);
-  $('#variant').value = data.variant;
+  if ($('#variant').value !== data.variant) {
+    $('#variant').value = data.variant;
+    fillStarts();
+  }
   await loadGame(game);
   state.play.over = null;
   if (state.mode === 'play') setMode('analysis');
@@ -1447,7 +1445,6 @@ async function init() {
     return;
   }
   const setup = state.setup;
-  setup.square_names.forEach((name, i) => state.squareOfName.set(name, i + 1));
   fillSelect($('#variant'), setup.variants.map((v) => [v, v[0].toUpperCase() + v.slice(1)]));
   fillSelect($('#notation'), setup.notations.map((n) => [n, n]));
   fillSelect($('#strength'), setup.strengths.map((s) => [String(s.number), `${s.number} · ${s.name}`]));
