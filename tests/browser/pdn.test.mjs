@@ -126,6 +126,11 @@ test('FEN in and out, numeric notation, and a bad PDN is reported', async () => 
   await page.click(`#board [data-square="${target}"]`);
   await page.waitForSelector('#moves .move');
   assert.match(await page.textContent('#moves .move .san'), /^\d+-\d+$/);
+  // The engine's lines in the same notation.
+  await page.click('#analyze-toggle');
+  await page.waitForSelector('#analysis .line .pv-move');
+  assert.match(await page.textContent('#analysis .line .pv-move'), /^\d+\.(\.\.)? \d+[-x]\d+$/);
+  await page.click('#analyze-toggle');
 
   await page.fill('#pdn-text', '1. c3-d4 c3-d4 *');
   await page.click('#load-pdn');

@@ -770,6 +770,7 @@ function maybeEngineMove() {
     strength: state.play.strength,
     time: state.play.time,
     clock: clocks ? { white: clocks.left.white / 1000, black: clocks.left.black / 1000 } : null,
+    notation: state.notation,
   }, (message) => {
     if (message.type === 'move' || message.type === 'error' || message.type === 'closed') {
       socket.forget(thinking.id);
@@ -988,7 +989,8 @@ function startAnalysis() {
   }
   const job = { id: null, node };
   analysis.job = job;
-  job.id = socket.send({ type: 'analyze', line: lineOf(node), lines: Number($('#lines').value) }, (message) => {
+  const request = { type: 'analyze', line: lineOf(node), lines: Number($('#lines').value), notation: state.notation };
+  job.id = socket.send(request, (message) => {
     if (analysis.job !== job) return;
     if (message.type === 'info') renderInfo(message, node);
     else if (message.type === 'done') {
@@ -1267,14 +1269,6 @@ async function openLoadedGame(index) {
   show(game.root);
 }
 
-// `tags` with `key` set to `value` in its place (added last when absent; removed
-// when `value` is null).
-function withTag(tags, key, value) {
-  if (value == null) return tags.filter(([k]) => k !== key);
-  if (!tags.some(([k]) => k === key)) return [...tags, [key, value]];
-  return tags.map(([k, v]) => [k, k === key ? value : v]);
-}
-
 // The game as the PDN writer takes it; the result is the one the game ended with
 // (resigned, agreed, read from the PDN, or the rules' end of the main line).
 async function gameForPdn() {
@@ -1285,7 +1279,8 @@ async function gameForPdn() {
     result = end.outcome ? end.outcome.result : null;
   }
   return {
-    tags: withTag(game.tags, 'Result', result),
+    // The result goes in `result`; the writer makes its tag (as GameType's and FEN's).
+    tags: game.tags.filter(([key]) => key !== 'Result'),
     variant: game.variant,
     start: game.start,
     result,
