@@ -417,3 +417,52 @@ fn a_closed_tab_stops_its_search_and_frees_the_engine() {
     let (mv, _) = until(&mut second, "move");
     assert_eq!(mv["id"], 2, "{mv}");
 }
+
+/// Resident memory of this process in bytes (Linux), where the server runs.
+#[cfg(target_os = "linux")]
+fn resident_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+    let pages: u64 = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
+    pages * 4096
+}
+
+/// A bounded load: 100 page sessions, one after another, each opening a socket,
+/// starting an analysis, seeing it report and closing. None gets an error, the
+/// engine is free at the end (no search left running), and memory stays where it
+/// was after the first session (the table is allocated once).
+#[test]
+fn a_hundred_sessions_search_and_close_without_leaving_anything_running() {
+    let s = server();
+    let session = |n: u64| {
+        let mut ws = socket(&s, None).unwrap();
+        send(
+            &mut ws,
+            json!({"type": "analyze", "id": n, "line": start_line(&[]), "lines": 2}),
+        );
+        // `until` fails on any error message on the way.
+        let (info, _) = until(&mut ws, "info");
+        assert_eq!(info["id"], n, "{info}");
+        ws.close(None).unwrap();
+        let _ = ws.flush();
+    };
+    session(0);
+    #[cfg(target_os = "linux")]
+    let warm = resident_bytes();
+    for n in 1..=100 {
+        session(n);
+    }
+    // The engine is free: a new tab's move comes, which it could not while any
+    // closed tab's analysis (which has no end of its own) still held it.
+    let mut last = socket(&s, None).unwrap();
+    send(
+        &mut last,
+        json!({"type": "play", "id": 101, "line": start_line(&["c3-d4"]), "time": "nodes=2000"}),
+    );
+    let (mv, _) = until(&mut last, "move");
+    assert_eq!(mv["id"], 101, "{mv}");
+    #[cfg(target_os = "linux")]
+    {
+        let grown = resident_bytes().saturating_sub(warm);
+        assert!(grown < 32 << 20, "memory grew by {grown} bytes");
+    }
+}
