@@ -42,19 +42,25 @@ fn copy() -> tempfile::TempDir {
     dir
 }
 
-fn run(bin: &str, args: &[&str], egdb_env: Option<&Path>) -> Output {
+/// `bin ARGS` in an empty home, with `DAMAS_EGDB` set to `egdb_env` (else unset),
+/// so that no standard place holds databases.
+fn command(bin: &str, args: &[&str], egdb_env: Option<&Path>) -> (Command, tempfile::TempDir) {
     let home = tempfile::tempdir().unwrap();
     let mut c = Command::new(bin);
     c.args(args)
         .current_dir(home.path())
         .env("HOME", home.path())
         .env_remove("XDG_DATA_HOME")
-        .env_remove("DAMAS_EGDB")
-        .stdin(std::process::Stdio::null());
+        .env_remove("DAMAS_EGDB");
     if let Some(d) = egdb_env {
         c.env("DAMAS_EGDB", d);
     }
-    c.output().unwrap()
+    (c, home)
+}
+
+fn run(bin: &str, args: &[&str], egdb_env: Option<&Path>) -> Output {
+    let (mut c, _home) = command(bin, args, egdb_env);
+    c.stdin(std::process::Stdio::null()).output().unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -174,26 +180,8 @@ fn a_corrupt_file_a_position_needs_is_named_by_probe_verify_and_analyze() {
 
 /// `damas hub` with `DAMAS_EGDB` set to `dir`, given `input` on stdin.
 fn hub_session(dir: &Path, input: &str) -> Output {
-    use std::io::Write;
-    let home = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
-        .arg("hub")
-        .current_dir(home.path())
-        .env("HOME", home.path())
-        .env_remove("XDG_DATA_HOME")
-        .env("DAMAS_EGDB", dir)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    let (c, _home) = command(env!("CARGO_BIN_EXE_damas"), &["hub"], Some(dir));
+    crate::process::with_input(c, input)
 }
 
 /// A truncated file takes its own slice out of play, and every position that

@@ -4,28 +4,16 @@
 //! line and the terminal game refuse such a table with a message and a non-zero
 //! status.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_damas");
 
 /// Run `damas ARGS` under `ulimit -v` (KiB) with `input` on stdin.
 fn limited(kib: u64, args: &str, input: &str) -> Output {
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -v {kib} && exec {BIN} {args}"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run sh");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().expect("wait")
+    let mut c = Command::new("sh");
+    c.arg("-c")
+        .arg(format!("ulimit -v {kib} && exec {BIN} {args}"));
+    crate::process::with_input(c, input)
 }
 
 /// Address space the process may use: far below the 60 GB table asked for.

@@ -18,6 +18,7 @@ mod node_study;
 mod output_destination;
 mod parsers_never_panic;
 mod perft;
+mod process;
 mod readme_examples;
 mod review;
 mod review_both_ways;
