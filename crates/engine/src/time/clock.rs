@@ -23,6 +23,9 @@ pub struct Clock {
     state: Mutex<State>,
     /// Signalled on every change of `state` and on stop.
     changed: Condvar,
+    /// The time started before the search ([`Clock::started_at`]): the searcher's
+    /// own time limit, counted from its own start, would come late.
+    started_before: bool,
 }
 
 struct State {
@@ -42,7 +45,10 @@ struct State {
 impl Clock {
     /// The clock of a search under `budget`, its time starting now.
     pub fn new(budget: MoveBudget) -> Clock {
-        Clock::started_at(budget, Instant::now(), false)
+        Clock {
+            started_before: false,
+            ..Clock::started_at(budget, Instant::now(), false)
+        }
     }
 
     /// The clock of a search under `budget`, its time starting now, that `stop` ends.
@@ -67,6 +73,7 @@ impl Clock {
                 finished: false,
             }),
             changed: Condvar::new(),
+            started_before: true,
         }
     }
 
@@ -146,11 +153,12 @@ impl Clock {
     }
 
     /// Whether the deadline needs a watch beside the searcher's own time limit: the
-    /// answer is held (the time starts later), or there is a hard deadline, which the
-    /// watch counts from the clock's start (the searcher from its own).
+    /// answer is held (the time starts later), or the time started before the search
+    /// and has a hard deadline. A clock started with its search ([`Clock::new`])
+    /// leaves the deadline to the searcher's own limit.
     pub(crate) fn needs_watch(&self) -> bool {
         let s = self.state();
-        s.hold || s.budget.hard().is_some()
+        s.hold || (self.started_before && s.budget.hard().is_some())
     }
 
     /// The search is over: the watch ends.
@@ -199,8 +207,11 @@ mod tests {
 
     #[test]
     fn the_watch_stops_at_the_hard_deadline_and_ends_with_the_search() {
-        let clock = Clock::new(Limits::time(Duration::from_millis(5)).into());
+        let five_ms = Limits::time(Duration::from_millis(5)).into();
+        let clock = Clock::started_at(five_ms, Instant::now(), false);
         assert!(clock.needs_watch());
+        // Started with its search, the searcher's own limit enforces the deadline.
+        assert!(!Clock::new(five_ms).needs_watch());
         std::thread::scope(|s| {
             let watch = s.spawn(|| clock.watch_deadline());
             while !clock.stopped() {
