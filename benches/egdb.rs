@@ -7,6 +7,7 @@
 //! Instruction counts: `examples/egdb_probe.rs` under callgrind.
 // criterion_group! makes a public function without documentation.
 #![allow(missing_docs)]
+use damas_rules::variant::Variant;
 
 use std::hint::black_box;
 
@@ -29,7 +30,7 @@ fn positions(pieces: usize, count: usize, keep: impl Fn(&Position) -> bool) -> V
 
 fn bench(c: &mut Criterion) {
     let dir = std::env::var("DAMAS_EGDB").unwrap_or_else(|_| damas_egdb::DEFAULT_DIR.to_string());
-    let db = match Egdb::open(&dir) {
+    let db = match Egdb::open(Variant::Brazilian, &dir) {
         Ok(db) => db,
         Err(e) => {
             eprintln!("egdb bench skipped: {e}");

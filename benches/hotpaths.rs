@@ -8,6 +8,7 @@
 //! occur. `cargo bench --bench hotpaths`; each figure is per position or per access.
 // criterion_group! makes a public function without documentation.
 #![allow(missing_docs)]
+use damas_rules::variant::{Brazilian, Variant};
 
 use std::hint::black_box;
 
@@ -16,7 +17,7 @@ use damas::matches::openings::parse_fen_openings;
 use damas_engine::eval::Evaluation;
 use damas_engine::tt::shared::SharedTable;
 use damas_engine::tt::Bound;
-use damas_rules::movegen::{generate, has_capture};
+use damas_rules::movegen::{generate_with, has_capture};
 use damas_rules::{Key, MoveList, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -33,7 +34,7 @@ fn positions() -> Vec<Position> {
         for start in &starts {
             let mut pos = start.position();
             for _ in 0..60 {
-                generate(&pos, &mut list);
+                generate_with::<Brazilian>(&pos, &mut list);
                 if list.is_empty() {
                     break;
                 }
@@ -51,7 +52,7 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("hotpaths");
     g.throughput(Throughput::Elements(n));
-    let trained = Evaluation::trained();
+    let trained = Evaluation::trained(Variant::Brazilian);
     for (name, eval) in [
         ("eval_material", &Evaluation::Material),
         ("eval_trained", &trained),
@@ -82,7 +83,7 @@ fn bench(c: &mut Criterion) {
             positions
                 .iter()
                 .map(|p| {
-                    generate(black_box(p), &mut list);
+                    generate_with::<Brazilian>(black_box(p), &mut list);
                     list.len()
                 })
                 .sum::<usize>()

@@ -3,10 +3,12 @@
 // criterion_group! makes a public function without documentation.
 #![allow(missing_docs)]
 
+use damas_rules::variant::Brazilian;
+use damas_rules::variant::Variant;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use damas_rules::movegen::{count_moves, legal_moves};
+use damas_rules::movegen::{count_moves_with, legal_moves};
 use damas_rules::perft::perft;
 use damas_rules::{parse_fen, Position};
 
@@ -25,12 +27,14 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("perft");
     g.sample_size(10);
     let start = Position::start();
-    g.throughput(Throughput::Elements(perft(&start, 8)));
-    g.bench_function("start_d8", |b| b.iter(|| perft(black_box(&start), 8)));
+    g.throughput(Throughput::Elements(perft(Variant::Brazilian, &start, 8)));
+    g.bench_function("start_d8", |b| {
+        b.iter(|| perft(Variant::Brazilian, black_box(&start), 8))
+    });
     let kings = parse_fen(KINGS_FEN).unwrap();
-    g.throughput(Throughput::Elements(perft(&kings, 6)));
+    g.throughput(Throughput::Elements(perft(Variant::Brazilian, &kings, 6)));
     g.bench_function("kings_middlegame_d6", |b| {
-        b.iter(|| perft(black_box(&kings), 6))
+        b.iter(|| perft(Variant::Brazilian, black_box(&kings), 6))
     });
     g.finish();
 
@@ -41,7 +45,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             positions
                 .iter()
-                .map(|p| legal_moves(black_box(p)).len())
+                .map(|p| legal_moves(Variant::Brazilian, black_box(p)).len())
                 .sum::<usize>()
         })
     });
@@ -49,7 +53,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             positions
                 .iter()
-                .map(|p| count_moves(black_box(p)))
+                .map(|p| count_moves_with::<Brazilian>(black_box(p)))
                 .sum::<usize>()
         })
     });

@@ -9,6 +9,7 @@
 //! times over, inside `probe_all` (the only calls collected) and prints how many had a
 //! capture for the side to move.
 
+use damas_rules::variant::Variant;
 use std::hint::black_box;
 
 use damas_egdb::slices::slice::PositionSampler;
@@ -75,7 +76,7 @@ fn main() {
         eprintln!("usage: egdb_probe DIR PIECES COUNT [all|quiet|captures] [huge] [repeat=R]");
         std::process::exit(2);
     }
-    let mut db = Egdb::open(args[1]).unwrap_or_else(|e| {
+    let mut db = Egdb::open(Variant::Brazilian, args[1]).unwrap_or_else(|e| {
         eprintln!("egdb_probe: {e}");
         std::process::exit(2)
     });

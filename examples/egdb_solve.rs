@@ -3,6 +3,7 @@
 //! each won or lost position, in order, on a fresh database handle each, and prints
 //! the wall time and the bytes kept.
 
+use damas_rules::variant::Variant;
 use std::time::Instant;
 
 use damas_egdb::Egdb;
@@ -16,7 +17,7 @@ fn main() -> std::process::ExitCode {
     };
     for fen in fens {
         let result = parse_fen(fen).map_err(|e| e.to_string()).and_then(|pos| {
-            let db = Egdb::open(dir).map_err(|e| e.to_string())?;
+            let db = Egdb::open(Variant::Brazilian, dir).map_err(|e| e.to_string())?;
             let start = Instant::now();
             let solved = db.solve_distances(&pos).map_err(|e| e.to_string())?;
             let seconds = start.elapsed().as_secs_f64();

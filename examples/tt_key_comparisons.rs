@@ -1,6 +1,7 @@
 //! A measurement for the search report (it asserts nothing, so it is an example,
 //! not a test): `cargo run --release --example tt_key_comparisons`.
 
+use damas_rules::variant::Variant;
 use std::sync::atomic::AtomicBool;
 
 use damas_engine::search::{Limits, SearchOptions, Searcher, Techniques};
@@ -26,13 +27,13 @@ fn main() {
         let k = rng.gen_range(6..=40);
         let mut pos = Position::start();
         for _ in 0..k {
-            let moves = legal_moves(&pos);
+            let moves = legal_moves(Variant::Brazilian, &pos);
             if moves.is_empty() {
                 break;
             }
             pos = pos.play(moves[rng.gen_range(0..moves.len())]);
         }
-        if !legal_moves(&pos).is_empty() {
+        if !legal_moves(Variant::Brazilian, &pos).is_empty() {
             positions.push(pos);
         }
     }

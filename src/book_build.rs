@@ -26,7 +26,7 @@ use damas_engine::settings::EngineSettings;
 use damas_engine::think::{no_draws, think, Think};
 use damas_engine::time::{Clock, MoveBudget, TimeControl};
 use damas_rules::bitboard::Bitboard;
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 use damas_rules::position::{Color, Position};
 use damas_rules::square::Square;
@@ -289,7 +289,7 @@ impl State {
                 return Err(bad(n, "masks must be hexadecimal"));
             };
             let pos = Position::from_parts(w, b, k, side).map_err(|e| bad(n, &e.to_string()))?;
-            let legal = legal_moves_for(variant, &pos);
+            let legal = legal_moves(variant, &pos);
             let mut analysis = Vec::new();
             for word in moves {
                 let ((from, to, captured), s) = word
@@ -329,11 +329,11 @@ impl State {
 /// table, best first (ties in move order, so the result is reproducible).
 fn analyse(searcher: &mut Searcher, pos: &Position, nodes: u64) -> Analysis {
     let variant = searcher.options().variant();
-    let mut scored: Analysis = legal_moves_for(variant, pos)
+    let mut scored: Analysis = legal_moves(variant, pos)
         .iter()
         .map(|&m| {
             let child = pos.play(m);
-            let score = if legal_moves_for(variant, &child).is_empty() {
+            let score = if legal_moves(variant, &child).is_empty() {
                 Score::win_in(1)
             } else {
                 searcher.clear();
@@ -399,7 +399,7 @@ pub fn build(
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     let variant = config.variant;
-    let legal = |p: &Position| legal_moves_for(variant, p);
+    let legal = |p: &Position| legal_moves(variant, p);
     let mut state = State::load(state_path, config.nodes, variant)?;
     let settings = EngineSettings {
         variant,
@@ -415,7 +415,7 @@ pub fn build(
     let searchers: Mutex<Vec<Searcher>> = Mutex::new(Vec::new());
     let pb = progress_bar(config.progress);
     let (mut searched, mut resumed) = (0, 0);
-    let mut book = Book::new_for(variant);
+    let mut book = Book::new(variant);
     let mut frontier: Vec<(Position, u32)> = vec![(Position::start(), config.depth)];
     let mut seen: HashSet<Position> = HashSet::new();
     let mut ply = 0;

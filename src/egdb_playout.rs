@@ -72,7 +72,7 @@ pub fn play_out_with(
     };
     let engine = || Engine::new(&settings, &sources).searcher;
     let mut sides = [engine(), engine()];
-    let mut game = Game::new_for(variant, start);
+    let mut game = Game::new(variant, start);
     while game.moves().len() < max_plies {
         if let Some(result) = game.result() {
             return Playout {

@@ -16,9 +16,9 @@ fuzz_target!(|data: &[u8]| {
     };
     assert_eq!(parse_fen(&to_fen(&pos)), Ok(pos));
     assert_eq!(parse_fen(&to_fen_numeric(&pos)), Ok(pos));
-    for &mv in legal_moves(&pos).iter() {
-        let s = move_to_string(&pos, mv, Notation::Algebraic);
-        assert_eq!(parse_move(&pos, &s), Ok(mv), "{s} in {text}");
+    for &mv in legal_moves(Variant::Brazilian, &pos).iter() {
+        let s = move_to_string(Variant::Brazilian, &pos, mv, Notation::Algebraic);
+        assert_eq!(parse_move(Variant::Brazilian, &pos, &s), Ok(mv), "{s} in {text}");
         let _ = pos.play(mv);
     }
 });

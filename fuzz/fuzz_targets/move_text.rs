@@ -22,8 +22,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let pos = parse_fen(POSITIONS[pick as usize % POSITIONS.len()]).expect("fixed FEN");
-    let legal = legal_moves(&pos);
-    for parsed in [parse_move(&pos, text), parse_hub_move(&pos, text)] {
+    let legal = legal_moves(Variant::Brazilian, &pos);
+    for parsed in [parse_move(Variant::Brazilian, &pos, text), parse_hub_move(Variant::Brazilian, &pos, text)] {
         if let Ok(mv) = parsed {
             assert!(legal.contains(&mv), "{text:?} gave an illegal move");
         }

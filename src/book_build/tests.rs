@@ -24,7 +24,7 @@ fn builds_reproducibly_and_resumes_from_its_state() {
     assert_eq!(report.resumed, 0);
     let book = Book::load(&book1).unwrap();
     for (pos, moves) in book.iter() {
-        let legal = legal_moves(pos);
+        let legal = legal_moves(Variant::Brazilian, pos);
         assert!(moves.iter().all(|m| legal.contains(&m.mv)));
         assert!(moves.len() <= 2);
     }
@@ -76,7 +76,7 @@ fn a_russian_book_holds_russian_moves_and_keeps_its_state_apart() {
         Err(BookError::WrongVariant { .. })
     ));
     for (pos, moves) in book.iter() {
-        let legal = legal_moves_for(Variant::Russian, pos);
+        let legal = legal_moves(Variant::Russian, pos);
         assert!(moves.iter().all(|m| legal.contains(&m.mv)));
     }
     assert!(std::fs::read_to_string(&state)
@@ -96,7 +96,7 @@ fn a_russian_book_holds_russian_moves_and_keeps_its_state_apart() {
 #[test]
 fn kept_moves_lie_within_the_margin() {
     let start = Position::start();
-    let legal = legal_moves(&start);
+    let legal = legal_moves(Variant::Brazilian, &start);
     let analysis: Analysis = vec![
         (legal[0], Score(20)),
         (legal[1], Score(10)),

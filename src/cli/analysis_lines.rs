@@ -13,7 +13,7 @@ use damas_engine::score::Score;
 use damas_engine::search::{Info, SearchResult, Stats};
 use damas_engine::verdict::{verdict, Verdict};
 use damas_rules::moves::Move;
-use damas_rules::notation::{move_to_string_for, Notation};
+use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
@@ -108,7 +108,7 @@ impl AnalysisLines {
         rows.push(match r.best {
             Some(m) => format!(
                 "bestmove {} score {v} nodes {}",
-                move_to_string_for(self.variant, &self.pos, m, Notation::Algebraic),
+                move_to_string(self.variant, &self.pos, m, Notation::Algebraic),
                 r.stats.nodes
             ),
             None => format!("bestmove none score {v} nodes {}", r.stats.nodes),

@@ -14,7 +14,7 @@ use damas_engine::tt::shared::parse_hash;
 use damas_engine::verdict::consulted;
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
-use damas_rules::notation::{move_to_string_for, Notation};
+use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
@@ -90,7 +90,7 @@ pub fn line_to_string(variant: Variant, pos: &Position, line: &[Move]) -> String
     let mut p = *pos;
     let mut out = Vec::with_capacity(line.len());
     for &m in line {
-        out.push(move_to_string_for(variant, &p, m, Notation::Algebraic));
+        out.push(move_to_string(variant, &p, m, Notation::Algebraic));
         p = p.play(m);
     }
     out.join(" ")
@@ -101,7 +101,7 @@ pub fn line_to_string(variant: Variant, pos: &Position, line: &[Move]) -> String
 fn game_arg(args: &Args) -> Result<Game, CliError> {
     let Some(path) = &args.pdn else {
         let pos = position_arg(args.fen.as_deref())?;
-        return Ok(Game::new_for(args.variant.unwrap_or_default(), pos));
+        return Ok(Game::new(args.variant.unwrap_or_default(), pos));
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;

@@ -10,7 +10,7 @@ use crate::cli::CliError;
 use damas_engine::book::{self, Book};
 use damas_engine::eval::{Evaluation, Trained};
 use damas_engine::score::Score;
-use damas_rules::notation::{move_to_string_for, Notation};
+use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
@@ -183,7 +183,7 @@ fn show(
     for m in book.moves(&start).unwrap_or_default() {
         outln!(
             "start {} weight {}",
-            move_to_string_for(book.variant(), &start, m.mv, notation),
+            move_to_string(book.variant(), &start, m.mv, notation),
             m.weight.0
         );
     }

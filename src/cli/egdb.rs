@@ -20,14 +20,14 @@ use damas_egdb::parts::index::{part_size, MAX_PIECES};
 use damas_egdb::parts::stats::part_stats;
 use damas_egdb::parts::verify::verify;
 use damas_egdb::probe::Egdb;
-use damas_egdb::slices::build::{build_slices_for, SliceSummary};
+use damas_egdb::slices::build::{build_slices, SliceSummary};
 use damas_egdb::slices::check::{present_slices, slice_counts, verify_slices, VerifyOptions};
 use damas_egdb::slices::slice::Slice;
 use damas_egdb::slices::slice::MAX_SLICE_PIECES;
 use damas_egdb::verify::VerifyReport;
 use damas_egdb::BuildOptions;
 use damas_rules::fen::parse_fen;
-use damas_rules::notation::{move_to_string_for, Notation};
+use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::Variant;
 
 use crate::cli::variant_parser;
@@ -101,13 +101,13 @@ impl DirArgs {
                 eprintln!("damas-egdb: warning: {w}");
             }
         }
-        location::read_dir_for(self.variant, self.dir.as_deref(), &env)
+        location::read_dir(self.variant, self.dir.as_deref(), &env)
     }
 
     /// The databases of the directory to read; each damaged file is named on
     /// stderr (it is left out, the rest answers).
     pub fn open(&self) -> Result<Egdb, EgdbError> {
-        let db = Egdb::open_for(self.variant, self.resolve())?;
+        let db = Egdb::open(self.variant, self.resolve())?;
         warn_damaged(&db);
         Ok(db)
     }
@@ -237,14 +237,14 @@ fn run_build(a: &BuildArgs) -> Result<ExitCode, EgdbError> {
     if v != Variant::Brazilian && (a.legacy || a.distances > 0) {
         return Err(EgdbError::LegacyVariant(v));
     }
-    let dir = location::write_dir_for(v, a.dir.as_deref(), &Env::from_process());
+    let dir = location::write_dir(v, a.dir.as_deref(), &Env::from_process());
     super::output::check_dir(&dir).map_err(destination)?;
     outln!("building {v} databases in {}", dir.display());
     let start = std::time::Instant::now();
     if a.legacy {
         build_for(v, &dir, a.pieces as usize, &opts, print_summary)?;
     } else {
-        let slices = build_slices_for(v, &dir, a.pieces as usize, &opts, print_slice_summary)?;
+        let slices = build_slices(v, &dir, a.pieces as usize, &opts, print_slice_summary)?;
         let bytes: u64 = slices.iter().map(|s| s.bytes).sum();
         outln!(
             "{} slices, {bytes} bytes ({:.2} MB)",
@@ -334,7 +334,7 @@ fn print_summary(s: &PartSummary) {
 }
 
 fn run_verify(a: &VerifyArgs) -> Result<ExitCode, EgdbError> {
-    let db = Egdb::open_for(a.dir.variant, a.dir.resolve())?;
+    let db = Egdb::open(a.dir.variant, a.dir.resolve())?;
     // Checksums before any consistency check: a damaged file is named first, and
     // positions that disagree only through it are not blamed.
     let mut named: Vec<PathBuf> = Vec::new();
@@ -522,7 +522,7 @@ pub fn probe_line(db: &Egdb, fen: &str) -> String {
     if let Some(m) = p.best {
         line.push_str(&format!(
             " best {}",
-            move_to_string_for(db.variant(), &pos, m, Notation::Algebraic)
+            move_to_string(db.variant(), &pos, m, Notation::Algebraic)
         ));
     }
     line
@@ -533,7 +533,7 @@ pub fn probe_line(db: &Egdb, fen: &str) -> String {
 pub fn build_hint(variant: Variant, explicit: Option<&std::path::Path>) -> String {
     format!(
         "build them with {}, about 1-2 minutes",
-        location::build_hint_for(variant, explicit)
+        location::build_hint(variant, explicit)
     )
 }
 
@@ -541,7 +541,7 @@ fn run_probe(a: &ProbeArgs) -> Result<ExitCode, EgdbError> {
     let dir = a.dir.resolve();
     let variant = a.dir.variant;
     let hint = || build_hint(variant, a.dir.dir.as_deref());
-    let db = match Egdb::open_for(variant, &dir) {
+    let db = match Egdb::open(variant, &dir) {
         Ok(db) => db,
         // No databases at all (rather than damaged ones): an explicit directory
         // is an error, else the built-in ones answer.

@@ -43,8 +43,8 @@ pub struct PlayoutArgs {
 /// Play every position of the file; exit status 1 unless every one is won by the
 /// side the database names.
 pub fn run(a: &PlayoutArgs) -> Result<ExitCode, EgdbError> {
-    let dir = location::read_dir_for(a.variant, a.dir.as_deref(), &Env::from_process());
-    let db = Arc::new(Egdb::open_for(a.variant, &dir)?);
+    let dir = location::read_dir(a.variant, a.dir.as_deref(), &Env::from_process());
+    let db = Arc::new(Egdb::open(a.variant, &dir)?);
     let oracle: Arc<dyn Oracle> = db.clone();
     let file = std::fs::File::open(&a.fens).map_err(|e| EgdbError::io(&a.fens, e))?;
     let limits = Limits::time(a.time);

@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::CliError;
 use crate::matches::{
-    fmjd_ballots, load_openings, make_player, match_variant, random_opening_list_for, run_match,
+    fmjd_ballots, load_openings, make_player, match_variant, random_opening_list, run_match,
     shuffled, EngineSpec, Flow, MatchConfig, Opening, PlayerPair, Report, Sprt, Tally,
 };
 use damas_rules::pdn::{read_games, write_games, PdnGame};
@@ -91,7 +91,7 @@ fn openings(args: &Args, variant: Variant) -> Result<(Vec<Opening>, String), Cli
     let (list, what) = match which {
         "random" => {
             let plies = args.opening_plies.unwrap_or(4);
-            let list = random_opening_list_for(variant, args.games.div_ceil(2), plies, args.seed);
+            let list = random_opening_list(variant, args.games.div_ceil(2), plies, args.seed);
             let what = format!("random, {plies} plies, seed {}", args.seed);
             return Ok((list, what));
         }

@@ -150,7 +150,7 @@ pub fn open_databases_noting(
     if let (None, Some(w)) = (egdb, damas_egdb::location::env_warning(&env)) {
         warnings.push(w.to_string());
     }
-    let opened = damas_egdb::location::open_for(variant, egdb, &env).map_err(|e| match egdb {
+    let opened = damas_egdb::location::open(variant, egdb, &env).map_err(|e| match egdb {
         Some(dir) => CliError::input(format!("--egdb {}: {e}", dir.display())),
         None => CliError::input(e),
     })?;

@@ -2,7 +2,7 @@
 
 use crate::cli::{position_arg, variant_parser, CliError};
 use clap::builder::TypedValueParser as _;
-use damas_rules::notation::{legal_move_strings_for, Notation};
+use damas_rules::notation::{legal_move_strings, Notation};
 use damas_rules::Variant;
 
 /// Arguments of `damas moves`.
@@ -22,7 +22,7 @@ pub struct Args {
 /// Print the legal moves.
 pub fn run(args: &Args) -> Result<(), CliError> {
     let pos = position_arg(args.fen.as_deref())?;
-    for m in legal_move_strings_for(args.variant, &pos, args.notation) {
+    for m in legal_move_strings(args.variant, &pos, args.notation) {
         outln!("{m}");
     }
     Ok(())

@@ -3,8 +3,8 @@
 use std::time::Instant;
 
 use crate::cli::{position_arg, variant_parser, CliError};
-use damas_rules::notation::{move_to_string_for, Notation};
-use damas_rules::perft::{divide_for, divide_parallel_for, perft_for};
+use damas_rules::notation::{move_to_string, Notation};
+use damas_rules::perft::{divide, divide_parallel, perft};
 use damas_rules::Variant;
 
 /// Arguments of `damas perft`.
@@ -34,24 +34,21 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let start = Instant::now();
     let (total, per_move) = if args.depth == 0 {
         // The position itself is the one leaf, however many threads.
-        (perft_for(v, &pos, 0), None)
+        (perft(v, &pos, 0), None)
     } else if args.divide || args.threads > 1 {
         let rows = if args.threads > 1 {
-            divide_parallel_for(v, &pos, args.depth, args.threads).map_err(CliError::input)?
+            divide_parallel(v, &pos, args.depth, args.threads).map_err(CliError::input)?
         } else {
-            divide_for(v, &pos, args.depth)
+            divide(v, &pos, args.depth)
         };
         (rows.iter().map(|r| r.1).sum(), Some(rows))
     } else {
-        (perft_for(v, &pos, args.depth), None)
+        (perft(v, &pos, args.depth), None)
     };
     let secs = start.elapsed().as_secs_f64();
     if args.divide && args.depth > 0 {
         for (m, n) in per_move.unwrap_or_default() {
-            outln!(
-                "{} {n}",
-                move_to_string_for(v, &pos, m, Notation::Algebraic)
-            );
+            outln!("{} {n}", move_to_string(v, &pos, m, Notation::Algebraic));
         }
     }
     let nps = if secs > 0.0 { total as f64 / secs } else { 0.0 };

@@ -140,7 +140,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let search = move |v: Variant| {
         let mut s = base.clone();
         s.variant = v;
-        let mut evaluation = custom.clone().unwrap_or_else(|| s.eval.evaluation_for(v));
+        let mut evaluation = custom.clone().unwrap_or_else(|| s.eval.evaluation(v));
         if let (Evaluation::Trained(t), true) = (&evaluation, variety > 0) {
             evaluation = Evaluation::Trained(Arc::new(t.with_noise(seed, variety)));
         }
@@ -157,7 +157,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     // A table too large for the machine is an error now, not an abort in the
     // engine's thread under the game screen.
-    damas_engine::search::Searcher::try_new(search(variant)).map_err(CliError::input)?;
+    let searcher =
+        damas_engine::search::Searcher::try_new(search(variant)).map_err(CliError::input)?;
     let config = ui::Config {
         start,
         players: Players {
@@ -169,6 +170,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         clock,
         variant,
         search: Box::new(search),
+        searcher,
         oracle,
         // Shown in the game's message line (a line on stderr would be hidden by the
         // game screen and seen only after quitting).
@@ -206,7 +208,7 @@ fn no_database_hint(found: bool, variant: Variant) -> Option<String> {
     (!found).then(|| {
         format!(
             "No endgame databases found: {} builds them in about 1-2 minutes.",
-            damas_egdb::location::build_hint_for(variant, None)
+            damas_egdb::location::build_hint(variant, None)
         )
     })
 }

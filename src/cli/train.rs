@@ -195,11 +195,11 @@ fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
         Some(p) => Evaluation::Trained(std::sync::Arc::new(
             Trained::from_file(p).map_err(|e| e.to_string())?,
         )),
-        None => a.eval.evaluation_for(a.variant),
+        None => a.eval.evaluation(a.variant),
     };
     // Only the directory given: a run's games do not depend on the environment.
     let egdb = match &a.egdb {
-        Some(dir) => location::open_for(a.variant, Some(dir), &location::Env::default())
+        Some(dir) => location::open(a.variant, Some(dir), &location::Env::default())
             .map_err(|e| format!("--egdb {}: {e}", dir.display()))?
             .map(std::sync::Arc::new),
         None => None,

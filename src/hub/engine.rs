@@ -14,7 +14,7 @@ use damas_engine::book;
 use damas_engine::search::Searcher;
 use damas_engine::think;
 use damas_rules::game::Game;
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::notation::MoveError;
 use damas_rules::position::Position;
 
@@ -172,7 +172,7 @@ impl HubEngine {
     /// `move-numbering`), never in board letters.
     fn hub_move_error(&self, pos: &Position, text: &str, e: &MoveError) -> String {
         let (numbering, variant) = (self.settings.numbering, self.settings.engine.variant);
-        let legal: Vec<String> = legal_moves_for(variant, pos)
+        let legal: Vec<String> = legal_moves(variant, pos)
             .iter()
             .map(|&m| numbering.format(variant, pos, m))
             .collect();
@@ -243,7 +243,7 @@ impl HubEngine {
         let (numbering, variant) = (self.settings.numbering, self.settings.engine.variant);
         // A finished game: an error line says how it ended, and a bare `done` ends
         // the `go` (in every mode).
-        if let Some(result) = Game::new_for(variant, self.pos).result() {
+        if let Some(result) = Game::new(variant, self.pos).result() {
             self.error(format!("game over: {result}"));
             self.out.line("done");
             return;

@@ -12,7 +12,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use damas_rules::moves::Move;
-use damas_rules::notation::{move_to_string_for, parse_hub_move_for, MoveError, Notation};
+use damas_rules::notation::{move_to_string, parse_hub_move, MoveError, Notation};
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
@@ -106,14 +106,14 @@ impl MoveNumbering {
 
     /// Parse a Hub move written in this numbering, under the rules of `variant`.
     pub fn parse(self, variant: Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
-        parse_hub_move_for(variant, pos, &self.translate(text))
+        parse_hub_move(variant, pos, &self.translate(text))
     }
 
     /// Write a move of `variant` as a Hub move in this numbering (captured squares in increasing
     /// order of their numbers in this numbering, as pydraughts expects).
     pub fn format(self, variant: Variant, pos: &Position, mv: Move) -> String {
         if self == MoveNumbering::Standard || !mv.is_capture() {
-            return self.translate(&move_to_string_for(variant, pos, mv, Notation::Hub));
+            return self.translate(&move_to_string(variant, pos, mv, Notation::Hub));
         }
         let n = |s: damas_rules::square::Square| reverse_rows(u32::from(s.numeric()));
         let mut caps: Vec<u32> = mv.captured().iter().map(n).collect();
@@ -153,9 +153,12 @@ mod tests {
         // pydraughts lists White's first moves as 9-13 … 12-16 (a3-b4 … g3-h4).
         let n = MoveNumbering::RowsReversed;
         let m = n.parse(Variant::Brazilian, &p, "9-13").unwrap();
-        assert_eq!(move_to_string(&p, m, Notation::Algebraic), "a3-b4");
+        assert_eq!(
+            move_to_string(Variant::Brazilian, &p, m, Notation::Algebraic),
+            "a3-b4"
+        );
         assert_eq!(n.format(Variant::Brazilian, &p, m), "9-13");
-        for &m in legal_moves(&p).iter() {
+        for &m in legal_moves(Variant::Brazilian, &p).iter() {
             assert_eq!(
                 n.parse(Variant::Brazilian, &p, &n.format(Variant::Brazilian, &p, m))
                     .unwrap(),
@@ -175,8 +178,11 @@ mod tests {
         assert!((1..=32).all(|k| reverse_rows(reverse_rows(k)) == k));
         // Captured squares sorted in the reversed numbering: d4xb6xd8 over c5, c7.
         let q = damas_rules::fen::parse_fen("W:Wd4:Bc5,c7,h8").unwrap();
-        let m = legal_moves(&q)[0];
-        assert_eq!(move_to_string(&q, m, Notation::Hub), "18x2x6x14");
+        let m = legal_moves(Variant::Brazilian, &q)[0];
+        assert_eq!(
+            move_to_string(Variant::Brazilian, &q, m, Notation::Hub),
+            "18x2x6x14"
+        );
         assert_eq!(n.format(Variant::Brazilian, &q, m), "14x30x18x26");
         assert_eq!(n.parse(Variant::Brazilian, &q, "14x30x26x18").unwrap(), m);
     }

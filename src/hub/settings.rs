@@ -199,10 +199,10 @@ pub(super) fn damaged_note(db: &Egdb) -> Option<String> {
 }
 
 /// The databases of `variant` in the directory `dir` (itself or its variant
-/// subfolder, `location::open_for`); a directory of other rules is an error naming
+/// subfolder, `location::open`); a directory of other rules is an error naming
 /// the file.
 pub fn open_egdb(variant: Variant, dir: &Path) -> Result<Egdb, EgdbError> {
-    location::open_for(variant, Some(dir), &Env::default())?.ok_or_else(|| EgdbError::NoParts {
+    location::open(variant, Some(dir), &Env::default())?.ok_or_else(|| EgdbError::NoParts {
         dir: dir.to_path_buf(),
     })
 }

@@ -17,7 +17,7 @@ use damas_engine::score::Score;
 use damas_engine::search::{Info, SearchResult, Searcher, CONVERSION_UNPROVEN};
 use damas_engine::think::{think, Think};
 use damas_engine::verdict::{consulted, verdict, Verdict};
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
@@ -63,7 +63,7 @@ fn pv_string(pos: &Position, pv: &[damas_rules::moves::Move], out: Moves) -> Str
     let mut p = *pos;
     let mut words = Vec::new();
     for &m in pv {
-        if !legal_moves_for(out.variant, &p).contains(&m) {
+        if !legal_moves(out.variant, &p).contains(&m) {
             break;
         }
         words.push(out.numbering.format(out.variant, &p, m));
@@ -136,7 +136,7 @@ fn done_line(pos: &Position, result: &SearchResult, out: Moves) -> String {
     if result.pv.first() == Some(&best) {
         if let Some(&reply) = result.pv.get(1) {
             let next = pos.play(best);
-            if legal_moves_for(out.variant, &next).contains(&reply) {
+            if legal_moves(out.variant, &next).contains(&reply) {
                 line.push_str(&format!(
                     " ponder={}",
                     out.numbering.format(out.variant, &next, reply)
@@ -209,7 +209,7 @@ pub(super) fn spawn(
                 // and start over with fresh tables.
                 out.line("error message=\"internal search error; playing the first legal move\"");
                 searcher = Searcher::new(searcher.options().clone());
-                let best = legal_moves_for(numbering.variant, &pos).first().copied();
+                let best = legal_moves(numbering.variant, &pos).first().copied();
                 SearchResult {
                     best,
                     score: Score::DRAW,
@@ -243,7 +243,11 @@ mod tests {
         let mut info = Info {
             depth: 3,
             score: Score::centi(12),
-            pv: legal_moves(&pos).iter().take(1).copied().collect(),
+            pv: legal_moves(Variant::Brazilian, &pos)
+                .iter()
+                .take(1)
+                .copied()
+                .collect(),
             stats: Default::default(),
             lines: Vec::new(),
             conversion_unproven: false,
@@ -266,7 +270,7 @@ mod tests {
     #[test]
     fn several_lines_give_one_info_each_best_first() {
         let pos = Position::start();
-        let moves = legal_moves(&pos);
+        let moves = legal_moves(Variant::Brazilian, &pos);
         let lines: Vec<PvLine> = [(30, moves[0]), (-5, moves[1])]
             .iter()
             .map(|&(c, m)| PvLine {

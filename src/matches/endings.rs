@@ -8,7 +8,7 @@
 use std::fmt;
 
 use damas_egdb::oracle::{Oracle, OracleValue};
-use damas_rules::notation::{move_to_string_for, Notation};
+use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::pdn::{MoveNumber, PdnGame};
 use damas_rules::position::{Color, Position};
 use damas_rules::to_fen;
@@ -117,7 +117,7 @@ fn follow(
                 game: number,
                 number: MoveNumber::of_ply(g.start.side_to_move(), at),
                 fen: to_fen(&from),
-                played: move_to_string_for(g.variant(), &from, g.moves[at], Notation::Algebraic),
+                played: move_to_string(g.variant(), &from, g.moves[at], Notation::Algebraic),
             });
         }
         reached |= won;

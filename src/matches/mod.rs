@@ -27,9 +27,8 @@ pub use elo::{
     estimate, estimate_pairs, los, normalized_games, normalized_pairs, EloEstimate, NormalizedElo,
 };
 pub use openings::{
-    fmjd_ballot, fmjd_ballots, load_openings, parse_openings, random_opening_list,
-    random_opening_list_for, random_openings, random_openings_for, shuffled, Opening,
-    OpeningsError, BALLOT_COUNT,
+    fmjd_ballot, fmjd_ballots, load_openings, parse_openings, random_opening_list, random_openings,
+    shuffled, Opening, OpeningsError, BALLOT_COUNT,
 };
 pub use player::{
     make_player, EngineSpec, HubPlayer, InternalPlayer, Player, PlayerError, SpecError,
@@ -267,7 +266,7 @@ fn play_game_until(
     max_plies: usize,
     abort: &AtomicBool,
 ) -> Option<PlayedGame> {
-    let mut game = Game::new_for(variant, opening.start);
+    let mut game = Game::new(variant, opening.start);
     for &m in &opening.moves {
         if !game.play(m) {
             break;

@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use damas_rules::fen::{parse_fen, FenError};
-use damas_rules::movegen::{legal_moves, legal_moves_for};
+use damas_rules::movegen::{has_legal_move, legal_moves};
 use damas_rules::moves::Move;
 use damas_rules::pdn::{read_games, PdnError};
 use damas_rules::position::Position;
@@ -138,7 +138,7 @@ pub fn parse_fen_openings(text: &str) -> Result<Vec<Opening>, OpeningsError> {
             return Err(OpeningsError::MissingFen { line });
         }
         let start = parse_fen(fen).map_err(|error| OpeningsError::BadFen { line, error })?;
-        if legal_moves(&start).is_empty() {
+        if !has_legal_move(&start) {
             return Err(OpeningsError::FenGameOver { line });
         }
         let name = match name {
@@ -167,7 +167,7 @@ pub fn parse_pdn_openings(text: &str) -> Result<Vec<Opening>, OpeningsError> {
     }
     let mut out = Vec::with_capacity(games.len());
     for (i, g) in games.into_iter().enumerate() {
-        if legal_moves(&g.end_position()).is_empty() {
+        if !has_legal_move(&g.end_position()) {
             return Err(OpeningsError::PdnGameOver { game: i + 1 });
         }
         let name = g
@@ -190,20 +190,15 @@ pub fn shuffled(mut openings: Vec<Opening>, seed: u64) -> Vec<Opening> {
     openings
 }
 
-/// `count` random Brazilian openings of `plies` moves from the start position (see
-/// [`random_openings_for`]), named after their plies, seed and number.
-pub fn random_opening_list(count: usize, plies: usize, seed: u64) -> Vec<Opening> {
-    random_opening_list_for(Variant::Brazilian, count, plies, seed)
-}
-
-/// [`random_opening_list`] under the rules of `variant`.
-pub fn random_opening_list_for(
+/// `count` random openings of `plies` moves under the rules of `variant` from the
+/// start position (see [`random_openings`]), named after their plies, seed and number.
+pub fn random_opening_list(
     variant: Variant,
     count: usize,
     plies: usize,
     seed: u64,
 ) -> Vec<Opening> {
-    random_openings_for(variant, count, plies, seed)
+    random_openings(variant, count, plies, seed)
         .into_iter()
         .enumerate()
         .map(|(i, moves)| Opening {
@@ -214,22 +209,11 @@ pub fn random_opening_list_for(
         .collect()
 }
 
-/// `count` distinct Brazilian openings of `plies` random moves (see
-/// [`random_openings_for`]).
-pub fn random_openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
-    random_openings_for(Variant::Brazilian, count, plies, seed)
-}
-
 /// `count` distinct openings of `plies` random moves under the rules of `variant`
 /// from the start position (fewer distinct ones when the tree is too small,
 /// repeated to make up the count). Openings that leave the side to move without a
 /// move are not used.
-pub fn random_openings_for(
-    variant: Variant,
-    count: usize,
-    plies: usize,
-    seed: u64,
-) -> Vec<Vec<Move>> {
+pub fn random_openings(variant: Variant, count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = HashSet::new();
     let mut out: Vec<Vec<Move>> = Vec::with_capacity(count);
@@ -239,7 +223,7 @@ pub fn random_openings_for(
         let mut pos = Position::start();
         let mut line = Vec::with_capacity(plies);
         for _ in 0..plies {
-            let legal = legal_moves_for(variant, &pos);
+            let legal = legal_moves(variant, &pos);
             if legal.is_empty() {
                 break;
             }
@@ -247,7 +231,7 @@ pub fn random_openings_for(
             line.push(m);
             pos = pos.play(m);
         }
-        if legal_moves_for(variant, &pos).is_empty() || !seen.insert(pos) {
+        if legal_moves(variant, &pos).is_empty() || !seen.insert(pos) {
             continue;
         }
         out.push(line);
@@ -270,9 +254,9 @@ mod tests {
 
     #[test]
     fn openings_are_distinct_legal_and_reproducible() {
-        let a = random_openings(20, 4, 7);
-        assert_eq!(a, random_openings(20, 4, 7));
-        assert_ne!(a, random_openings(20, 4, 8));
+        let a = random_openings(Variant::Brazilian, 20, 4, 7);
+        assert_eq!(a, random_openings(Variant::Brazilian, 20, 4, 7));
+        assert_ne!(a, random_openings(Variant::Brazilian, 20, 4, 8));
         let ends: HashSet<Position> = a
             .iter()
             .map(|l| l.iter().fold(Position::start(), |p, &m| p.play(m)))
@@ -282,13 +266,16 @@ mod tests {
             assert_eq!(line.len(), 4);
             let mut p = Position::start();
             for &m in line {
-                assert!(legal_moves(&p).contains(&m));
+                assert!(legal_moves(Variant::Brazilian, &p).contains(&m));
                 p = p.play(m);
             }
         }
         // Zero plies: the start position only, repeated.
-        assert_eq!(random_openings(3, 0, 1), vec![Vec::<Move>::new(); 3]);
-        let named = random_opening_list(2, 4, 7);
+        assert_eq!(
+            random_openings(Variant::Brazilian, 3, 0, 1),
+            vec![Vec::<Move>::new(); 3]
+        );
+        let named = random_opening_list(Variant::Brazilian, 2, 4, 7);
         assert_eq!(named[1].moves, a[1]);
         assert_eq!(named[1].name, "4 random plies, seed 7, #2");
     }
@@ -297,20 +284,20 @@ mod tests {
     /// Brazilian majority rule forbids.
     #[test]
     fn russian_random_openings_are_russian_lines() {
-        let lines = random_openings_for(Variant::Russian, 300, 12, 1);
+        let lines = random_openings(Variant::Russian, 300, 12, 1);
         let mut non_brazilian = 0;
         for line in &lines {
             let mut pos = Position::start();
             for &m in line {
-                assert!(legal_moves_for(Variant::Russian, &pos).contains(&m));
-                non_brazilian += usize::from(!legal_moves(&pos).contains(&m));
+                assert!(legal_moves(Variant::Russian, &pos).contains(&m));
+                non_brazilian += usize::from(!legal_moves(Variant::Brazilian, &pos).contains(&m));
                 pos = pos.play(m);
             }
         }
         assert!(non_brazilian > 0);
         assert_eq!(
-            random_openings(20, 4, 7),
-            random_openings_for(Variant::Brazilian, 20, 4, 7)
+            random_openings(Variant::Brazilian, 20, 4, 7),
+            random_openings(Variant::Brazilian, 20, 4, 7)
         );
     }
 
@@ -323,7 +310,11 @@ mod tests {
         assert_eq!(distinct.len(), 150);
         for b in &ballots {
             assert!(b.moves.is_empty());
-            assert!(!legal_moves(&b.start).is_empty(), "{}", b.name);
+            assert!(
+                !legal_moves(Variant::Brazilian, &b.start).is_empty(),
+                "{}",
+                b.name
+            );
             // Ballot moves from the initial position: 12 men a side, no kings.
             assert_eq!(b.start.white().count(), 12, "{}", b.name);
             assert_eq!(b.start.black().count(), 12, "{}", b.name);
@@ -346,7 +337,7 @@ mod tests {
         for token in name.split_whitespace().skip(1).filter(|t| *t != "Free") {
             let file = token.chars().next()?;
             let to = damas_rules::square::Square::from_algebraic(token.get(1..)?)?;
-            let matching: Vec<Move> = legal_moves(&pos)
+            let matching: Vec<Move> = legal_moves(Variant::Brazilian, &pos)
                 .iter()
                 .copied()
                 .filter(|m| m.to() == to && m.from().algebraic().starts_with(file))

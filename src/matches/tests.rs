@@ -26,7 +26,7 @@ fn config(games: usize, openings: Vec<Opening>, max_plies: usize) -> MatchConfig
 
 #[test]
 fn short_match_between_two_depths_is_recorded_and_scored() {
-    let config = config(2, random_opening_list(1, 2, 3), 80);
+    let config = config(2, random_opening_list(Variant::Brazilian, 1, 2, 3), 80);
     let mut seen = 0;
     let outcomes = run_match(
         pairs(1, "depth=3,name=d3", "depth=1,name=d1"),
@@ -129,7 +129,7 @@ fn concurrent_match_gives_the_same_games_in_the_same_order() {
 
 #[test]
 fn stopping_keeps_a_prefix_of_the_match() {
-    let config = config(8, random_opening_list(4, 2, 9), 30);
+    let config = config(8, random_opening_list(Variant::Brazilian, 4, 2, 9), 30);
     for workers in [1, 2] {
         let outcomes = run_match(pairs(workers, "depth=1", "depth=1"), &config, |o| {
             if o.index == 2 {
@@ -145,7 +145,7 @@ fn stopping_keeps_a_prefix_of_the_match() {
 
 #[test]
 fn clock_games_are_played_within_the_clock() {
-    let config = config(2, random_opening_list(1, 2, 5), 30);
+    let config = config(2, random_opening_list(Variant::Brazilian, 1, 2, 5), 30);
     for o in run_match(pairs(1, "clock=1+0.1", "clock=1+0.1"), &config, |_| {
         Flow::Continue
     }) {
@@ -161,7 +161,7 @@ fn seconds(text: &str) -> f64 {
 
 #[test]
 fn timed_games_record_each_engine_move_time_and_clock() {
-    let opening = random_opening_list(1, 4, 3);
+    let opening = random_opening_list(Variant::Brazilian, 1, 4, 3);
     let timed = config(2, opening.clone(), 24);
     let outcomes = run_match(pairs(1, "clock=2+0.1", "time=0.02"), &timed, |_| {
         Flow::Continue

@@ -27,9 +27,9 @@ use damas_engine::settings::EngineSettings;
 use damas_engine::think::{no_draws, think, Think};
 use damas_engine::time::{Clock, MoveBudget, TimeControl};
 use damas_rules::fen::{parse_fen, to_fen};
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
-use damas_rules::notation::{move_to_string_for, Notation};
+use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::{Color, Position};
 use damas_rules::variant::Variant;
 
@@ -268,7 +268,7 @@ pub fn candidates(
         let mut next = Vec::new();
         let mut seen = HashSet::new();
         for (moves, pos) in &lines {
-            for &m in legal_moves_for(variant, pos).iter() {
+            for &m in legal_moves(variant, pos).iter() {
                 let after = pos.play(m);
                 if seen.insert(after) {
                     let mut line = moves.clone();
@@ -279,7 +279,7 @@ pub fn candidates(
         }
         lines = next;
     }
-    lines.retain(|(_, p)| !legal_moves_for(variant, p).is_empty());
+    lines.retain(|(_, p)| !legal_moves(variant, p).is_empty());
     lines.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
     lines
 }
@@ -329,7 +329,7 @@ pub fn build_ballot(
         let moves = moves
             .iter()
             .map(|&m| {
-                let text = move_to_string_for(config.variant, &at, m, Notation::Algebraic);
+                let text = move_to_string(config.variant, &at, m, Notation::Algebraic);
                 at = at.play(m);
                 text
             })
@@ -418,7 +418,7 @@ mod tests {
         for (moves, pos) in &a {
             assert_eq!(moves.len(), 2);
             let end = moves.iter().fold(ballot.position(), |p, &m| {
-                assert!(legal_moves_for(Variant::Brazilian, &p).contains(&m));
+                assert!(legal_moves(Variant::Brazilian, &p).contains(&m));
                 p.play(m)
             });
             assert_eq!(end, *pos);

@@ -106,6 +106,7 @@ mod tests {
     use damas_rules::movegen::legal_moves;
     use damas_rules::pdn::MoveNumber;
     use damas_rules::position::Position;
+    use damas_rules::variant::Variant;
 
     fn mv(ply: usize, mover: Color, score: Score, mark: Option<Mark>) -> MoveReview {
         MoveReview {
@@ -115,7 +116,7 @@ mod tests {
                 black: mover == Color::Black,
             },
             mover,
-            played: legal_moves(&Position::start())[0],
+            played: legal_moves(Variant::Brazilian, &Position::start())[0],
             played_text: "c3-d4".into(),
             best_text: None,
             best_score: score,

@@ -23,9 +23,9 @@ use damas_engine::think::{no_draws, think, Think};
 use damas_engine::time::{Clock, MoveBudget};
 use damas_engine::verdict::{consulted, verdict, Proof, Verdict};
 use damas_rules::game::Game;
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
-use damas_rules::notation::{move_to_string_for, Notation};
+use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::pdn::MoveNumber;
 use damas_rules::position::{Color, Position};
 use damas_rules::variant::Variant;
@@ -186,7 +186,7 @@ pub fn review_game(
             break;
         };
         let pos = positions[i];
-        let forced = legal_moves_for(variant, &pos).len() == 1;
+        let forced = legal_moves(variant, &pos).len() == 1;
         let book = in_book(variant, &pos, played);
         let same = best == Some(played);
         let played_score = -after;
@@ -211,10 +211,10 @@ pub fn review_game(
             number: MoveNumber::of_ply(first, i),
             mover: pos.side_to_move(),
             played,
-            played_text: move_to_string_for(variant, &pos, played, Notation::Algebraic),
+            played_text: move_to_string(variant, &pos, played, Notation::Algebraic),
             best_text: best
                 .filter(|&b| b != played)
-                .map(|b| move_to_string_for(variant, &pos, b, Notation::Algebraic)),
+                .map(|b| move_to_string(variant, &pos, b, Notation::Algebraic)),
             best_score,
             best_proof,
             played_score,

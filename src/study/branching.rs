@@ -9,6 +9,7 @@
 //! [`BranchingSpec::max_plies`] plies (counted and reported). The counts are over the
 //! positions in which a move was played (the final position has no decision).
 
+use damas_rules::variant::Variant;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -105,7 +106,7 @@ fn play_chunk(seed: u64, chunk: u64, games: u64, max_plies: u32) -> BranchingSta
         ..BranchingStats::default()
     };
     for _ in 0..games {
-        let mut game = Game::new(Position::start());
+        let mut game = Game::new(Variant::Brazilian, Position::start());
         let mut ply = 0;
         let ending = loop {
             if let Some(r) = game.result() {
@@ -114,7 +115,7 @@ fn play_chunk(seed: u64, chunk: u64, games: u64, max_plies: u32) -> BranchingSta
             if ply >= max_plies {
                 break "ply cap".to_string();
             }
-            let moves = legal_moves(&game.position());
+            let moves = legal_moves(Variant::Brazilian, &game.position());
             let n = moves.len() as u32;
             st.decisions += 1;
             st.choices += u64::from(n);

@@ -6,6 +6,7 @@
 //! moves played); lines starting with `#` are comments (the generator records its
 //! seed there).
 
+use damas_rules::variant::Variant;
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::path::Path;
@@ -83,9 +84,9 @@ pub fn generate(spec: &GenerateSpec) -> Vec<TestPosition> {
 /// (by the rules or the draw rules of docs/rules.md) on the way or at the end.
 fn random_position(rng: &mut ChaCha8Rng, k: u32) -> Position {
     'replay: loop {
-        let mut game = Game::new(Position::start());
+        let mut game = Game::new(Variant::Brazilian, Position::start());
         for _ in 0..k {
-            let moves = legal_moves(&game.position());
+            let moves = legal_moves(Variant::Brazilian, &game.position());
             let Some(&mv) = moves.choose(rng) else {
                 continue 'replay;
             };
@@ -206,6 +207,7 @@ pub fn sample_even(positions: &[TestPosition], n: Option<usize>) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damas_rules::variant::Variant;
 
     fn small(seed: u64) -> GenerateSpec {
         GenerateSpec {
@@ -226,7 +228,7 @@ mod tests {
         let set = generate(&small(1));
         assert_eq!(set.len(), 7 * 4);
         for p in &set {
-            assert!(!legal_moves(&p.position).is_empty());
+            assert!(!legal_moves(Variant::Brazilian, &p.position).is_empty());
             // k plies from the start: the side to move alternates with k.
             let white_to_move = p.position.side_to_move() == damas_rules::position::Color::White;
             assert_eq!(white_to_move, p.k.0 % 2 == 0);

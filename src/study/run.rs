@@ -9,6 +9,7 @@
 //! fresh search each. Rows are appended and flushed as each (position, configuration)
 //! completes, and rows already in the file are skipped, so an interrupted run resumes.
 
+use damas_rules::variant::Variant;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -182,7 +183,7 @@ fn row(
 ) -> Row {
     let best = best.map_or_else(
         || "-".to_string(),
-        |m| move_to_string(&tp.position, m, Notation::Algebraic),
+        |m| move_to_string(Variant::Brazilian, &tp.position, m, Notation::Algebraic),
     );
     Row {
         position: index,
@@ -307,7 +308,7 @@ pub fn run(spec: &RunSpec) -> Result<RunSummary, RunError> {
     let mut not_run = Vec::new();
     let needs_egdb = spec.configs.iter().any(|c| c.techniques.egdb);
     let oracle: Option<Arc<dyn Oracle>> = match (&spec.egdb, needs_egdb) {
-        (Some(dir), true) => Some(Arc::new(damas_egdb::Egdb::open(dir)?)),
+        (Some(dir), true) => Some(Arc::new(damas_egdb::Egdb::open(Variant::Brazilian, dir)?)),
         _ => None,
     };
     for c in &spec.configs {

@@ -325,6 +325,7 @@ mod tests {
     use crate::train::data::Outcome;
     use crate::train::fit::one_sample_games;
     use damas_engine::eval::{Weights, NET_RANGE};
+    use damas_rules::variant::Variant;
 
     /// Games the linear model cannot tell apart but a network can: White wins when
     /// it has a man on both a3 and c3 (an interaction), otherwise loses.
@@ -362,7 +363,7 @@ mod tests {
             &[skipped, ("W:Wa3,c3,e3:Bb6,d6,f6", Outcome::WhiteWin)],
             200,
         );
-        let linear = Trained::embedded_linear();
+        let linear = Trained::embedded_linear(Variant::Brazilian);
         let (train, valid) = split(&games, &linear, 10, 0);
         let net = fit_net(&train, &valid, 0.01, &config(), &mut |_| {});
         let (mut a, mut b) = (vec![0f32; 8], vec![0f32; 8]);

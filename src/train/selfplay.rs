@@ -29,7 +29,7 @@ use damas_engine::think::{no_draws, think, Think};
 use damas_engine::time::{Clock, MoveBudget, TimeControl};
 use damas_rules::fen::parse_fen;
 use damas_rules::game::Game;
-use damas_rules::movegen::{has_capture, legal_moves_for};
+use damas_rules::movegen::{has_capture, legal_moves};
 use damas_rules::position::{Color, Position};
 use damas_rules::variant::Variant;
 
@@ -84,7 +84,7 @@ impl Default for SelfPlayConfig {
             node_jitter: 0,
             seed: 1,
             max_plies: 300,
-            evaluation: Evaluation::default(),
+            evaluation: Evaluation::trained(Variant::Brazilian),
             tt_bits: 18,
             progress: false,
             egdb: None,
@@ -150,10 +150,10 @@ pub fn play_game(cfg: &SelfPlayConfig, openings: &[Position], index: u32) -> (Ga
     let mut rng =
         ChaCha8Rng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let start = openings[index as usize % openings.len()];
-    let mut game = Game::new_for(cfg.variant, start);
+    let mut game = Game::new(cfg.variant, start);
     let random = rng.gen_range(0..=cfg.random_plies);
     for _ in 0..random {
-        let moves = legal_moves_for(cfg.variant, &game.position());
+        let moves = legal_moves(cfg.variant, &game.position());
         if moves.is_empty() {
             break;
         }
@@ -298,7 +298,7 @@ mod tests {
         let b = ballots();
         assert_eq!(b.len(), 150);
         for p in &b {
-            assert!(!damas_rules::movegen::legal_moves(p).is_empty());
+            assert!(!damas_rules::movegen::legal_moves(Variant::Brazilian, p).is_empty());
             assert_eq!(p.white().count(), 12, "{p:?}");
         }
     }
@@ -386,13 +386,14 @@ mod tests {
     fn the_databases_end_a_game_with_their_result() {
         let dir = tempfile::tempdir().unwrap();
         damas_egdb::slices::build::build_slices(
+            Variant::Brazilian,
             dir.path(),
             4,
             &damas_egdb::BuildOptions::default(),
             |_| {},
         )
         .unwrap();
-        let db = Arc::new(Egdb::open(dir.path()).unwrap());
+        let db = Arc::new(Egdb::open(Variant::Brazilian, dir.path()).unwrap());
         let cfg = SelfPlayConfig {
             nodes: 2_000,
             random_plies: 0,

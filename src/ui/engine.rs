@@ -57,19 +57,19 @@ pub struct EngineThread {
 impl EngineThread {
     /// Start the engine thread with these search options, without an opening book.
     pub fn spawn(options: SearchOptions) -> EngineThread {
-        EngineThread::with_book(options, None)
+        EngineThread::with_book(Searcher::new(options), None)
     }
 
-    /// Start the engine thread; with a `book`, the engine's own moves (not hints)
-    /// come from it while the position is in it.
-    pub fn with_book(options: SearchOptions, book: Option<Book>) -> EngineThread {
+    /// Start the engine thread with `searcher`; with a `book`, the engine's own moves
+    /// (not hints) come from it while the position is in it.
+    pub fn with_book(searcher: Searcher, book: Option<Book>) -> EngineThread {
         let (cmd_tx, cmd_rx) = mpsc::channel::<Job>();
         let (ev_tx, ev_rx) = mpsc::channel();
         let (fin_tx, fin_rx) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("damas-engine".into())
             .spawn(move || {
-                let mut searcher = Searcher::new(options);
+                let mut searcher = searcher;
                 let mut rng = ChaCha8Rng::from_entropy();
                 for cmd in cmd_rx {
                     match cmd {
@@ -173,6 +173,7 @@ mod tests {
     use damas_engine::level::Strength;
     use damas_engine::search::Limits;
     use damas_rules::position::Position;
+    use damas_rules::variant::Variant;
 
     fn request(id: u64, limits: Limits) -> SearchRequest {
         SearchRequest {
@@ -200,14 +201,14 @@ mod tests {
 
     #[test]
     fn the_book_answers_engine_moves_but_not_hints() {
-        let book = Book::embedded();
+        let book = Book::embedded(Variant::Brazilian);
         let in_book: Vec<_> = book
             .moves(&Position::start())
             .unwrap()
             .iter()
             .map(|m| m.mv)
             .collect();
-        let mut e = EngineThread::with_book(SearchOptions::default(), Some(book));
+        let mut e = EngineThread::with_book(Searcher::new(SearchOptions::default()), Some(book));
         e.search(request(1, Limits::depth(3)));
         let first = e
             .wait_event(Duration::from_secs(30))

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use crossterm::event;
 
 use damas_egdb::oracle::Oracle;
-use damas_engine::search::SearchOptions;
+use damas_engine::search::{SearchOptions, Searcher};
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
@@ -55,6 +55,9 @@ pub struct Config {
     /// The engine's search options under the rules of a variant: those of
     /// [`Config::variant`] at first, another's when a game of other rules is loaded.
     pub search: Box<dyn Fn(Variant) -> SearchOptions>,
+    /// The engine for [`Config::variant`], built by the caller so that a table too
+    /// large is its error, before the game's screen.
+    pub searcher: Searcher,
     /// Endgame-database verdicts, when available.
     pub oracle: Option<Arc<dyn Oracle>>,
     /// A message to show first (e.g. about ignored options).
@@ -80,8 +83,8 @@ pub enum Exit {
 
 /// Run the game in the terminal until the user quits.
 pub fn run(config: Config) -> io::Result<Exit> {
-    let mut controller = Controller::new(config.start, config.players, config.level);
-    controller.set_variant(config.variant);
+    let mut controller =
+        Controller::new(config.variant, config.start, config.players, config.level);
     controller.set_strength(config.strength);
     controller.set_clock(config.clock);
     if let Some(b) = &config.ballot {
@@ -96,7 +99,7 @@ pub fn run(config: Config) -> io::Result<Exit> {
     if let Some(g) = config.greeting {
         controller.notify(g);
     }
-    let mut engine = Engine::start(config.search, config.book, config.variant);
+    let mut engine = Engine::start(config.search, config.searcher, config.book);
     let outcome = terminal::setup()
         .and_then(|mut guard| event_loop(&mut guard, &mut controller, &mut engine, config.colour));
     // The guard is dropped (terminal restored) before waiting for the engine.
@@ -113,9 +116,13 @@ struct Engine {
 }
 
 impl Engine {
-    fn start(options_for: Box<dyn Fn(Variant) -> SearchOptions>, book: bool, v: Variant) -> Engine {
-        let options = options_for(v);
-        let thread = Engine::spawn(&options, book);
+    fn start(
+        options_for: Box<dyn Fn(Variant) -> SearchOptions>,
+        searcher: Searcher,
+        book: bool,
+    ) -> Engine {
+        let options = searcher.options().clone();
+        let thread = Engine::spawn(searcher, book);
         Engine {
             options_for,
             book,
@@ -124,16 +131,18 @@ impl Engine {
         }
     }
 
-    fn spawn(options: &SearchOptions, book: bool) -> EngineThread {
-        let book = book.then(|| damas_engine::book::Book::embedded_for(options.variant()));
-        EngineThread::with_book(options.clone(), book)
+    fn spawn(searcher: Searcher, book: bool) -> EngineThread {
+        let variant = searcher.options().variant();
+        let book = book.then(|| damas_engine::book::Book::embedded(variant));
+        EngineThread::with_book(searcher, book)
     }
 
     /// Play by the rules of `variant`: a new engine (options, book) when they change.
     fn follow(&mut self, variant: Variant) {
         if self.options.variant() != variant {
             self.options = (self.options_for)(variant);
-            let old = std::mem::replace(&mut self.thread, Engine::spawn(&self.options, self.book));
+            let searcher = Searcher::new(self.options.clone());
+            let old = std::mem::replace(&mut self.thread, Engine::spawn(searcher, self.book));
             old.shutdown(Duration::from_secs(2));
         }
     }

@@ -63,6 +63,7 @@ mod tests {
     use super::*;
     use damas_egdb::Egdb;
     use damas_rules::fen::parse_fen;
+    use damas_rules::variant::Variant;
 
     #[test]
     fn verdicts_read_from_a_small_database() {
@@ -73,7 +74,7 @@ mod tests {
             dtc: false,
         };
         damas_egdb::build(dir.path(), 2, &opts, |_| {}).unwrap();
-        let db = Egdb::open(dir.path()).unwrap();
+        let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
         // A king against a man far from promotion: the king wins.
         let v = verdict(&db, &parse_fen("W:WKd4:Bb8").unwrap()).unwrap();
         assert_eq!(v.winner, Some(Color::White));
@@ -90,8 +91,9 @@ mod tests {
             progress: false,
             dtc: true,
         };
-        damas_egdb::slices::build::build_slices(dir.path(), 2, &opts, |_| {}).unwrap();
-        let db = Egdb::open(dir.path()).unwrap();
+        damas_egdb::slices::build::build_slices(Variant::Brazilian, dir.path(), 2, &opts, |_| {})
+            .unwrap();
+        let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
         let v = verdict(&db, &parse_fen("W:WKd4:Bb8").unwrap()).unwrap();
         assert!(v.to_conversion);
         let p = v.plies.expect("a distance");

@@ -275,7 +275,7 @@ fn draw_left(
     if let Some((before, m)) = c.shown_last_move() {
         lines.push(Line::raw(format!(
             "Last move: {}",
-            damas_rules::notation::move_to_string_for(
+            damas_rules::notation::move_to_string(
                 c.variant(),
                 &before,
                 m,

@@ -1,5 +1,6 @@
 //! Rendering checked on ratatui's test backend.
 
+use damas_rules::variant::Variant;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
@@ -48,6 +49,7 @@ fn cell_text(lines: &[String], g: &BoardGeometry, name: &str) -> String {
 #[test]
 fn board_coordinates_pieces_and_move_list_at_80x24() {
     let mut c = Controller::new(
+        Variant::Brazilian,
         Position::start(),
         Players {
             white: Player::Human,
@@ -92,7 +94,12 @@ fn board_coordinates_pieces_and_move_list_at_80x24() {
 #[test]
 fn kings_differ_from_men_and_flipping_turns_the_board() {
     let pos = parse_fen("W:WKa1,e3:BKh8,f6").unwrap();
-    let mut c = Controller::new(pos, Players::default(), TimeControl::Depth(2));
+    let mut c = Controller::new(
+        Variant::Brazilian,
+        pos,
+        Players::default(),
+        TimeControl::Depth(2),
+    );
     let (lines, g) = screen(&c, 100, 30);
     assert!(g.cell_w >= 5, "a larger terminal gets larger cells");
     assert_eq!(cell_text(&lines, &g, "a1"), "<W>");
@@ -112,6 +119,7 @@ fn kings_differ_from_men_and_flipping_turns_the_board() {
 #[test]
 fn highlights_and_thinking_are_shown() {
     let mut c = Controller::new(
+        Variant::Brazilian,
         Position::start(),
         Players {
             white: Player::Human,
@@ -143,7 +151,12 @@ fn highlights_and_thinking_are_shown() {
 
 #[test]
 fn help_and_prompt_are_drawn() {
-    let mut c = Controller::new(Position::start(), Players::default(), default_level());
+    let mut c = Controller::new(
+        Variant::Brazilian,
+        Position::start(),
+        Players::default(),
+        default_level(),
+    );
     c.handle(Action::Help);
     let text = screen(&c, 80, 24).0.join("\n");
     assert!(text.contains("undo / redo"), "{text}");
@@ -156,7 +169,12 @@ fn help_and_prompt_are_drawn() {
 
 #[test]
 fn any_terminal_size_draws_without_panicking() {
-    let mut c = Controller::new(Position::start(), Players::default(), default_level());
+    let mut c = Controller::new(
+        Variant::Brazilian,
+        Position::start(),
+        Players::default(),
+        default_level(),
+    );
     c.handle(Action::Help);
     for (w, h) in [(1, 1), (10, 5), (30, 12), (79, 23), (80, 24), (200, 60)] {
         let (lines, _) = screen(&c, w, h);
@@ -166,7 +184,12 @@ fn any_terminal_size_draws_without_panicking() {
 
 #[test]
 fn without_colour_the_marks_are_glyphs() {
-    let mut c = Controller::new(Position::start(), Players::default(), default_level());
+    let mut c = Controller::new(
+        Variant::Brazilian,
+        Position::start(),
+        Players::default(),
+        default_level(),
+    );
     c.handle(Action::Select); // c3
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
     let mut g = None;
@@ -190,6 +213,7 @@ fn long_messages_wrap_and_forced_capturers_are_marked() {
     // A capture choice: its message is longer than 80 columns and must be read whole.
     let pos = parse_fen("W:WKa5:Bf2,b4,d4,d6").unwrap();
     let mut c = Controller::new(
+        Variant::Brazilian,
         pos,
         Players {
             white: Player::Human,
@@ -224,6 +248,7 @@ fn long_messages_wrap_and_forced_capturers_are_marked() {
 #[test]
 fn the_engine_panel_labels_the_score_and_keeps_the_last_search() {
     let mut c = Controller::new(
+        Variant::Brazilian,
         Position::start(),
         Players {
             white: Player::Human,
@@ -237,7 +262,7 @@ fn the_engine_panel_labels_the_score_and_keeps_the_last_search() {
     };
     let text = screen(&c, 80, 24).0.join("\n");
     assert!(text.contains("looking for a hint"), "{text}");
-    let mv = damas_rules::movegen::legal_moves(&c.position())[0];
+    let mv = damas_rules::movegen::legal_moves(Variant::Brazilian, &c.position())[0];
     c.on_engine_done(
         req.id,
         &damas_engine::search::SearchResult {

@@ -38,7 +38,7 @@ impl ReviewJob {
         let _ = std::thread::Builder::new()
             .name("damas-review".into())
             .spawn(move || {
-                let mut game = Game::new_for(options.variant(), start);
+                let mut game = Game::new(options.variant(), start);
                 for m in moves {
                     game.play(m);
                 }
@@ -81,17 +81,20 @@ mod tests {
     use damas_engine::eval::{Evaluation, Trained};
     use damas_rules::fen::parse_fen;
     use damas_rules::notation::parse_move;
+    use damas_rules::variant::Variant;
 
     #[test]
     fn the_in_game_review_judges_as_damas_review_does() {
         let start = parse_fen("W:Wa1,c1,e1,g1,e3:Bb8,d8,f8,h8,g5").unwrap();
-        let mut game = Game::new(start);
+        let mut game = Game::new(Variant::Brazilian, start);
         for text in ["e3-f4", "g5xe3", "a1-b2"] {
-            let m = parse_move(&game.position(), text).unwrap();
+            let m = parse_move(Variant::Brazilian, &game.position(), text).unwrap();
             game.play(m);
         }
         // The game's engine: its variety, threads and table are its own.
-        let noisy = Evaluation::Trained(Arc::new(Trained::embedded().with_noise(7, 50)));
+        let noisy = Evaluation::Trained(Arc::new(
+            Trained::embedded(Variant::Brazilian).with_noise(7, 50),
+        ));
         let options = SearchOptions::default()
             .with_eval(noisy)
             .with_threads(2)

@@ -9,7 +9,7 @@ use damas_engine::search::{Info, SearchResult, CONVERSION_UNPROVEN};
 use damas_engine::think::Source;
 use damas_engine::verdict::verdict;
 use damas_rules::moves::Move;
-use damas_rules::notation::{move_to_string_for, Notation};
+use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
 
@@ -50,7 +50,7 @@ impl Thinking {
             let mut out = Vec::new();
             let mut p = *pos;
             for &m in line {
-                out.push(move_to_string_for(variant, &p, m, Notation::Algebraic));
+                out.push(move_to_string(variant, &p, m, Notation::Algebraic));
                 p = p.play(m);
             }
             out
@@ -182,7 +182,7 @@ mod tests {
         // distances (solved at a root) counting to the next conversion only.
         let pos = damas_rules::fen::parse_fen("W:Wa1,e1,e3:BKg1").unwrap();
         let db = damas_egdb::oracle::built_in(Variant::Brazilian).unwrap();
-        let best = damas_rules::notation::parse_move(&pos, "e3-f4").unwrap();
+        let best = damas_rules::notation::parse_move(Variant::Brazilian, &pos, "e3-f4").unwrap();
         let t = Thinking::score_text(
             Variant::Brazilian,
             Some(&*db),
@@ -196,7 +196,7 @@ mod tests {
     #[test]
     fn moves_not_searched_at_full_strength_are_labelled() {
         let pos = Position::start();
-        let m = damas_rules::movegen::legal_moves(&pos)[0];
+        let m = damas_rules::movegen::legal_moves(Variant::Brazilian, &pos)[0];
         let result = SearchResult::unsearched(m);
         let t = |source, strength| {
             Thinking::from_thought(Variant::Brazilian, None, &pos, &result, source, strength).note

@@ -7,7 +7,7 @@ use serde::{Deserialize, Deserializer};
 use damas_rules::fen::parse_fen;
 use damas_rules::game::Game;
 use damas_rules::moves::Move;
-use damas_rules::notation::{move_to_string_for, parse_move_for, Notation};
+use damas_rules::notation::{move_to_string, parse_move, Notation};
 use damas_rules::pdn::MoveNumber;
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
@@ -66,14 +66,14 @@ impl Line {
             )));
         }
         let start = start_position(self.start.as_deref())?;
-        let mut game = Game::new_for(self.variant, start);
+        let mut game = Game::new(self.variant, start);
         for (ply, text) in self.moves.iter().enumerate() {
             let number = MoveNumber::of_ply(start.side_to_move(), ply);
             let at = format!("move {number} ({text:?}, moves[{ply}])");
             if let Some(result) = game.result() {
                 return Err(ApiError::bad(format!("{at}: the game is over: {result}")));
             }
-            let mv = parse_move_for(self.variant, &game.position(), text)
+            let mv = parse_move(self.variant, &game.position(), text)
                 .map_err(|e| ApiError::bad(format!("{at}: {e}")))?;
             game.play(mv);
         }
@@ -82,9 +82,9 @@ impl Line {
 }
 
 /// The id of `mv` in `pos`: its algebraic text, with the full capture path when
-/// another capture shares its start and end ([`parse_move_for`] reads it back).
+/// another capture shares its start and end ([`parse_move`] reads it back).
 pub fn move_id(variant: Variant, pos: &Position, mv: Move) -> String {
-    move_to_string_for(variant, pos, mv, Notation::Algebraic)
+    move_to_string(variant, pos, mv, Notation::Algebraic)
 }
 
 /// The ids of `line`'s moves played from `pos` in turn.
@@ -98,10 +98,10 @@ pub fn texts(variant: Variant, pos: &Position, line: &[Move], notation: Notation
     let mut p = *pos;
     let mut out = Vec::with_capacity(line.len());
     for &m in line {
-        if !damas_rules::movegen::legal_moves_for(variant, &p).contains(&m) {
+        if !damas_rules::movegen::legal_moves(variant, &p).contains(&m) {
             break;
         }
-        out.push(move_to_string_for(variant, &p, m, notation));
+        out.push(move_to_string(variant, &p, m, notation));
         p = p.play(m);
     }
     out

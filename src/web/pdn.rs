@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use damas_rules::fen::to_fen;
 use damas_rules::moves::Move;
-use damas_rules::notation::parse_move_for;
+use damas_rules::notation::parse_move;
 use damas_rules::pdn::{read_games, write_games, PdnGame, Variation};
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
@@ -140,7 +140,7 @@ fn tree_json(variant: Variant, mut pos: Position, line: &Variation) -> Vec<Value
 fn pdn_game(g: &GameJson) -> Result<PdnGame, String> {
     let start = start_position(g.start.as_deref()).map_err(|e| e.message)?;
     let main = variation(g.variant, start, &g.tree, "tree")?;
-    let mut game = PdnGame::new_for(g.variant, start, main.moves, g.result.clone());
+    let mut game = PdnGame::new(g.variant, start, main.moves, g.result.clone());
     // The writer adds the tags of the fields (`FIELD_TAGS`).
     game.tags = g
         .tags
@@ -170,7 +170,7 @@ fn variation(
                 line.add_variation(ply, alt);
             }
         }
-        let mv: Move = parse_move_for(variant, &pos, &node.id)
+        let mv: Move = parse_move(variant, &pos, &node.id)
             .map_err(|e| format!("{here} ({:?}): {e}", node.id))?;
         line.moves.push(mv);
         if let Some(c) = &node.comment {

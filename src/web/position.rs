@@ -5,9 +5,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use damas_rules::fen::{parse_fen, to_fen};
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
-use damas_rules::notation::{capture_paths_for, move_to_string_for, Notation};
+use damas_rules::notation::{capture_paths, move_to_string, Notation};
 use damas_rules::pdn::MoveNumber;
 use damas_rules::position::{Color, Kind, Position};
 use damas_rules::square::Square;
@@ -45,7 +45,7 @@ pub fn position(req: &LineRequest) -> Result<Value, ApiError> {
     let legal: Vec<Move> = if game.result().is_some() {
         Vec::new()
     } else {
-        legal_moves_for(variant, &pos).to_vec()
+        legal_moves(variant, &pos).to_vec()
     };
     let mut must_capture: Vec<u8> = legal
         .iter()
@@ -59,7 +59,7 @@ pub fn position(req: &LineRequest) -> Result<Value, ApiError> {
     let mut moves = Vec::with_capacity(game.moves().len());
     for (ply, &m) in game.moves().iter().enumerate() {
         moves.push(json!({
-            "text": move_to_string_for(variant, &p, m, req.notation),
+            "text": move_to_string(variant, &p, m, req.notation),
             "number": number_text(MoveNumber::of_ply(first, ply)),
         }));
         p = p.play(m);
@@ -110,7 +110,7 @@ fn board(pos: &Position) -> Vec<Option<&'static str>> {
 /// One legal move as the page uses it: its id, text, squares visited and taken.
 fn legal_move(variant: Variant, pos: &Position, m: Move, notation: Notation) -> Value {
     let path: Vec<u8> = if m.is_capture() {
-        capture_paths_for(variant, pos, m, 1)
+        capture_paths(variant, pos, m, 1)
             .pop()
             .unwrap_or_else(|| vec![m.from(), m.to()])
             .iter()
@@ -123,7 +123,7 @@ fn legal_move(variant: Variant, pos: &Position, m: Move, notation: Notation) -> 
     captured.sort_unstable();
     json!({
         "id": move_id(variant, pos, m),
-        "text": move_to_string_for(variant, pos, m, notation),
+        "text": move_to_string(variant, pos, m, notation),
         "from": m.from().numeric(),
         "to": m.to().numeric(),
         "path": path,
@@ -137,7 +137,7 @@ pub fn book(req: &LineRequest) -> Result<Value, ApiError> {
     let variant = req.line.variant;
     let game = req.line.replay()?;
     let pos = game.position();
-    let legal = legal_moves_for(variant, &pos);
+    let legal = legal_moves(variant, &pos);
     let moves: Vec<Value> = damas_engine::book::embedded_book(variant)
         .moves(&pos)
         .unwrap_or_default()
@@ -146,7 +146,7 @@ pub fn book(req: &LineRequest) -> Result<Value, ApiError> {
         .map(|b| {
             json!({
                 "id": move_id(variant, &pos, b.mv),
-                "text": move_to_string_for(variant, &pos, b.mv, req.notation),
+                "text": move_to_string(variant, &pos, b.mv, req.notation),
                 "weight": b.weight.0,
             })
         })

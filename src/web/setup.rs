@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use damas_engine::level::Strength;
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 use damas_rules::notation::Notation;
 use damas_rules::position::Position;
@@ -93,7 +93,7 @@ fn named_moves(variant: Variant, ballot: &Opening) -> Option<Vec<Move>> {
     {
         let file = token.chars().next()?;
         let to = Square::from_algebraic(token.get(1..)?)?;
-        let matching: Vec<Move> = legal_moves_for(variant, &pos)
+        let matching: Vec<Move> = legal_moves(variant, &pos)
             .iter()
             .copied()
             .filter(|m| m.to() == to && m.from().algebraic().starts_with(file))

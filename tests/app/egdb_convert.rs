@@ -3,6 +3,7 @@
 //! and win before a counting rule (`damas_rules::drawrules`) draws the game. Engine against
 //! engine; the defender probes the same database and plays its best move.
 
+use damas_rules::variant::Variant;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -41,7 +42,7 @@ fn play_out(
     perfect: Option<&Egdb>,
 ) -> (Option<Color>, String) {
     let mut sides = [searcher(db), searcher(db)];
-    let mut game = Game::new(start);
+    let mut game = Game::new(Variant::Brazilian, start);
     let stop = AtomicBool::new(false);
     for _ in 0..MAX_PLIES {
         if let Some(r) = game.result() {
@@ -119,7 +120,7 @@ impl Tally {
 }
 
 fn check_conversions(dir: &Path, cases: &[(Slice, usize)], nodes: u64) {
-    let db = Arc::new(Egdb::open(dir).expect("open"));
+    let db = Arc::new(Egdb::open(Variant::Brazilian, dir).expect("open"));
     let n = db.max_pieces();
     assert!(
         db.has_distances(n - 1) || db.has_slice_distances(n),
@@ -146,7 +147,14 @@ fn check_conversions(dir: &Path, cases: &[(Slice, usize)], nodes: u64) {
 #[test]
 fn won_four_piece_endings_are_played_to_the_win() {
     let dir = tempfile::tempdir().expect("temp dir");
-    build_slices(dir.path(), 4, &BuildOptions::default(), |_| {}).expect("build");
+    build_slices(
+        Variant::Brazilian,
+        dir.path(),
+        4,
+        &BuildOptions::default(),
+        |_| {},
+    )
+    .expect("build");
     build(dir.path(), 3, &BuildOptions::default(), |_| {}).expect("distances");
     check_conversions(
         dir.path(),
@@ -169,7 +177,7 @@ fn won_four_piece_endings_are_played_to_the_win() {
 fn slowest_wins_within_the_counting_rules_are_played_to_the_win() {
     let legacy_dir = tempfile::tempdir().expect("temp dir");
     build(legacy_dir.path(), 4, &BuildOptions::default(), |_| {}).expect("legacy build");
-    let legacy = Arc::new(Egdb::open(legacy_dir.path()).expect("open legacy"));
+    let legacy = Arc::new(Egdb::open(Variant::Brazilian, legacy_dir.path()).expect("open legacy"));
     let cases = [
         (Slice::new(0, 3, 0, 1), 4, 29u16),
         (Slice::new(1, 2, 0, 1), 3, u16::MAX),
@@ -193,14 +201,14 @@ fn slowest_wins_within_the_counting_rules_are_played_to_the_win() {
 fn slowest_wins_are_played_to_the_win_with_slice_distances() {
     let legacy_dir = tempfile::tempdir().expect("temp dir");
     build(legacy_dir.path(), 4, &BuildOptions::default(), |_| {}).expect("legacy build");
-    let legacy = Egdb::open(legacy_dir.path()).expect("open legacy");
+    let legacy = Egdb::open(Variant::Brazilian, legacy_dir.path()).expect("open legacy");
     let dir = tempfile::tempdir().expect("temp dir");
     let dtc = BuildOptions {
         dtc: true,
         ..BuildOptions::default()
     };
-    build_slices(dir.path(), 4, &dtc, |_| {}).expect("build");
-    let slices = Arc::new(Egdb::open(dir.path()).expect("open slices"));
+    build_slices(Variant::Brazilian, dir.path(), 4, &dtc, |_| {}).expect("build");
+    let slices = Arc::new(Egdb::open(Variant::Brazilian, dir.path()).expect("open slices"));
     assert!(slices.has_slice_distances(4) && !slices.has_legacy_part(4));
     let cases = [
         (Slice::new(0, 3, 0, 1), 4, 29u16),
@@ -283,7 +291,7 @@ fn won_five_and_six_piece_endings_are_played_to_the_win() {
 fn the_longest_six_piece_wins_are_played_to_the_win() {
     use damas_egdb::slices::dtc::DtcFile;
     let Some(dir) = egdb6_dir() else { return };
-    let db = Arc::new(Egdb::open(&dir).expect("open"));
+    let db = Arc::new(Egdb::open(Variant::Brazilian, &dir).expect("open"));
     assert!(db.has_slice_distances(6), "build with --dtc");
     let mut tally = Tally::default();
     for (slice, count) in [
@@ -293,7 +301,7 @@ fn the_longest_six_piece_wins_are_played_to_the_win() {
         (Slice::new(3, 1, 1, 1), 2),
         (Slice::new(2, 2, 1, 1), 2),
     ] {
-        let file = DtcFile::open(Path::new(&dir), slice)
+        let file = DtcFile::open(Variant::Brazilian, Path::new(&dir), slice)
             .expect("readable")
             .expect("distance file");
         let ix = SliceIndex::new(slice);

@@ -4,6 +4,7 @@
 //! without databases answers from the built-in ones; a `DAMAS_EGDB` naming no
 //! directory is warned about.
 
+use damas_rules::variant::Variant;
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -26,7 +27,14 @@ fn built() -> &'static tempfile::TempDir {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        build_slices(dir.path(), 3, &BuildOptions::default(), |_| {}).unwrap();
+        build_slices(
+            Variant::Brazilian,
+            dir.path(),
+            3,
+            &BuildOptions::default(),
+            |_| {},
+        )
+        .unwrap();
         dir
     })
 }
@@ -75,7 +83,7 @@ fn a_corrupt_file_a_position_needs_is_named_by_probe_verify_and_analyze() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let dir = copy();
     let pos = parse_fen(FEN).unwrap();
-    let sound = Egdb::open(dir.path()).unwrap();
+    let sound = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     assert!(sound.probe(&pos).is_some());
     let needed = sound.slices().unwrap().slices_needed(&pos);
     assert!(needed.len() > 1, "{needed:?}");
@@ -92,7 +100,7 @@ fn a_corrupt_file_a_position_needs_is_named_by_probe_verify_and_analyze() {
     let context = format!("seed {seed}: {len} bytes at {at} of {stem}.wdl");
 
     // The library: the position goes unanswered, and the file is named.
-    let db = Egdb::open(dir.path()).unwrap();
+    let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     let damaged = db.damaged_files();
     assert_eq!(damaged.len(), 1, "{context}: {damaged:?}");
     assert_eq!(damaged[0].path, path, "{context}");
@@ -193,8 +201,8 @@ fn a_truncated_file_leaves_the_other_slices_answering() {
     let path = slice_path(dir.path(), slice);
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() - 7]).unwrap();
-    let sound = Egdb::open(built().path()).unwrap();
-    let db = Egdb::open(dir.path()).unwrap();
+    let sound = Egdb::open(Variant::Brazilian, built().path()).unwrap();
+    let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     assert_eq!(db.max_pieces(), 3);
     let damaged = db.damaged_files();
     assert!(
@@ -227,7 +235,14 @@ fn a_truncated_file_leaves_the_other_slices_answering() {
         "{answered} answered, {lost} lost"
     );
     // The builder refuses to build on it, naming it.
-    let e = build_slices(dir.path(), 3, &BuildOptions::default(), |_| {}).unwrap_err();
+    let e = build_slices(
+        Variant::Brazilian,
+        dir.path(),
+        3,
+        &BuildOptions::default(),
+        |_| {},
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("w20b10.wdl"), "{e}");
 }
 

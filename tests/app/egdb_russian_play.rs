@@ -9,10 +9,10 @@ use std::sync::{Arc, OnceLock};
 
 use damas::hub::{position_string, MoveNumbering};
 use damas_egdb::oracle::Oracle;
-use damas_egdb::slices::build::{build_slices, build_slices_for};
+use damas_egdb::slices::build::build_slices;
 use damas_egdb::{BuildOptions, Egdb};
 use damas_engine::search::{Limits, SearchOptions, Searcher};
-use damas_rules::notation::parse_move_for;
+use damas_rules::notation::parse_move;
 use damas_rules::{parse_fen, Variant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_damas");
@@ -29,9 +29,9 @@ fn dirs() -> &'static (tempfile::TempDir, std::path::PathBuf) {
             threads: 1,
             ..BuildOptions::default()
         };
-        build_slices(base.path(), 3, &opts, |_| {}).unwrap();
+        build_slices(Variant::Brazilian, base.path(), 3, &opts, |_| {}).unwrap();
         let ru = base.path().join("russian");
-        build_slices_for(Variant::Russian, &ru, 4, &opts, |_| {}).unwrap();
+        build_slices(Variant::Russian, &ru, 4, &opts, |_| {}).unwrap();
         (base, ru)
     })
 }
@@ -92,7 +92,14 @@ fn analyze_reads_the_databases_of_the_games_rules() {
 #[test]
 fn a_directory_of_the_other_rules_is_refused_naming_a_file() {
     let only_brazilian = tempfile::tempdir().unwrap();
-    build_slices(only_brazilian.path(), 2, &BuildOptions::default(), |_| {}).unwrap();
+    build_slices(
+        Variant::Brazilian,
+        only_brazilian.path(),
+        2,
+        &BuildOptions::default(),
+        |_| {},
+    )
+    .unwrap();
     for (variant, dir, found) in [
         ("russian", only_brazilian.path(), "a brazilian endgame file"),
         ("brazilian", russian_dir(), "a russian endgame file"),
@@ -171,7 +178,7 @@ fn the_hub_answers_with_the_russian_databases_verdict() {
     ]);
     let done = out.last().unwrap();
     let pos = parse_fen(CROWNING).unwrap();
-    let mv = parse_move_for(Variant::Russian, &pos, "b6xh4").unwrap();
+    let mv = parse_move(Variant::Russian, &pos, "b6xh4").unwrap();
     let expected = MoveNumbering::default().format(Variant::Russian, &pos, mv);
     assert_eq!(done, &format!("done move={expected}"), "{out:?}");
     // The database's win is a proven win (near 100), not the Brazilian draw.
@@ -206,7 +213,7 @@ fn the_hub_finds_russian_databases_at_the_standard_place() {
         threads: 1,
         ..BuildOptions::default()
     };
-    build_slices_for(
+    build_slices(
         Variant::Russian,
         &base.path().join("russian"),
         3,
@@ -233,7 +240,14 @@ fn the_hub_finds_russian_databases_at_the_standard_place() {
 fn brazilian_files_are_never_consulted_under_russian_rules() {
     // The Hub: a directory of only Brazilian files is dropped with a note.
     let dir = tempfile::tempdir().unwrap();
-    build_slices(dir.path(), 3, &BuildOptions::default(), |_| {}).unwrap();
+    build_slices(
+        Variant::Brazilian,
+        dir.path(),
+        3,
+        &BuildOptions::default(),
+        |_| {},
+    )
+    .unwrap();
     let out = hub_search(&[
         "hub".into(),
         format!("set-param name=egdb-dir value=\"{}\"", dir.path().display()),
@@ -245,14 +259,13 @@ fn brazilian_files_are_never_consulted_under_russian_rules() {
         "{out:?}"
     );
     // The library: the search drops an oracle of other rules.
-    let brazilian: Arc<dyn Oracle> = Arc::new(Egdb::open(dir.path()).unwrap());
+    let brazilian: Arc<dyn Oracle> = Arc::new(Egdb::open(Variant::Brazilian, dir.path()).unwrap());
     assert_eq!(brazilian.variant(), Variant::Brazilian);
     let options = SearchOptions::default()
         .with_variant(Variant::Russian)
         .with_database(Some(brazilian.clone()));
     assert!(options.oracle().is_none());
-    let russian: Arc<dyn Oracle> =
-        Arc::new(Egdb::open_for(Variant::Russian, russian_dir()).unwrap());
+    let russian: Arc<dyn Oracle> = Arc::new(Egdb::open(Variant::Russian, russian_dir()).unwrap());
     assert_eq!(russian.variant(), Variant::Russian);
     let options = SearchOptions::default()
         .with_variant(Variant::Russian)

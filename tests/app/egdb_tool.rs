@@ -1,6 +1,7 @@
 //! The `damas-egdb` tool and the probe lines it prints: answers, statistics, damaged
 //! files refused on one line, the standard location, the Russian subfolder.
 
+use damas_rules::variant::Variant;
 use std::sync::OnceLock;
 
 use damas::cli::egdb::probe_line;
@@ -20,7 +21,7 @@ fn db3() -> &'static (tempfile::TempDir, Egdb) {
     DB.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         build(dir.path(), 3, &BuildOptions::default(), |_| {}).unwrap();
-        let db = Egdb::open(dir.path()).unwrap();
+        let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
         (dir, db)
     })
 }
@@ -49,8 +50,8 @@ fn db() -> &'static (tempfile::TempDir, Egdb) {
             dtc: true,
             ..BuildOptions::default()
         };
-        build_slices(d.path(), 3, &with_dtc, |_| {}).unwrap();
-        let db = Egdb::open(d.path()).unwrap();
+        build_slices(Variant::Brazilian, d.path(), 3, &with_dtc, |_| {}).unwrap();
+        let db = Egdb::open(Variant::Brazilian, d.path()).unwrap();
         (d, db)
     })
 }
@@ -187,7 +188,7 @@ fn verify_finds_wrong_entries() {
         max_distance: 25,
     };
     write_part_file(&path, header, &body).unwrap();
-    let db = Egdb::open(dir.path()).unwrap();
+    let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     let r = verify(&db, 3);
     assert!(r.violations >= 1 && !r.first.is_empty(), "{r:?}");
     assert!(

@@ -3,6 +3,7 @@
 //! distances solved on demand equal the files', and the win is converted over the
 //! board before a counting rule draws it, with distance files or without.
 
+use damas_rules::variant::Variant;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -29,7 +30,7 @@ fn dirs() -> &'static (tempfile::TempDir, tempfile::TempDir) {
             dtc: true,
             ..BuildOptions::default()
         };
-        build_slices(dtc.path(), 4, &opts, |_| {}).unwrap();
+        build_slices(Variant::Brazilian, dtc.path(), 4, &opts, |_| {}).unwrap();
         let wdl = tempfile::tempdir().unwrap();
         for entry in std::fs::read_dir(dtc.path()).unwrap() {
             let path = entry.unwrap().path();
@@ -44,12 +45,12 @@ fn dirs() -> &'static (tempfile::TempDir, tempfile::TempDir) {
 fn open(distances: bool) -> Arc<dyn Oracle> {
     let (dtc, wdl) = dirs();
     let dir = if distances { dtc.path() } else { wdl.path() };
-    Arc::new(Egdb::open(dir).unwrap())
+    Arc::new(Egdb::open(Variant::Brazilian, dir).unwrap())
 }
 
 /// The win/draw/loss-only slices, solving no distances on demand.
 fn open_values_only() -> Arc<dyn Oracle> {
-    let mut db = Egdb::open(dirs().1.path()).unwrap();
+    let mut db = Egdb::open(Variant::Brazilian, dirs().1.path()).unwrap();
     db.set_on_demand_pieces(0);
     Arc::new(db)
 }
@@ -99,8 +100,8 @@ fn a_distance_file_gives_the_count_and_so_do_distances_solved_on_demand() {
 #[test]
 fn distances_solved_on_demand_equal_the_distance_files() {
     let (dtc, wdl) = dirs();
-    let files = Egdb::open(dtc.path()).unwrap();
-    let values = Egdb::open(wdl.path()).unwrap();
+    let files = Egdb::open(Variant::Brazilian, dtc.path()).unwrap();
+    let values = Egdb::open(Variant::Brazilian, wdl.path()).unwrap();
     // Three kings against one; two kings and a man against a king (promotions
     // among the exits); a man and a king each (captures both ways).
     for (fen, slices) in [
@@ -143,7 +144,7 @@ fn distances_solved_on_demand_equal_the_distance_files() {
         .unwrap();
     assert!(!values.solve_distances(&draw).unwrap());
     assert!(!values.on_demand_distances().has(Slice::new(0, 1, 0, 1)));
-    let mut limited = Egdb::open(wdl.path()).unwrap();
+    let mut limited = Egdb::open(Variant::Brazilian, wdl.path()).unwrap();
     limited.set_on_demand_pieces(3);
     let pos = parse_fen(THREE_KINGS).unwrap();
     assert!(!limited.solve_distances(&pos).unwrap());
@@ -180,7 +181,7 @@ fn won_endings_with_distance_files_are_won_before_the_counting_rules() {
 #[test]
 fn won_endings_without_distance_files_are_won_by_distances_solved_on_demand() {
     for fen in WON_ENDINGS {
-        let db = Arc::new(Egdb::open(dirs().1.path()).unwrap());
+        let db = Arc::new(Egdb::open(Variant::Brazilian, dirs().1.path()).unwrap());
         let oracle: Arc<dyn Oracle> = db.clone();
         assert_won(&oracle, fen);
         assert!(db.on_demand_distances().bytes() > 0, "{fen}");
@@ -273,7 +274,7 @@ fn analyze_prints_the_unproven_conversion_note() {
 #[test]
 fn a_timed_search_solves_distances_in_the_background_and_uses_them_later() {
     let (_, wdl) = dirs();
-    let db = Arc::new(Egdb::open(wdl.path()).unwrap());
+    let db = Arc::new(Egdb::open(Variant::Brazilian, wdl.path()).unwrap());
     let pos = parse_fen(THREE_KINGS).unwrap();
     let slice = Slice::new(0, 3, 0, 1);
     // A timed root never waits: the search answers whatever the solve's progress.
@@ -305,7 +306,7 @@ fn a_timed_search_solves_distances_in_the_background_and_uses_them_later() {
 fn keeps_its_pieces(pos: &damas_rules::position::Position, mv: damas_rules::moves::Move) -> bool {
     let me = pos.side_to_move();
     let after = pos.play(mv);
-    damas_rules::movegen::legal_moves(&after)
+    damas_rules::movegen::legal_moves(Variant::Brazilian, &after)
         .iter()
         .all(|&r| after.play(r).pieces(me).count() == pos.pieces(me).count())
 }

@@ -148,12 +148,15 @@ fn handshake_position_search_garbage_and_stdin_closing() {
     assert!(done.starts_with("done move="), "{done}");
     let mut pos = Position::start();
     for m in ["22-18", "10-14"] {
-        pos = pos.play(parse_hub_move(&pos, m).unwrap());
+        pos = pos.play(parse_hub_move(Variant::Brazilian, &pos, m).unwrap());
     }
     let best = value(done, "move").unwrap();
-    let mv = parse_hub_move(&pos, best).unwrap();
+    let mv = parse_hub_move(Variant::Brazilian, &pos, best).unwrap();
     if let Some(p) = value(done, "ponder") {
-        assert!(parse_hub_move(&pos.play(mv), p).is_ok(), "{done}");
+        assert!(
+            parse_hub_move(Variant::Brazilian, &pos.play(mv), p).is_ok(),
+            "{done}"
+        );
     }
 
     // Garbage and errors: answered or ignored, the engine keeps running.
@@ -185,6 +188,7 @@ fn handshake_position_search_garbage_and_stdin_closing() {
     s.send("stop");
     let out = s.until("done", Duration::from_secs(30));
     assert!(parse_hub_move(
+        Variant::Brazilian,
         &Position::start(),
         value(out.last().unwrap(), "move").unwrap()
     )
@@ -226,7 +230,10 @@ fn book_parameter_decides_whether_the_start_is_played_from_the_book() {
             assert!(!out[0].contains("score="), "{out:?}");
         }
         let best = value(out.last().unwrap(), "move").unwrap();
-        assert!(parse_hub_move(&Position::start(), best).is_ok(), "{out:?}");
+        assert!(
+            parse_hub_move(Variant::Brazilian, &Position::start(), best).is_ok(),
+            "{out:?}"
+        );
         s.send("quit");
         assert!(s.close().0.success());
     }
@@ -268,11 +275,15 @@ fn time_control_answers_in_time_and_single_moves_at_once() {
     // deadlines are unit-tested in `damas_engine::time`, tools/hub_clock_games.py plays games.
     let out = s.until("done", Duration::from_secs(30));
     let best = value(out.last().unwrap(), "move").unwrap();
-    assert!(parse_hub_move(&Position::start(), best).is_ok(), "{out:?}");
+    assert!(
+        parse_hub_move(Variant::Brazilian, &Position::start(), best).is_ok(),
+        "{out:?}"
+    );
     // Black to move must capture: the only legal move is played at once.
-    let forced = Position::start().play(parse_hub_move(&Position::start(), "22-18").unwrap());
-    let forced = forced.play(parse_hub_move(&forced, "11-15").unwrap());
-    assert_eq!(legal_moves(&forced).len(), 1);
+    let forced = Position::start()
+        .play(parse_hub_move(Variant::Brazilian, &Position::start(), "22-18").unwrap());
+    let forced = forced.play(parse_hub_move(Variant::Brazilian, &forced, "11-15").unwrap());
+    assert_eq!(legal_moves(Variant::Brazilian, &forced).len(), 1);
     s.send(&format!("pos pos={}", position_string(&forced)));
     s.send("level time=100");
     s.send("go think");
@@ -315,7 +326,7 @@ fn ponder_then_ponder_hit_and_client_round_trip() {
     let reply = client
         .think(&start, &[], &TimeControl::Depth(3), Duration::from_secs(30))
         .unwrap();
-    assert!(legal_moves(&start).contains(&reply.best));
+    assert!(legal_moves(Variant::Brazilian, &start).contains(&reply.best));
     assert_eq!(reply.depth, Some(3));
     // Ponder holds `done` until ponder-hit, then answers under the level.
     client.send(&format!("pos pos={START}")).unwrap();
@@ -367,14 +378,21 @@ fn ponder_miss_stop_and_a_finished_ponder_search_holds_done() {
     s.send("stop");
     let out = s.until("done", Duration::from_secs(10));
     let best = value(out.last().unwrap(), "move").unwrap();
-    assert!(parse_hub_move(&Position::start(), best).is_ok(), "{out:?}");
-    let after = Position::start().play(parse_hub_move(&Position::start(), "22-18").unwrap());
+    assert!(
+        parse_hub_move(Variant::Brazilian, &Position::start(), best).is_ok(),
+        "{out:?}"
+    );
+    let after = Position::start()
+        .play(parse_hub_move(Variant::Brazilian, &Position::start(), "22-18").unwrap());
     s.send(&format!("pos pos={START} moves=\"22-18\""));
     s.send("level move-time=0.05");
     s.send("go think");
     let out = s.until("done", Duration::from_secs(10));
     let best = value(out.last().unwrap(), "move").unwrap();
-    assert!(parse_hub_move(&after, best).is_ok(), "{out:?}");
+    assert!(
+        parse_hub_move(Variant::Brazilian, &after, best).is_ok(),
+        "{out:?}"
+    );
     // A hit on a held, finished search answers at once.
     s.send("level depth=2");
     s.send("go ponder");

@@ -1,6 +1,7 @@
 //! End to end: `damas-nodes positions`, `run` (with resuming) and `report` on a few
 //! positions at low depths.
 
+use damas_rules::variant::Variant;
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::Command;
@@ -80,7 +81,7 @@ fn positions_run_resume_report() {
         assert_eq!(r.k, set[r.position].k.0);
         assert!(r.stats.nodes > 0);
         assert!(
-            parse_move(&pos, &r.best).is_ok(),
+            parse_move(Variant::Brazilian, &pos, &r.best).is_ok(),
             "best move {} legal in row {r:?}",
             r.best
         );

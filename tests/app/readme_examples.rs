@@ -10,6 +10,7 @@
 //! of lines, and a `…` inside a line for any text. Timings (`time`, `nps`) are not
 //! compared. Output past the last expected line is not checked.
 
+use damas_rules::variant::Variant;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::{mpsc, OnceLock};
@@ -185,7 +186,14 @@ fn egdb_dir() -> &'static std::path::Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        build_slices(dir.path(), 4, &BuildOptions::default(), |_| {}).unwrap();
+        build_slices(
+            Variant::Brazilian,
+            dir.path(),
+            4,
+            &BuildOptions::default(),
+            |_| {},
+        )
+        .unwrap();
         dir
     })
     .path()

@@ -20,7 +20,7 @@ use damas_rules::variant::Variant;
 /// legal move outside it.
 fn game() -> Game {
     let book = embedded_book(Variant::Brazilian);
-    let mut game = Game::new(Position::start());
+    let mut game = Game::new(Variant::Brazilian, Position::start());
     for ply in 0..8 {
         let pos = game.position();
         let from_book = book
@@ -36,7 +36,7 @@ fn game() -> Game {
             book.moves(&pos)
                 .is_some_and(|ms| ms.iter().any(|b| b.mv == m))
         };
-        let legal = legal_moves(&pos);
+        let legal = legal_moves(Variant::Brazilian, &pos);
         let m = from_book
             .or_else(|| legal.iter().copied().find(|&m| !in_book(m)))
             .unwrap_or(legal[0]);
@@ -67,7 +67,9 @@ fn the_games_review_and_damas_review_mark_alike() {
         .collect();
 
     // The game's engine has its own variety, threads and table.
-    let noisy = Evaluation::Trained(Arc::new(Trained::embedded().with_noise(11, 50)));
+    let noisy = Evaluation::Trained(Arc::new(
+        Trained::embedded(Variant::Brazilian).with_noise(11, 50),
+    ));
     let options = SearchOptions::default()
         .with_eval(noisy)
         .with_threads(2)

@@ -10,8 +10,8 @@ use damas::hub::{position_string, HubClient};
 use damas_engine::time::TimeControl;
 use damas_rules::fen::parse_fen;
 use damas_rules::game::Game;
-use damas_rules::movegen::legal_moves_for;
-use damas_rules::notation::{parse_hub_move, parse_hub_move_for};
+use damas_rules::movegen::legal_moves;
+use damas_rules::notation::parse_hub_move;
 use damas_rules::pdn::read_games;
 use damas_rules::variant::Variant;
 
@@ -69,11 +69,14 @@ fn the_hub_engine_plays_russian_after_set_param() {
         .find_map(|w| w.strip_prefix("move="))
         .unwrap();
     assert!(
-        parse_hub_move_for(Variant::Russian, &pos, best).is_ok(),
+        parse_hub_move(Variant::Russian, &pos, best).is_ok(),
         "{done}"
     );
     assert_eq!(best, SHORT_CAPTURE, "{lines:?}");
-    assert!(parse_hub_move(&pos, best).is_err(), "not a Brazilian move");
+    assert!(
+        parse_hub_move(Variant::Brazilian, &pos, best).is_err(),
+        "not a Brazilian move"
+    );
 }
 
 #[test]
@@ -89,10 +92,10 @@ fn the_hub_client_sends_the_variant() {
             std::time::Duration::from_secs(60),
         )
         .unwrap();
-    assert!(legal_moves_for(Variant::Russian, &pos).contains(&reply.best));
+    assert!(legal_moves(Variant::Russian, &pos).contains(&reply.best));
     assert_eq!(
         reply.best,
-        parse_hub_move_for(Variant::Russian, &pos, SHORT_CAPTURE).unwrap()
+        parse_hub_move(Variant::Russian, &pos, SHORT_CAPTURE).unwrap()
     );
     client.quit();
 }
@@ -123,7 +126,7 @@ fn a_russian_match_writes_legal_games_with_game_type_25() {
     for g in &games {
         assert_eq!(g.variant(), Variant::Russian);
         // Replayed under Russian rules, every move is legal.
-        let mut game = Game::new_for(Variant::Russian, g.start);
+        let mut game = Game::new(Variant::Russian, g.start);
         for &m in &g.moves {
             assert!(game.play(m), "{m:?} in {text}");
         }

@@ -7,14 +7,14 @@
 //!    `~/.local/share/damas/egdb` (`%APPDATA%\damas\egdb` on Windows);
 //! 4. the legacy `data/egdb` in the current directory.
 //!
-//! [`write_dir`] is where `damas-egdb build` writes (the first of 1–3, the legacy
-//! place only without a home directory); [`find`] is the first candidate that holds
-//! databases, which `damas play`, `analyze` and `hub` open.
+//! [`write_place`] is where `damas-egdb build` writes (the first of 1–3, the legacy
+//! place only without a home directory).
 //!
-//! Those are the Brazilian databases. Another variant's live in a subfolder named
-//! for it ([`variant_dir`]: `russian/`) of each standard place; an explicit
-//! directory is taken as it is, or its subfolder when it holds the variant's files
-//! (the `_for` functions).
+//! The Brazilian databases live in the place itself, another variant's in a
+//! subfolder named for it ([`variant_dir`]: `russian/`). Every function below takes
+//! the variant: [`find`] is the first candidate that holds its databases, which
+//! `damas play`, `analyze` and `hub` open; an explicit directory is taken as it is,
+//! or its subfolder when it holds the variant's files.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -35,7 +35,7 @@ pub const CARGO_RUN: &str = "cargo run --release --bin damas-egdb --";
 
 /// The hint naming the command that builds `variant`'s databases (into `dir`
 /// when given), both as installed and from a source checkout.
-pub fn build_hint_for(variant: Variant, dir: Option<&Path>) -> String {
+pub fn build_hint(variant: Variant, dir: Option<&Path>) -> String {
     let mut args = String::new();
     if variant != Variant::Brazilian {
         args.push_str(&format!(" --variant {variant}"));
@@ -110,12 +110,12 @@ pub fn variant_dir(base: &Path, variant: Variant) -> PathBuf {
 /// Every candidate directory of `variant`'s databases, best first: an explicit
 /// directory as it is and then its [`variant_dir`], the standard places' variant
 /// subfolders.
-pub fn candidates_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> Vec<PathBuf> {
+pub fn candidates(variant: Variant, explicit: Option<&Path>, env: &Env) -> Vec<PathBuf> {
     let mut v = Vec::new();
     if let Some(dir) = explicit {
         v.push(dir.to_path_buf());
     }
-    for base in candidates(explicit, env) {
+    for base in places(explicit, env) {
         let dir = variant_dir(&base, variant);
         if !v.contains(&dir) {
             v.push(dir);
@@ -125,24 +125,24 @@ pub fn candidates_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> V
 }
 
 /// Where to build `variant`'s databases: an explicit directory as it is, else
-/// the [`variant_dir`] of [`write_dir`]'s place.
-pub fn write_dir_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> PathBuf {
+/// the [`variant_dir`] of [`write_place`]'s place.
+pub fn write_dir(variant: Variant, explicit: Option<&Path>, env: &Env) -> PathBuf {
     match explicit {
         Some(dir) => dir.to_path_buf(),
-        None => variant_dir(&write_dir(None, env), variant),
+        None => variant_dir(&write_place(None, env), variant),
     }
 }
 
 /// Whether `dir` holds databases of `variant` that open (the files' bodies are
 /// read when they are opened for use, not here).
-pub fn holds_databases_for(variant: Variant, dir: &Path) -> bool {
-    Egdb::exists_for(variant, dir)
+pub fn holds_databases(variant: Variant, dir: &Path) -> bool {
+    Egdb::exists(variant, dir)
 }
 
-/// The first candidate of [`candidates_for`] holding `variant`'s databases. With
+/// The first candidate of [`candidates`] holding `variant`'s databases. With
 /// an explicit directory only it and its variant subfolder are considered.
-pub fn find_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> Option<PathBuf> {
-    let all = candidates_for(variant, explicit, env);
+pub fn find(variant: Variant, explicit: Option<&Path>, env: &Env) -> Option<PathBuf> {
+    let all = candidates(variant, explicit, env);
     let considered = match explicit {
         Some(dir) => {
             let sub = variant_dir(dir, variant);
@@ -150,35 +150,34 @@ pub fn find_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> Option<
         }
         None => all,
     };
-    considered
-        .into_iter()
-        .find(|d| holds_databases_for(variant, d))
+    considered.into_iter().find(|d| holds_databases(variant, d))
 }
 
 /// The directory for reading commands of `variant`: the first candidate holding
-/// its databases, else [`write_dir_for`].
-pub fn read_dir_for(variant: Variant, explicit: Option<&Path>, env: &Env) -> PathBuf {
-    find_for(variant, explicit, env).unwrap_or_else(|| write_dir_for(variant, explicit, env))
+/// its databases, else [`write_dir`].
+pub fn read_dir(variant: Variant, explicit: Option<&Path>, env: &Env) -> PathBuf {
+    find(variant, explicit, env).unwrap_or_else(|| write_dir(variant, explicit, env))
 }
 
 /// Open `variant`'s databases for play: those of the explicit directory (itself or
 /// its [`variant_dir`]; when neither opens, the error of opening it, which names a
 /// file of other rules), else those of the first standard place holding them
 /// (`Ok(None)` when none does).
-pub fn open_for(
+pub fn open(
     variant: Variant,
     explicit: Option<&Path>,
     env: &Env,
 ) -> Result<Option<Egdb>, crate::EgdbError> {
-    match (find_for(variant, explicit, env), explicit) {
-        (Some(dir), _) => Egdb::open_for(variant, dir).map(Some),
-        (None, Some(dir)) => Egdb::open_for(variant, dir).map(Some),
+    match (find(variant, explicit, env), explicit) {
+        (Some(dir), _) => Egdb::open(variant, dir).map(Some),
+        (None, Some(dir)) => Egdb::open(variant, dir).map(Some),
         (None, None) => Ok(None),
     }
 }
 
-/// Every candidate directory, best first (see the module documentation).
-pub fn candidates(explicit: Option<&Path>, env: &Env) -> Vec<PathBuf> {
+/// Every standard place, best first, with an explicit directory first (see the
+/// module documentation).
+pub fn places(explicit: Option<&Path>, env: &Env) -> Vec<PathBuf> {
     let mut v = Vec::new();
     if let Some(dir) = explicit {
         v.push(dir.to_path_buf());
@@ -193,41 +192,19 @@ pub fn candidates(explicit: Option<&Path>, env: &Env) -> Vec<PathBuf> {
 
 /// Where to build databases: the explicit directory, else `DAMAS_EGDB`, else the
 /// platform data directory, else (no home directory) the legacy `data/egdb`.
-pub fn write_dir(explicit: Option<&Path>, env: &Env) -> PathBuf {
-    candidates(explicit, env).swap_remove(0)
-}
-
-/// Whether `dir` holds Brazilian databases that open ([`holds_databases_for`]).
-pub fn holds_databases(dir: &Path) -> bool {
-    holds_databases_for(Variant::Brazilian, dir)
-}
-
-/// The first candidate that holds databases. With an explicit directory only that
-/// one is considered (a wrong `--egdb` is an error to report, not to paper over).
-pub fn find(explicit: Option<&Path>, env: &Env) -> Option<PathBuf> {
-    if let Some(dir) = explicit {
-        return holds_databases(dir).then(|| dir.to_path_buf());
-    }
-    candidates(None, env)
-        .into_iter()
-        .find(|d| holds_databases(d))
+pub fn write_place(explicit: Option<&Path>, env: &Env) -> PathBuf {
+    places(explicit, env).swap_remove(0)
 }
 
 /// The first standard place holding databases of any rules (Brazilian ones in it,
 /// the others in their [`variant_dir`]): a program that may play either rules opens
 /// the variant's own from there.
 pub fn find_place(env: &Env) -> Option<PathBuf> {
-    candidates(None, env).into_iter().find(|base| {
+    places(None, env).into_iter().find(|base| {
         Variant::ALL
             .iter()
-            .any(|&v| holds_databases_for(v, &variant_dir(base, v)))
+            .any(|&v| holds_databases(v, &variant_dir(base, v)))
     })
-}
-
-/// The directory for reading commands (`verify`, `stats`, `probe`): the first
-/// candidate holding databases, else [`write_dir`] (whose error then names it).
-pub fn read_dir(explicit: Option<&Path>, env: &Env) -> PathBuf {
-    find(explicit, env).unwrap_or_else(|| write_dir(explicit, env))
 }
 
 #[cfg(test)]
@@ -255,7 +232,7 @@ mod tests {
 
     #[test]
     fn the_build_hint_names_the_installed_and_the_cargo_command() {
-        let h = build_hint_for(Variant::Russian, Some(Path::new("d")));
+        let h = build_hint(Variant::Russian, Some(Path::new("d")));
         assert!(
             h.contains("`damas-egdb build --pieces 5 --variant russian --dir d`"),
             "{h}"
@@ -269,21 +246,21 @@ mod tests {
     #[test]
     fn precedence_explicit_env_data_dir_legacy() {
         let e = env(Some("/e"), Some("/xdg"), Some("/home/u"));
-        assert_eq!(write_dir(Some(Path::new("/x")), &e), PathBuf::from("/x"));
-        assert_eq!(write_dir(None, &e), PathBuf::from("/e"));
+        assert_eq!(write_place(Some(Path::new("/x")), &e), PathBuf::from("/x"));
+        assert_eq!(write_place(None, &e), PathBuf::from("/e"));
         let e = env(None, Some("/xdg"), Some("/home/u"));
-        assert_eq!(write_dir(None, &e), PathBuf::from("/xdg/damas/egdb"));
+        assert_eq!(write_place(None, &e), PathBuf::from("/xdg/damas/egdb"));
         if !cfg!(windows) {
             let e = env(None, Some("relative"), Some("/home/u"));
             assert_eq!(
-                write_dir(None, &e),
+                write_place(None, &e),
                 PathBuf::from("/home/u/.local/share/damas/egdb")
             );
         }
         let e = env(None, None, None);
-        assert_eq!(write_dir(None, &e), PathBuf::from(DEFAULT_DIR));
+        assert_eq!(write_place(None, &e), PathBuf::from(DEFAULT_DIR));
         assert_eq!(
-            candidates(None, &env(Some("/e"), None, Some("/h"))).last(),
+            places(None, &env(Some("/e"), None, Some("/h"))).last(),
             Some(&PathBuf::from(DEFAULT_DIR))
         );
     }
@@ -300,17 +277,17 @@ mod tests {
             variant_dir(Path::new("/d"), Variant::Brazilian),
             PathBuf::from("/d")
         );
-        assert_eq!(write_dir_for(ru, None, &e), PathBuf::from("/e/russian"));
+        assert_eq!(write_dir(ru, None, &e), PathBuf::from("/e/russian"));
         assert_eq!(
-            write_dir_for(ru, None, &env(None, Some("/xdg"), None)),
+            write_dir(ru, None, &env(None, Some("/xdg"), None)),
             PathBuf::from("/xdg/damas/egdb/russian")
         );
         assert_eq!(
-            write_dir_for(ru, Some(Path::new("/x")), &e),
+            write_dir(ru, Some(Path::new("/x")), &e),
             PathBuf::from("/x")
         );
         assert_eq!(
-            candidates_for(ru, Some(Path::new("/x")), &e)[..3],
+            candidates(ru, Some(Path::new("/x")), &e)[..3],
             [
                 PathBuf::from("/x"),
                 PathBuf::from("/x/russian"),
@@ -318,8 +295,8 @@ mod tests {
             ]
         );
         assert_eq!(
-            write_dir_for(Variant::Brazilian, None, &e),
-            write_dir(None, &e)
+            write_dir(Variant::Brazilian, None, &e),
+            write_place(None, &e)
         );
     }
 
@@ -328,31 +305,25 @@ mod tests {
         let base = tempfile::tempdir().unwrap();
         crate::build(base.path(), 2, &Default::default(), |_| {}).unwrap();
         let ru = base.path().join("russian");
-        crate::slices::build::build_slices_for(
-            Variant::Russian,
-            &ru,
-            2,
-            &Default::default(),
-            |_| {},
-        )
-        .unwrap();
+        crate::slices::build::build_slices(Variant::Russian, &ru, 2, &Default::default(), |_| {})
+            .unwrap();
         let e = Env::default();
         // The base holds Brazilian files: Russian is found in its subfolder.
         assert_eq!(
-            find_for(Variant::Russian, Some(base.path()), &e),
+            find(Variant::Russian, Some(base.path()), &e),
             Some(ru.clone())
         );
-        assert_eq!(find_for(Variant::Russian, Some(&ru), &e), Some(ru.clone()));
+        assert_eq!(find(Variant::Russian, Some(&ru), &e), Some(ru.clone()));
         assert_eq!(
-            find_for(Variant::Brazilian, Some(base.path()), &e),
+            find(Variant::Brazilian, Some(base.path()), &e),
             Some(base.path().to_path_buf())
         );
-        assert_eq!(find_for(Variant::Brazilian, Some(&ru), &e), None);
+        assert_eq!(find(Variant::Brazilian, Some(&ru), &e), None);
         let from_env = Env {
             egdb: Some(base.path().into()),
             ..Env::default()
         };
-        assert_eq!(find_for(Variant::Russian, None, &from_env), Some(ru));
+        assert_eq!(find(Variant::Russian, None, &from_env), Some(ru));
     }
 
     #[test]
@@ -369,16 +340,22 @@ mod tests {
             xdg_data_home: Some(xdg.path().into()),
             home: None,
         };
-        assert_eq!(find(None, &e), Some(data.clone()));
-        assert_eq!(read_dir(None, &e), data);
+        assert_eq!(find(Variant::Brazilian, None, &e), Some(data.clone()));
+        assert_eq!(read_dir(Variant::Brazilian, None, &e), data);
         // An explicit directory wins and is the only one considered.
-        assert_eq!(find(Some(full.path()), &e), Some(full.path().to_path_buf()));
-        assert_eq!(find(Some(empty.path()), &e), None);
+        assert_eq!(
+            find(Variant::Brazilian, Some(full.path()), &e),
+            Some(full.path().to_path_buf())
+        );
+        assert_eq!(find(Variant::Brazilian, Some(empty.path()), &e), None);
         // DAMAS_EGDB with databases beats the data dir.
         let e = Env {
             egdb: Some(full.path().into()),
             ..e
         };
-        assert_eq!(find(None, &e), Some(full.path().to_path_buf()));
+        assert_eq!(
+            find(Variant::Brazilian, None, &e),
+            Some(full.path().to_path_buf())
+        );
     }
 }

@@ -20,7 +20,7 @@ use crate::slices::dtc::{dtc_slot, DtcSlot, SliceDistances};
 use crate::slices::on_demand::OnDemandDistances;
 use crate::slices::slice::{Slice, MAX_SLICE_PIECES};
 use crate::value::Wdl;
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
 use damas_rules::Variant;
@@ -84,25 +84,19 @@ impl Egdb {
     /// unanswered. A directory without any database file is an error, as is a
     /// file of other rules.
     ///
-    /// The files must be Brazilian ([`Egdb::open_for`]).
-    pub fn open(dir: impl AsRef<Path>) -> Result<Egdb, EgdbError> {
-        Egdb::open_for(Variant::Brazilian, dir)
-    }
-
-    /// [`Egdb::open`] for the rules `variant`: every file must be of that variant
-    /// ([`EgdbError::Variant`] names the first that is not; first-generation parts
-    /// are Brazilian).
-    pub fn open_for(variant: Variant, dir: impl AsRef<Path>) -> Result<Egdb, EgdbError> {
+    /// Every file must be of the rules `variant` ([`EgdbError::Variant`] names the
+    /// first that is not; first-generation parts are Brazilian).
+    pub fn open(variant: Variant, dir: impl AsRef<Path>) -> Result<Egdb, EgdbError> {
         Egdb::open_checking(variant, dir.as_ref(), true)
     }
 
     /// Whether `dir` holds databases of `variant` (sound or damaged; no file of
-    /// other rules): [`Egdb::open_for`] without reading the files' bodies.
-    pub fn exists_for(variant: Variant, dir: &Path) -> bool {
+    /// other rules): [`Egdb::open`] without reading the files' bodies.
+    pub fn exists(variant: Variant, dir: &Path) -> bool {
         Egdb::open_checking(variant, dir, false).is_ok()
     }
 
-    /// [`Egdb::open_for`], checksums checked now or (without `checksums`) on
+    /// [`Egdb::open`], checksums checked now or (without `checksums`) on
     /// first use.
     fn open_checking(variant: Variant, dir: &Path, checksums: bool) -> Result<Egdb, EgdbError> {
         let damage = Damage::default();
@@ -341,7 +335,7 @@ impl Egdb {
         let wdl = decode_wdl(byte)?;
         // The index refers to the move list of the White-to-move orientation.
         let q = if flipped { pos.flip() } else { *pos };
-        let moves = legal_moves_for(self.variant, &q);
+        let moves = legal_moves(self.variant, &q);
         let best = moves
             .get(decode_best(byte))
             .map(|&m| if flipped { m.rotate() } else { m });
@@ -453,7 +447,7 @@ impl Egdb {
         let pieces = pos.piece_count();
         let kings = pos.kings().count();
         let mut best: Option<(i32, Move)> = None;
-        for &m in legal_moves_for(self.variant, pos).iter() {
+        for &m in legal_moves(self.variant, pos).iter() {
             let child = pos.play(m);
             let v = self.probe_value(&child)?;
             if v.wdl.negate() != wdl {

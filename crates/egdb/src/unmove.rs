@@ -56,7 +56,7 @@ pub fn for_each_unmove(white: u32, black: u32, kings: u32, mut f: impl FnMut(u32
 mod tests {
     use super::*;
     use crate::parts::index::{is_valid_slot, part_size, unrank};
-    use damas_rules::movegen::{generate_quiet, has_capture, legal_moves_for};
+    use damas_rules::movegen::{generate_quiet, has_capture, legal_moves};
     use damas_rules::moves::MoveList;
     use damas_rules::position::{Color, Position};
     use damas_rules::Variant;
@@ -95,7 +95,7 @@ mod tests {
                     found |= pred == p;
                     if !has_capture(&pred) {
                         assert!(
-                            legal_moves_for(variant, &pred)
+                            legal_moves(variant, &pred)
                                 .iter()
                                 .any(|&m2| pred.play(m2) == r),
                             "{pred:?} -> {r:?}"

@@ -113,7 +113,7 @@ pub fn search_options(settings: &EngineSettings, sources: &Sources) -> SearchOpt
             sources
                 .evaluation
                 .clone()
-                .unwrap_or_else(|| settings.eval.evaluation_for(settings.variant)),
+                .unwrap_or_else(|| settings.eval.evaluation(settings.variant)),
         );
     let options = match settings.table {
         TableKind::Thesis => options.with_thesis_table(settings.tt_bits),

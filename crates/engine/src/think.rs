@@ -11,7 +11,7 @@ use std::time::Instant;
 use rand::rngs::mock::StepRng;
 use rand::Rng;
 
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
 use damas_rules::variant::Variant;
@@ -108,7 +108,7 @@ pub fn without_search(
     rng: &mut impl Rng,
 ) -> Option<(Move, Source)> {
     if forced {
-        let legal = legal_moves_for(variant, pos);
+        let legal = legal_moves(variant, pos);
         if legal.len() == 1 {
             return Some((legal[0], Source::Forced));
         }
@@ -182,7 +182,7 @@ fn at_strength<R: Rng>(
         return searcher.search(pos, history, limits, stop, on_info);
     };
     let start = Instant::now();
-    let legal = legal_moves_for(searcher.options().variant(), pos);
+    let legal = legal_moves(searcher.options().variant(), pos);
     let n = legal.len().max(1) as u32;
     let mut line: Vec<Position> = history.to_vec();
     line.push(*pos);

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use crate::score::Score;
 use crate::search::SearchOptions;
 use damas_egdb::oracle::{Oracle, OracleValue};
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 use damas_rules::position::{Color, Position};
 use damas_rules::variant::Variant;
@@ -140,7 +140,7 @@ pub fn verdict(
     let mut line = vec![*root];
     for &m in pv {
         let p = line[line.len() - 1];
-        if !legal_moves_for(variant, &p).contains(&m) {
+        if !legal_moves(variant, &p).contains(&m) {
             break;
         }
         line.push(p.play(m));
@@ -150,12 +150,12 @@ pub fn verdict(
     let counted = score.plies();
     // Searched to the end: the line's last position has no move, or a move of its
     // last mover's leaves none (a quiescence leaf).
-    let no_move = |p: &Position| legal_moves_for(variant, p).is_empty();
+    let no_move = |p: &Position| legal_moves(variant, p).is_empty();
     if counted == Some(end) && no_move(&last) {
         return proof(Proof::Plies(end));
     }
     if counted == Some(end + 1)
-        && legal_moves_for(variant, &last)
+        && legal_moves(variant, &last)
             .iter()
             .any(|&m| no_move(&last.play(m)))
     {
@@ -225,7 +225,7 @@ mod tests {
         moves
             .iter()
             .map(|t| {
-                let m = parse_move(&p, t).unwrap();
+                let m = parse_move(Variant::Brazilian, &p, t).unwrap();
                 p = p.play(m);
                 m
             })

@@ -210,6 +210,7 @@ mod tests {
     use super::*;
     use crate::fen::parse_fen;
     use crate::movegen::legal_moves;
+    use crate::Variant;
 
     /// `plies` positions of a king shuffle ending in `pos` (oldest first): each side
     /// moves a king without capture and without allowing one.
@@ -217,11 +218,15 @@ mod tests {
         let mut pos = parse_fen(fen).unwrap();
         let mut out = vec![pos];
         for i in 0..plies {
-            let safe: Vec<Position> = legal_moves(&pos)
+            let safe: Vec<Position> = legal_moves(Variant::Brazilian, &pos)
                 .iter()
                 .filter(|m| !m.is_capture() && pos.kings().contains(m.from()))
                 .map(|&m| pos.play(m))
-                .filter(|next| !legal_moves(next).iter().any(|m| m.is_capture()))
+                .filter(|next| {
+                    !legal_moves(Variant::Brazilian, next)
+                        .iter()
+                        .any(|m| m.is_capture())
+                })
                 .collect();
             assert!(
                 !safe.is_empty(),
@@ -267,7 +272,7 @@ mod tests {
     fn a_man_move_resets_the_king_count() {
         let mut seq = shuffle("W:WKa1,Kc1,h2:BKf8,Kh8,a7", 28);
         let last = *seq.last().unwrap();
-        let man = legal_moves(&last)
+        let man = legal_moves(Variant::Brazilian, &last)
             .iter()
             .find(|m| !last.kings().contains(m.from()))
             .copied()
@@ -302,7 +307,7 @@ mod tests {
             }
         );
         let last = *pos;
-        let man = legal_moves(&last)
+        let man = legal_moves(Variant::Brazilian, &last)
             .iter()
             .find(|m| !last.kings().contains(m.from()))
             .copied()
@@ -318,12 +323,16 @@ mod tests {
         let mut pos = parse_fen(fen).unwrap();
         let mut out = vec![pos];
         for i in 0..plies {
-            let safe: Vec<(bool, Position)> = legal_moves(&pos)
+            let safe: Vec<(bool, Position)> = legal_moves(Variant::Brazilian, &pos)
                 .iter()
                 .filter(|m| !m.is_capture())
                 .map(|&m| (pos.kings().contains(m.from()), pos.play(m)))
                 .filter(|(_, next)| next.kings().count() == pos.kings().count())
-                .filter(|(_, next)| !legal_moves(next).iter().any(|m| m.is_capture()))
+                .filter(|(_, next)| {
+                    !legal_moves(Variant::Brazilian, next)
+                        .iter()
+                        .any(|m| m.is_capture())
+                })
                 .collect();
             // Prefer the kind of move asked for, then a position not seen yet.
             let want_man = (i + 1) % man_every == 0;

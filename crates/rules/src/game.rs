@@ -2,7 +2,7 @@
 //! the rules (no legal move loses) and by the draw rules of docs/rules.md (as lidraughts
 //! applies them to Brazilian: the Russian rules).
 
-use crate::movegen::legal_moves_for;
+use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::outcome::{EndReason, GameResult};
 use crate::position::{Color, Position};
@@ -19,13 +19,8 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game of Brazilian draughts from `start`.
-    pub fn new(start: Position) -> Game {
-        Game::new_for(Variant::Brazilian, start)
-    }
-
     /// A new game of `variant` from `start`.
-    pub fn new_for(variant: Variant, start: Position) -> Game {
+    pub fn new(variant: Variant, start: Position) -> Game {
         Game {
             variant,
             start,
@@ -71,7 +66,7 @@ impl Game {
     /// Play `mv` if it is legal here; clears the redo stack. Returns whether it was played.
     pub fn play(&mut self, mv: Move) -> bool {
         let pos = self.position();
-        if !legal_moves_for(self.variant, &pos).contains(&mv) {
+        if !legal_moves(self.variant, &pos).contains(&mv) {
             return false;
         }
         self.moves.push(mv);
@@ -115,7 +110,7 @@ impl Game {
                 });
             }
         }
-        if legal_moves_for(self.variant, &pos).is_empty() {
+        if legal_moves(self.variant, &pos).is_empty() {
             return Some(GameResult {
                 winner: Some(pos.side_to_move().opponent()),
                 reason: EndReason::NoMoves,
@@ -144,13 +139,13 @@ mod tests {
     use crate::notation::parse_move;
 
     fn play(g: &mut Game, text: &str) {
-        let m = parse_move(&g.position(), text).unwrap();
+        let m = parse_move(Variant::Brazilian, &g.position(), text).unwrap();
         assert!(g.play(m));
     }
 
     #[test]
     fn undo_redo() {
-        let mut g = Game::new(Position::start());
+        let mut g = Game::new(Variant::Brazilian, Position::start());
         play(&mut g, "c3-d4");
         play(&mut g, "f6-e5");
         assert_eq!(g.undo().map(|m| m.to().to_string()), Some("e5".into()));
@@ -164,7 +159,7 @@ mod tests {
 
     #[test]
     fn a_side_without_pieces_has_lost_at_once() {
-        let g = Game::new(parse_fen("W:Wa1:B").unwrap());
+        let g = Game::new(Variant::Brazilian, parse_fen("W:Wa1:B").unwrap());
         assert_eq!(
             g.result(),
             Some(GameResult {
@@ -176,7 +171,7 @@ mod tests {
 
     #[test]
     fn no_moves_loses() {
-        let g = Game::new(parse_fen("B:Wa1,c1:Bb2").unwrap());
+        let g = Game::new(Variant::Brazilian, parse_fen("B:Wa1,c1:Bb2").unwrap());
         assert_eq!(
             g.result(),
             Some(GameResult {
@@ -188,7 +183,7 @@ mod tests {
 
     #[test]
     fn repetition_and_two_vs_king() {
-        let mut g = Game::new(parse_fen("W:WKe1,Kg1:BKa7").unwrap());
+        let mut g = Game::new(Variant::Brazilian, parse_fen("W:WKe1,Kg1:BKa7").unwrap());
         for _ in 0..2 {
             for m in ["g1-h2", "a7-b8", "h2-g1", "b8-a7"] {
                 assert_eq!(g.result(), None);
@@ -200,7 +195,7 @@ mod tests {
         assert_eq!(g.result().unwrap().pdn(), "1-1");
 
         // The same ending without a third repetition: two kings v one ends it at 10.
-        let mut g = Game::new(parse_fen("W:WKe1,Kg1:BKa7").unwrap());
+        let mut g = Game::new(Variant::Brazilian, parse_fen("W:WKe1,Kg1:BKa7").unwrap());
         let moves = [
             "g1-h2", "a7-b8", "e1-f2", "b8-a7", "h2-g1", "a7-b8", "f2-e1", "b8-a7", "g1-h2",
             "a7-b8",

@@ -10,13 +10,13 @@
 //! ```
 //! use damas_rules::movegen::legal_moves;
 //! use damas_rules::notation::{move_to_string, parse_move, Notation};
-//! use damas_rules::{parse_fen, to_fen, Position};
+//! use damas_rules::{parse_fen, to_fen, Position, Variant};
 //!
 //! let start = Position::start();
-//! assert_eq!(legal_moves(&start).len(), 7);
+//! assert_eq!(legal_moves(Variant::Brazilian, &start).len(), 7);
 //!
-//! let mv = parse_move(&start, "c3-d4").unwrap();
-//! assert_eq!(move_to_string(&start, mv, Notation::Numeric), "22-18");
+//! let mv = parse_move(Variant::Brazilian, &start, "c3-d4").unwrap();
+//! assert_eq!(move_to_string(Variant::Brazilian, &start, mv, Notation::Numeric), "22-18");
 //! let next = start.play(mv);
 //!
 //! // FEN round trip; bad input is a typed error that says where.
@@ -27,9 +27,9 @@
 //! Counting the move tree (the published counts are in `data/perft/`):
 //!
 //! ```
-//! use damas_rules::{perft::perft, Position};
+//! use damas_rules::{perft::perft, Position, Variant};
 //!
-//! assert_eq!(perft(&Position::start(), 3), 302);
+//! assert_eq!(perft(Variant::Brazilian, &Position::start(), 3), 302);
 //! ```
 //!
 //! Games in PDN:

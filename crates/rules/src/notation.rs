@@ -7,7 +7,7 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::bitboard::{Bitboard, NEIGHBOR, NO_SQUARE};
-use crate::movegen::legal_moves_for;
+use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
@@ -102,19 +102,10 @@ fn list_or_none(v: &[String]) -> String {
 
 /// Every landing sequence (start, landings…, end) that plays `mv` in `pos`, at most
 /// `limit` of them. A quiet move has the single path `[from, to]`.
-pub fn capture_paths(pos: &Position, mv: Move, limit: usize) -> Vec<Vec<Square>> {
-    capture_paths_for(Variant::Brazilian, pos, mv, limit)
-}
-
-/// [`capture_paths`] under the rules of `variant`: where men are crowned during a
-/// capture, a man's path goes on as a king's once it lands on its far row (and only
-/// a [`Move::crowned`] move has such paths).
-pub fn capture_paths_for(
-    variant: Variant,
-    pos: &Position,
-    mv: Move,
-    limit: usize,
-) -> Vec<Vec<Square>> {
+/// Under the rules of `variant`, where men are crowned during a capture, a man's path
+/// goes on as a king's once it lands on its far row (and only a [`Move::crowned`] move
+/// has such paths).
+pub fn capture_paths(variant: Variant, pos: &Position, mv: Move, limit: usize) -> Vec<Vec<Square>> {
     if !mv.is_capture() {
         return vec![vec![mv.from(), mv.to()]];
     }
@@ -207,17 +198,7 @@ fn square_text(s: Square, numeric: bool) -> String {
 
 /// The move as text in `notation`. Captures print the full path only when another
 /// legal move has the same start and end.
-pub fn move_to_string(pos: &Position, mv: Move, notation: Notation) -> String {
-    move_to_string_for(Variant::Brazilian, pos, mv, notation)
-}
-
-/// [`move_to_string`] under the rules of `variant`.
-pub fn move_to_string_for(
-    variant: Variant,
-    pos: &Position,
-    mv: Move,
-    notation: Notation,
-) -> String {
+pub fn move_to_string(variant: Variant, pos: &Position, mv: Move, notation: Notation) -> String {
     let numeric = notation != Notation::Algebraic;
     if !mv.is_capture() {
         return format!(
@@ -235,7 +216,7 @@ pub fn move_to_string_for(
         }
         return s;
     }
-    let twin = legal_moves_for(variant, pos)
+    let twin = legal_moves(variant, pos)
         .iter()
         .any(|&m| m != mv && m.from() == mv.from() && m.to() == mv.to());
     if twin {
@@ -250,7 +231,7 @@ pub fn move_to_string_for(
 }
 
 fn full_path(variant: Variant, pos: &Position, mv: Move, numeric: bool) -> String {
-    let path = capture_paths_for(variant, pos, mv, 1)
+    let path = capture_paths(variant, pos, mv, 1)
         .pop()
         .unwrap_or_else(|| vec![mv.from(), mv.to()]);
     path.iter()
@@ -269,7 +250,7 @@ pub struct Display<'a> {
 
 impl fmt::Display for Display<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&move_to_string_for(
+        f.write_str(&move_to_string(
             self.variant,
             self.pos,
             self.mv,
@@ -279,12 +260,7 @@ impl fmt::Display for Display<'_> {
 }
 
 /// Wrap `mv` for printing in `notation`.
-pub fn display(pos: &Position, mv: Move, notation: Notation) -> Display<'_> {
-    display_for(Variant::Brazilian, pos, mv, notation)
-}
-
-/// [`display`] under the rules of `variant`.
-pub fn display_for(variant: Variant, pos: &Position, mv: Move, notation: Notation) -> Display<'_> {
+pub fn display(variant: Variant, pos: &Position, mv: Move, notation: Notation) -> Display<'_> {
     Display {
         variant,
         pos,
@@ -294,15 +270,10 @@ pub fn display_for(variant: Variant, pos: &Position, mv: Move, notation: Notatio
 }
 
 /// The legal moves of `pos` as text, in generation order.
-pub fn legal_move_strings(pos: &Position, notation: Notation) -> Vec<String> {
-    legal_move_strings_for(Variant::Brazilian, pos, notation)
-}
-
-/// [`legal_move_strings`] under the rules of `variant`.
-pub fn legal_move_strings_for(variant: Variant, pos: &Position, notation: Notation) -> Vec<String> {
-    legal_moves_for(variant, pos)
+pub fn legal_move_strings(variant: Variant, pos: &Position, notation: Notation) -> Vec<String> {
+    legal_moves(variant, pos)
         .iter()
-        .map(|&m| move_to_string_for(variant, pos, m, notation))
+        .map(|&m| move_to_string(variant, pos, m, notation))
         .collect()
 }
 
@@ -385,7 +356,7 @@ fn resolve(
     text: &str,
     matches: impl Fn(Move) -> bool,
 ) -> Result<Move, MoveError> {
-    let legal = legal_moves_for(variant, pos);
+    let legal = legal_moves(variant, pos);
     let found: Vec<Move> = legal.iter().copied().filter(|&m| matches(m)).collect();
     match found.len() {
         1 => Ok(found[0]),
@@ -393,7 +364,7 @@ fn resolve(
             text: text.trim().to_string(),
             legal: legal
                 .iter()
-                .map(|&m| move_to_string_for(variant, pos, m, Notation::Algebraic))
+                .map(|&m| move_to_string(variant, pos, m, Notation::Algebraic))
                 .collect(),
         }),
         _ => Err(MoveError::Ambiguous {
@@ -408,12 +379,7 @@ fn resolve(
 
 /// Parse a move in any notation against `pos`: `c3-d4`, `c3xe5`, `c3:e5`, a full path
 /// (`a1xd4xg7`, `22x13x6`), a Hub move (`22x13x18`), from–to only when unambiguous.
-pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
-    parse_move_for(Variant::Brazilian, pos, text)
-}
-
-/// [`parse_move`] under the rules of `variant`.
-pub fn parse_move_for(variant: Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
+pub fn parse_move(variant: Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
     let sq = tokens(text)?;
     let (from, to) = (sq[0], sq[sq.len() - 1]);
     resolve(variant, pos, text, |m| {
@@ -426,17 +392,12 @@ pub fn parse_move_for(variant: Variant, pos: &Position, text: &str) -> Result<Mo
         let hub = m.to() == sq[1]
             && m.captured() == sq[2..].iter().copied().collect::<Bitboard>()
             && m.captured().count() as usize == sq.len() - 2;
-        hub || (m.to() == to && capture_paths_for(variant, pos, m, 4096).contains(&sq))
+        hub || (m.to() == to && capture_paths(variant, pos, m, 4096).contains(&sq))
     })
 }
 
 /// Parse a Hub move strictly: `from-to`, or `fromxto` followed by every captured square.
-pub fn parse_hub_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
-    parse_hub_move_for(Variant::Brazilian, pos, text)
-}
-
-/// [`parse_hub_move`] under the rules of `variant`.
-pub fn parse_hub_move_for(variant: Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
+pub fn parse_hub_move(variant: Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
     let sq = tokens(text)?;
     let caps: Bitboard = sq[2..].iter().copied().collect();
     if caps.count() as usize != sq.len() - 2 {
@@ -456,15 +417,22 @@ mod tests {
     #[test]
     fn squares_without_separator_and_light_squares() {
         let pos = Position::start();
-        let m = parse_move(&pos, "a3b4").unwrap();
-        assert_eq!(move_to_string(&pos, m, Notation::Algebraic), "a3-b4");
+        let m = parse_move(Variant::Brazilian, &pos, "a3b4").unwrap();
         assert_eq!(
-            parse_move(&pos, "C3D4").unwrap(),
-            parse_move(&pos, "c3-d4").unwrap()
+            move_to_string(Variant::Brazilian, &pos, m, Notation::Algebraic),
+            "a3-b4"
         );
-        let e = parse_move(&pos, "a2-b3").unwrap_err().to_string();
+        assert_eq!(
+            parse_move(Variant::Brazilian, &pos, "C3D4").unwrap(),
+            parse_move(Variant::Brazilian, &pos, "c3-d4").unwrap()
+        );
+        let e = parse_move(Variant::Brazilian, &pos, "a2-b3")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("light square"), "{e}");
-        let e = parse_move(&pos, "z9-b3").unwrap_err().to_string();
+        let e = parse_move(Variant::Brazilian, &pos, "z9-b3")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not a square"), "{e}");
     }
 
@@ -474,21 +442,30 @@ mod tests {
     #[test]
     fn print_and_parse_each_notation() {
         let p = Position::start();
-        let m = parse_move(&p, "c3-d4").unwrap();
-        assert_eq!(move_to_string(&p, m, Notation::Numeric), "22-18");
-        assert_eq!(move_to_string(&p, m, Notation::Hub), "22-18");
-        assert_eq!(parse_move(&p, "22-18").unwrap(), m);
-        assert_eq!(parse_move(&p, " 22:18 ").unwrap(), m);
+        let m = parse_move(Variant::Brazilian, &p, "c3-d4").unwrap();
+        assert_eq!(
+            move_to_string(Variant::Brazilian, &p, m, Notation::Numeric),
+            "22-18"
+        );
+        assert_eq!(
+            move_to_string(Variant::Brazilian, &p, m, Notation::Hub),
+            "22-18"
+        );
+        assert_eq!(parse_move(Variant::Brazilian, &p, "22-18").unwrap(), m);
+        assert_eq!(parse_move(Variant::Brazilian, &p, " 22:18 ").unwrap(), m);
         assert!(matches!(
-            parse_move(&p, "c3-c4"),
+            parse_move(Variant::Brazilian, &p, "c3-c4"),
             Err(MoveError::Syntax { column: 3, .. })
         ));
         assert!(
-            matches!(parse_move(&p, "c3-e5"), Err(MoveError::Illegal { ref legal, .. }) if legal.len() == 7)
+            matches!(parse_move(Variant::Brazilian, &p, "c3-e5"), Err(MoveError::Illegal { ref legal, .. }) if legal.len() == 7)
         );
-        assert!(matches!(parse_move(&p, ""), Err(MoveError::Syntax { .. })));
         assert!(matches!(
-            parse_move(&p, "c3--d4"),
+            parse_move(Variant::Brazilian, &p, ""),
+            Err(MoveError::Syntax { .. })
+        ));
+        assert!(matches!(
+            parse_move(Variant::Brazilian, &p, "c3--d4"),
             Err(MoveError::Syntax { .. })
         ));
     }
@@ -497,15 +474,19 @@ mod tests {
     fn captures_and_paths() {
         // White king a1, black men on b2? no: d4 and f6 and d6 – two routes.
         let p = parse_fen("W:WKa1:Bc3,e5,c5,g7").unwrap();
-        let moves = crate::movegen::legal_moves(&p);
+        let moves = crate::movegen::legal_moves(Variant::Brazilian, &p);
         for &m in moves.iter() {
-            let s = move_to_string(&p, m, Notation::Algebraic);
-            assert_eq!(parse_move(&p, &s).unwrap(), m, "{s}");
-            let h = move_to_string(&p, m, Notation::Hub);
-            assert_eq!(parse_hub_move(&p, &h).unwrap(), m, "{h}");
-            assert_eq!(parse_move(&p, &h).unwrap(), m, "{h}");
-            let n = move_to_string(&p, m, Notation::Numeric);
-            assert_eq!(parse_move(&p, &n).unwrap(), m, "{n}");
+            let s = move_to_string(Variant::Brazilian, &p, m, Notation::Algebraic);
+            assert_eq!(parse_move(Variant::Brazilian, &p, &s).unwrap(), m, "{s}");
+            let h = move_to_string(Variant::Brazilian, &p, m, Notation::Hub);
+            assert_eq!(
+                parse_hub_move(Variant::Brazilian, &p, &h).unwrap(),
+                m,
+                "{h}"
+            );
+            assert_eq!(parse_move(Variant::Brazilian, &p, &h).unwrap(), m, "{h}");
+            let n = move_to_string(Variant::Brazilian, &p, m, Notation::Numeric);
+            assert_eq!(parse_move(Variant::Brazilian, &p, &n).unwrap(), m, "{n}");
         }
     }
 }

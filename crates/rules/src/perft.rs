@@ -3,21 +3,17 @@
 use rayon::prelude::*;
 
 use crate::movegen::{
-    count_moves_as, for_each_move_as, generate_for, legal_moves_for, Black, Board, Side, White,
+    count_moves_as, for_each_move_as, generate, legal_moves, Black, Board, Side, White,
 };
 use crate::moves::{Move, MoveList};
 use crate::perft_bulk::two_plies;
 use crate::position::{Color, Position};
-use crate::variant::{Brazilian, Rules, Variant};
+use crate::variant::{Rules, Variant};
 
-/// Leaves of the legal move tree of `pos` at `depth` (captures with the same start, end and captured set are one move: docs/rules.md).
-pub fn perft(pos: &Position, depth: u32) -> u64 {
-    perft_with::<Brazilian>(pos, depth)
-}
-
-/// [`perft`] under the rules of `variant`: dispatches once, the tree is
-/// monomorphised.
-pub fn perft_for(variant: Variant, pos: &Position, depth: u32) -> u64 {
+/// Leaves of the legal move tree of `pos` at `depth` under the rules of `variant`
+/// (captures with the same start, end and captured set are one move: docs/rules.md).
+/// Dispatches once; the tree is monomorphised.
+pub fn perft(variant: Variant, pos: &Position, depth: u32) -> u64 {
     crate::with_rules!(variant, R => perft_with::<R>(pos, depth))
 }
 
@@ -59,30 +55,16 @@ fn padded_perft<R: Rules, S: Side>(p: &Board, depth: u32) -> u64 {
 }
 
 /// Perft split by root move (`depth` ≥ 1), in generation order.
-pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    divide_for(Variant::Brazilian, pos, depth)
-}
-
-/// [`divide`] under the rules of `variant`.
-pub fn divide_for(variant: Variant, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+pub fn divide(variant: Variant, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     let mut list = MoveList::new();
-    generate_for(variant, pos, &mut list);
+    generate(variant, pos, &mut list);
     list.iter()
-        .map(|&m| (m, perft_for(variant, &pos.play(m), depth.saturating_sub(1))))
+        .map(|&m| (m, perft(variant, &pos.play(m), depth.saturating_sub(1))))
         .collect()
 }
 
 /// [`divide`] with the root moves spread over a pool of `threads` threads.
 pub fn divide_parallel(
-    pos: &Position,
-    depth: u32,
-    threads: usize,
-) -> Result<Vec<(Move, u64)>, rayon::ThreadPoolBuildError> {
-    divide_parallel_for(Variant::Brazilian, pos, depth, threads)
-}
-
-/// [`divide_parallel`] under the rules of `variant`.
-pub fn divide_parallel_for(
     variant: Variant,
     pos: &Position,
     depth: u32,
@@ -92,7 +74,7 @@ pub fn divide_parallel_for(
         .num_threads(threads.max(1))
         .build()?;
     let mut list = MoveList::new();
-    generate_for(variant, pos, &mut list);
+    generate(variant, pos, &mut list);
     let roots: Vec<Move> = list.to_vec();
     Ok(pool.install(|| {
         // Each root move's subtree is split into the positions three plies down
@@ -107,7 +89,7 @@ pub fn divide_parallel_for(
                 let split = below.min(2);
                 let n = frontier(variant, &child, split)
                     .par_iter()
-                    .map(|p| perft_for(variant, p, below - split))
+                    .map(|p| perft(variant, p, below - split))
                     .sum();
                 (m, n)
             })
@@ -123,7 +105,7 @@ fn frontier(variant: Variant, pos: &Position, plies: u32) -> Vec<Position> {
         level = level
             .iter()
             .flat_map(|p| {
-                legal_moves_for(variant, p)
+                legal_moves(variant, p)
                     .to_vec()
                     .into_iter()
                     .map(|m| p.play(m))
@@ -142,8 +124,8 @@ mod tests {
         let start = Position::start();
         for depth in 0..=5 {
             assert_eq!(
-                perft_for(Variant::default(), &start, depth),
-                perft(&start, depth)
+                perft(Variant::default(), &start, depth),
+                perft(Variant::Brazilian, &start, depth)
             );
         }
     }
@@ -152,10 +134,10 @@ mod tests {
     fn russian_counts_from_the_start_are_the_published_ones() {
         let start = Position::start();
         let counts: Vec<u64> = (1..=6)
-            .map(|d| perft_for(Variant::Russian, &start, d))
+            .map(|d| perft(Variant::Russian, &start, d))
             .collect();
         assert_eq!(counts, [7, 49, 302, 1469, 7482, 37986]);
-        let divided: u64 = divide_for(Variant::Russian, &start, 6)
+        let divided: u64 = divide(Variant::Russian, &start, 6)
             .iter()
             .map(|(_, n)| n)
             .sum();

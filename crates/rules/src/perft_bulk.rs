@@ -76,11 +76,13 @@ pub(crate) fn two_plies<R: Rules, S: Side>(p: &Board) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
+    use crate::variant::Brazilian;
+    use crate::Variant;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
     use crate::bitboard::Bitboard;
-    use crate::movegen::{count_moves, legal_moves};
+    use crate::movegen::{count_moves_with, legal_moves};
     use crate::perft::perft;
     use crate::position::{Color, Position};
 
@@ -89,7 +91,7 @@ mod tests {
         if depth == 0 {
             return 1;
         }
-        legal_moves(pos)
+        legal_moves(Variant::Brazilian, pos)
             .iter()
             .map(|&m| plain_perft(&pos.play(m), depth - 1))
             .sum()
@@ -130,7 +132,7 @@ mod tests {
     fn played(rng: &mut ChaCha8Rng) -> Position {
         let mut pos = Position::start();
         for _ in 0..rng.gen_range(0..50) {
-            let moves = legal_moves(&pos);
+            let moves = legal_moves(Variant::Brazilian, &pos);
             if moves.is_empty() {
                 break;
             }
@@ -149,15 +151,15 @@ mod tests {
                 played(&mut rng)
             };
             assert_eq!(
-                count_moves(&pos),
-                legal_moves(&pos).len(),
+                count_moves_with::<Brazilian>(&pos),
+                legal_moves(Variant::Brazilian, &pos).len(),
                 "count of {pos:?}"
             );
             for depth in 2..=3 {
                 assert_eq!(
-                    perft(&pos, depth),
+                    perft(Variant::Brazilian, &pos, depth),
                     plain_perft(&pos, depth),
-                    "perft({depth}) of {pos:?}"
+                    "perft(Variant::Brazilian, {depth}) of {pos:?}"
                 );
             }
         }

@@ -117,7 +117,7 @@ fn hash_and_threads_parameters_choose_the_table_and_threads() {
         .split_whitespace()
         .next()
         .unwrap();
-    let legal: Vec<String> = legal_moves(&Position::start())
+    let legal: Vec<String> = legal_moves(Variant::Brazilian, &Position::start())
         .iter()
         .map(|&m| MoveNumbering::default().format(Variant::Brazilian, &Position::start(), m))
         .collect();
@@ -267,7 +267,7 @@ fn book_parameter_switches_the_opening_book() {
         "{on:?}"
     );
     let done = on.last().unwrap();
-    let book = damas_engine::book::Book::embedded();
+    let book = damas_engine::book::Book::embedded(Variant::Brazilian);
     let numbering = MoveNumbering::default();
     let in_book: Vec<String> = book
         .moves(&Position::start())

@@ -4,6 +4,7 @@ use super::*;
 use damas_engine::book::Book;
 use damas_engine::eval::EvalName;
 use damas_engine::level::Strength;
+use damas_rules::variant::Variant;
 
 #[test]
 fn parses_specs() {
@@ -112,9 +113,9 @@ fn keys_of_the_built_in_engine_are_refused_with_a_hub_engine() {
 #[test]
 fn book_key_plays_from_the_book() {
     let start = damas_rules::position::Position::start();
-    let book = Book::embedded();
+    let book = Book::embedded(Variant::Brazilian);
     let in_book: Vec<Move> = book.moves(&start).unwrap().iter().map(|m| m.mv).collect();
-    let game = Game::new(start);
+    let game = Game::new(Variant::Brazilian, start);
     let spec: EngineSpec = "book=true,depth=1".parse().unwrap();
     let mut player = InternalPlayer::new(&spec);
     let mut seen = std::collections::HashSet::new();
@@ -171,6 +172,7 @@ fn move_numbering_has_the_hub_parameter_name_and_its_older_spelling() {
 fn an_endgame_database_directory_reaches_the_engine() {
     let dir = tempfile::tempdir().unwrap();
     damas_egdb::slices::build::build_slices(
+        Variant::Brazilian,
         dir.path(),
         3,
         &damas_egdb::BuildOptions::default(),

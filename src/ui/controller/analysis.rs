@@ -170,7 +170,12 @@ mod tests {
 
     #[test]
     fn the_analysis_follows_the_board_and_never_plays() {
-        let mut c = Controller::new(Position::start(), Players::default(), TimeControl::Depth(1));
+        let mut c = Controller::new(
+            Variant::Brazilian,
+            Position::start(),
+            Players::default(),
+            TimeControl::Depth(1),
+        );
         c.toggle_analysis(3);
         c.tick();
         let first = searches(&mut c);
@@ -181,7 +186,7 @@ mod tests {
         // The engine's result is never played, and the search is not started again.
         let pos = c.position();
         let result = SearchResult {
-            best: legal_moves(&pos).first().copied(),
+            best: legal_moves(Variant::Brazilian, &pos).first().copied(),
             score: damas_engine::score::Score::centi(0),
             depth: 5,
             pv: Vec::new(),

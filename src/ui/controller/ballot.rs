@@ -43,11 +43,11 @@ impl Controller {
             let (Some(file), Some(to)) = (token.get(..1), token.get(1..)) else {
                 return Vec::new();
             };
-            let found = legal_moves_for(self.variant(), &pos)
+            let found = legal_moves(self.variant(), &pos)
                 .iter()
                 .copied()
                 .find(|&m| {
-                    let text = move_to_string_for(self.variant(), &pos, m, Notation::Algebraic);
+                    let text = move_to_string(self.variant(), &pos, m, Notation::Algebraic);
                     text.starts_with(file)
                         && (text.ends_with(&format!("-{to}")) || text.ends_with(&format!("x{to}")))
                 });
@@ -75,6 +75,7 @@ mod tests {
     fn a_ballot_game_starts_there_and_its_record_names_it() {
         let ballot = BallotChoice::Number(1).pick(&mut rand::thread_rng());
         let mut c = Controller::new(
+            Variant::Brazilian,
             Position::start(),
             Players {
                 white: Player::Human,

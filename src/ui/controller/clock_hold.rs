@@ -43,6 +43,7 @@ mod tests {
     #[test]
     fn a_hint_stops_the_clock_of_the_side_to_move() {
         let mut c = Controller::new(
+            Variant::Brazilian,
             Position::start(),
             Players {
                 white: Player::Human,

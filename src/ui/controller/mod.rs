@@ -31,11 +31,9 @@ use damas_engine::search::{Info, SearchResult};
 use damas_rules::bitboard::Bitboard;
 use damas_rules::fen::{parse_fen, to_fen};
 use damas_rules::game::Game;
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
-use damas_rules::notation::{
-    capture_paths_for, move_to_string_for, parse_move_for, MoveError, Notation,
-};
+use damas_rules::notation::{capture_paths, move_to_string, parse_move, MoveError, Notation};
 use damas_rules::outcome::{EndReason, GameResult};
 use damas_rules::pdn::{read_games, write_game, PdnError, PdnGame};
 use damas_rules::position::{Color, Position};
@@ -123,10 +121,15 @@ fn color_name(c: Color) -> &'static str {
 }
 
 impl Controller {
-    /// A controller for a game from `start` with these players and level.
-    pub fn new(start: Position, players: Players, level: TimeControl) -> Controller {
+    /// A controller for a game of `variant` from `start` with these players and level.
+    pub fn new(
+        variant: Variant,
+        start: Position,
+        players: Players,
+        level: TimeControl,
+    ) -> Controller {
         let mut c = Controller {
-            game: Game::new(start),
+            game: Game::new(variant, start),
             players,
             level,
             // Start on a piece of the side at the bottom of the board.
@@ -180,13 +183,6 @@ impl Controller {
     /// The rules the game is played by.
     pub fn variant(&self) -> Variant {
         self.game.variant()
-    }
-
-    /// Play by the rules of `variant`: the game starts again from its start position
-    /// (call it before the first move, as `damas play --variant` does).
-    pub fn set_variant(&mut self, variant: Variant) {
-        self.game = Game::new_for(variant, self.game.start());
-        self.announce_end();
     }
 
     /// Play the engine's moves at `strength`.

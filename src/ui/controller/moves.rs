@@ -50,7 +50,7 @@ impl Controller {
             return;
         }
         let pos = self.position();
-        let legal = legal_moves_for(self.variant(), &pos);
+        let legal = legal_moves(self.variant(), &pos);
         if let Some(from) = self.selected {
             let to_here: Vec<Move> = legal
                 .iter()
@@ -107,7 +107,7 @@ impl Controller {
         let Some(c) = &self.choice else { return };
         let pos = self.position();
         let mv = c.candidates[c.index];
-        let path = capture_paths_for(self.variant(), &pos, mv, 1)
+        let path = capture_paths(self.variant(), &pos, mv, 1)
             .pop()
             .unwrap_or_default();
         let path: Vec<String> = path.iter().map(|s| s.to_string()).collect();
@@ -146,7 +146,7 @@ impl Controller {
         if !self.human_to_move() {
             return;
         }
-        let text = move_to_string_for(self.variant(), &self.position(), mv, Notation::Algebraic);
+        let text = move_to_string(self.variant(), &self.position(), mv, Notation::Algebraic);
         self.commit(mv);
         if self.result().is_none() {
             self.info(format!("You played {text}."));
@@ -235,14 +235,14 @@ impl Controller {
             return;
         }
         let pos = self.position();
-        match parse_move_for(self.variant(), &pos, text) {
+        match parse_move(self.variant(), &pos, text) {
             Ok(mv) => self.play_human(mv),
             Err(MoveError::Ambiguous { candidates, .. }) => {
-                let moves: Vec<Move> = legal_moves_for(self.variant(), &pos)
+                let moves: Vec<Move> = legal_moves(self.variant(), &pos)
                     .iter()
                     .copied()
                     .filter(|&m| {
-                        let path = capture_paths_for(self.variant(), &pos, m, 1)
+                        let path = capture_paths(self.variant(), &pos, m, 1)
                             .pop()
                             .unwrap_or_default();
                         let path: Vec<String> = path.iter().map(|s| s.to_string()).collect();
@@ -270,12 +270,12 @@ impl Controller {
 /// When a capture is forced in `pos` under `variant`: the rule and the captures allowed, e.g.
 /// `captures are compulsory and the longest capture must be taken: g1xa3 takes 3`.
 pub(super) fn capture_rule(variant: Variant, pos: &Position) -> Option<String> {
-    let legal = legal_moves_for(variant, pos);
+    let legal = legal_moves(variant, pos);
     let first = legal.first().filter(|m| m.is_capture())?;
     let most = first.captured().count();
     let mut names: Vec<String> = legal
         .iter()
-        .map(|&m| move_to_string_for(variant, pos, m, Notation::Algebraic))
+        .map(|&m| move_to_string(variant, pos, m, Notation::Algebraic))
         .collect();
     names.dedup();
     let shown = if names.len() > 4 {

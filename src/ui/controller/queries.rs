@@ -166,7 +166,7 @@ impl Controller {
     pub fn destinations(&self) -> Bitboard {
         match self.selected {
             None => Bitboard::default(),
-            Some(s) => legal_moves_for(self.variant(), &self.position())
+            Some(s) => legal_moves(self.variant(), &self.position())
                 .iter()
                 .filter(|m| m.from() == s)
                 .map(|m| m.to())
@@ -179,7 +179,7 @@ impl Controller {
     pub fn must_capture(&self) -> Bitboard {
         let pos = self.position();
         let human = self.players.of(pos.side_to_move()) == Player::Human;
-        let legal = legal_moves_for(self.variant(), &pos);
+        let legal = legal_moves(self.variant(), &pos);
         if human
             && self.selected.is_none()
             && self.result().is_none()
@@ -193,7 +193,7 @@ impl Controller {
 
     /// Pieces that may be picked (those with a legal move; only capturers when a capture is forced).
     pub fn movable(&self) -> Bitboard {
-        legal_moves_for(self.variant(), &self.position())
+        legal_moves(self.variant(), &self.position())
             .iter()
             .map(|m| m.from())
             .collect()
@@ -211,7 +211,7 @@ impl Controller {
             .map(|(i, &m)| (positions[i], m));
         let mut rows: Vec<String> = Vec::new();
         for (i, (pos, mv)) in self.ballot_moves().into_iter().chain(played).enumerate() {
-            let text = move_to_string_for(self.variant(), &pos, mv, Notation::Algebraic);
+            let text = move_to_string(self.variant(), &pos, mv, Notation::Algebraic);
             let black_moved = pos.side_to_move() == Color::Black;
             if black_moved && i > 0 {
                 if let Some(last) = rows.last_mut() {

@@ -15,7 +15,7 @@ impl Controller {
     pub fn new_game(&mut self, start: Position) {
         self.cancel_search();
         self.keep_previous();
-        self.game = Game::new_for(self.variant(), start);
+        self.game = Game::new(self.variant(), start);
         self.saved = None;
         self.reset_turn();
         self.reset_clocks();

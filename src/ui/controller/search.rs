@@ -139,7 +139,7 @@ impl Controller {
         ));
         self.thinking_live = false;
         let Some(best) = result.best else { return };
-        let text = move_to_string_for(self.variant(), &pos, best, Notation::Algebraic);
+        let text = move_to_string(self.variant(), &pos, best, Notation::Algebraic);
         match purpose {
             Purpose::Hint => {
                 self.hint = Some(best);

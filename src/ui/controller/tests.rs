@@ -6,8 +6,14 @@ use damas_rules::movegen::legal_moves;
 use damas_rules::notation::{move_to_string, parse_move};
 
 pub(super) fn human_vs_human(fen: &str) -> Controller {
+    human_vs_human_in(Variant::Brazilian, fen)
+}
+
+/// Two humans playing `variant` from `fen`.
+pub(super) fn human_vs_human_in(variant: Variant, fen: &str) -> Controller {
     let start = parse_fen(fen).unwrap();
     Controller::new(
+        variant,
         start,
         Players {
             white: Player::Human,
@@ -107,7 +113,7 @@ fn only_capturing_pieces_can_be_picked_when_a_capture_is_forced() {
 /// to c7 taking b4, d4, d6 or f2, b4, d6); the pair is taken from the rules core.
 fn ambiguous_position() -> (Position, Move, Move) {
     let pos = parse_fen("W:WKa5:Bf2,b4,d4,d6").unwrap();
-    let legal = legal_moves(&pos);
+    let legal = legal_moves(Variant::Brazilian, &pos);
     for (i, &a) in legal.iter().enumerate() {
         for &b in legal.iter().skip(i + 1) {
             if a.from() == b.from() && a.to() == b.to() && a.captured() != b.captured() {
@@ -122,6 +128,7 @@ fn ambiguous_position() -> (Position, Move, Move) {
 fn the_user_chooses_between_captures_with_the_same_start_and_end() {
     let (pos, a, b) = ambiguous_position();
     let mut c = Controller::new(
+        Variant::Brazilian,
         pos,
         Players {
             white: Player::Human,
@@ -144,6 +151,7 @@ fn the_user_chooses_between_captures_with_the_same_start_and_end() {
 
     // Typing from and to only opens the same choice.
     let mut c = Controller::new(
+        Variant::Brazilian,
         pos,
         Players {
             white: Player::Human,
@@ -173,7 +181,12 @@ fn typed_moves_play_and_bad_ones_give_messages() {
 
 #[test]
 fn undo_and_redo_return_to_the_humans_turn_against_the_engine() {
-    let mut c = Controller::new(Position::start(), Players::default(), TimeControl::Depth(2));
+    let mut c = Controller::new(
+        Variant::Brazilian,
+        Position::start(),
+        Players::default(),
+        TimeControl::Depth(2),
+    );
     type_move(&mut c, "c3-d4");
     // The engine is asked for a move…
     c.tick();
@@ -184,7 +197,7 @@ fn undo_and_redo_return_to_the_humans_turn_against_the_engine() {
     assert_eq!(req.purpose, Purpose::Move);
     assert_eq!(req.history, vec![Position::start()]);
     // …and plays it when done.
-    let reply = parse_move(&c.position(), "f6-e5").unwrap();
+    let reply = parse_move(Variant::Brazilian, &c.position(), "f6-e5").unwrap();
     let result = SearchResult {
         best: Some(reply),
         score: damas_engine::score::Score::DRAW,
@@ -214,12 +227,17 @@ fn undo_cancels_a_running_search_and_pauses_engine_games() {
         white: Player::Engine,
         black: Player::Engine,
     };
-    let mut c = Controller::new(Position::start(), both, TimeControl::Depth(2));
+    let mut c = Controller::new(
+        Variant::Brazilian,
+        Position::start(),
+        both,
+        TimeControl::Depth(2),
+    );
     c.tick();
     let Some(Effect::Search(req)) = c.take_effects().pop() else {
         panic!("no search")
     };
-    let mv = legal_moves(&c.position())[0];
+    let mv = legal_moves(Variant::Brazilian, &c.position())[0];
     c.on_engine_done(
         req.id,
         &SearchResult {
@@ -246,6 +264,7 @@ fn undo_cancels_a_running_search_and_pauses_engine_games() {
 #[test]
 fn move_now_stops_the_search_and_plays_its_answer() {
     let mut c = Controller::new(
+        Variant::Brazilian,
         Position::start(),
         Players {
             white: Player::Engine,
@@ -259,7 +278,7 @@ fn move_now_stops_the_search_and_plays_its_answer() {
     };
     c.handle(Action::MoveNow);
     assert_eq!(c.take_effects(), [Effect::Stop]);
-    let mv = legal_moves(&c.position())[0];
+    let mv = legal_moves(Variant::Brazilian, &c.position())[0];
     c.on_engine_done(
         req.id,
         &SearchResult {
@@ -346,7 +365,7 @@ fn hint_searches_and_shows_without_playing() {
         panic!("no search")
     };
     assert_eq!(req.purpose, Purpose::Hint);
-    let mv = legal_moves(&c.position())[3];
+    let mv = legal_moves(Variant::Brazilian, &c.position())[3];
     c.on_engine_done(
         req.id,
         &SearchResult {
@@ -361,6 +380,7 @@ fn hint_searches_and_shows_without_playing() {
     assert_eq!(c.hint(), Some(mv));
     assert_eq!(c.game().moves().len(), 0);
     assert!(c.message().unwrap().0.contains(&move_to_string(
+        Variant::Brazilian,
         &c.position(),
         mv,
         Notation::Algebraic
@@ -403,6 +423,7 @@ mod variant;
 #[test]
 fn on_a_clock_the_engine_gets_a_hub_budget_and_moves_earn_the_increment() {
     let mut c = Controller::new(
+        Variant::Brazilian,
         parse_fen(START).unwrap(),
         Players {
             white: Player::Human,

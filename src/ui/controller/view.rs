@@ -36,7 +36,7 @@ impl Controller {
                 format!(
                     "move {}{dots} {}",
                     number.number,
-                    move_to_string_for(self.variant(), &pos, mv, Notation::Algebraic)
+                    move_to_string(self.variant(), &pos, mv, Notation::Algebraic)
                 )
             }
             None => "the start".to_string(),

@@ -85,7 +85,7 @@ fn the_review_panel_opens_on_the_blunder_and_steps_through_the_moves() {
     };
     assert_eq!(moves, c.game().moves());
     assert_eq!(c.review_progress(), Some((0, 5)));
-    let mut game = Game::new(start);
+    let mut game = Game::new(Variant::Brazilian, start);
     for m in moves {
         game.play(m);
     }

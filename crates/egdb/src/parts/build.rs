@@ -19,6 +19,7 @@
 //! Memory for the 5-piece part: 2 bytes of state per slot plus the two output
 //! arrays (≈ 0.8 GB).
 
+use damas_rules::variant::Brazilian;
 use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -36,7 +37,7 @@ use crate::parts::index::{assignments, combinations, part_size, rank, SlotBlock,
 use crate::probe::Egdb;
 use crate::unmove::for_each_unmove;
 use crate::value::Wdl;
-use damas_rules::movegen::{count_moves, generate, generate_captures, has_capture};
+use damas_rules::movegen::{count_moves_with, generate_captures_with, generate_with, has_capture};
 use damas_rules::moves::MoveList;
 use damas_rules::position::Position;
 use damas_rules::Variant;
@@ -207,7 +208,7 @@ fn build_part(
                 let s = match block.position(kw) {
                     None => INVALID,
                     Some(pos) if has_capture(&pos) => {
-                        generate_captures(&pos, list);
+                        generate_captures_with::<Brazilian>(&pos, list);
                         let o = evaluate(list, |i| smaller_value(smaller, &pos.play(list[i])))
                             .ok_or_else(|| {
                                 fail(format!(
@@ -217,7 +218,7 @@ fn build_part(
                         max_d = max_d.max(o.distance);
                         resolved(o.wdl, o.distance)
                     }
-                    Some(pos) => match count_moves(&pos) {
+                    Some(pos) => match count_moves_with::<Brazilian>(&pos) {
                         0 => resolved(Wdl::Loss, 0),
                         c => c as u16,
                     },
@@ -347,7 +348,7 @@ fn final_outcome(
     list: &mut MoveList,
 ) -> (Option<Outcome>, (Wdl, u16)) {
     let expected = state_value(state[index].load(Relaxed));
-    generate(pos, list);
+    generate_with::<Brazilian>(pos, list);
     let o = if list.first().is_some_and(|m| m.is_capture()) {
         evaluate(list, |i| smaller_value(smaller, &pos.play(list[i])))
     } else {

@@ -1,6 +1,7 @@
 //! Checking a database against the rules: every entry must agree with its
 //! successors' entries (checksums are checked when the parts are opened).
 
+use damas_rules::variant::Brazilian;
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -10,7 +11,7 @@ use crate::parts::index::{assignments, combinations, SlotBlock};
 use crate::probe::Egdb;
 use crate::value::Wdl;
 use crate::verify::VerifyReport;
-use damas_rules::movegen::generate;
+use damas_rules::movegen::generate_with;
 use damas_rules::moves::MoveList;
 use damas_rules::position::Position;
 
@@ -75,7 +76,7 @@ fn check(
     let Some(wdl) = stored else {
         return Some("possible position has no value".into());
     };
-    generate(pos, list);
+    generate_with::<Brazilian>(pos, list);
     let mut all_distances = distance.is_some();
     let mut missing = false;
     let succ = |i: usize, all_distances: &mut bool, missing: &mut bool| {

@@ -40,7 +40,7 @@ use crate::lock::BuildLock;
 use crate::slices::codec::{encode_block, ANY, DRAW, LOSS, WIN};
 use crate::slices::compact::{write_slice_file, SliceFile, BLOCK_POSITIONS};
 use crate::slices::db::SliceDb;
-use crate::slices::dtc::{dtc_path, write_dtc_file_for, MAX_DTC};
+use crate::slices::dtc::{dtc_path, write_dtc_file, MAX_DTC};
 use crate::slices::slice::{Slice, SliceIndex, MAX_SLICE_PIECES};
 use crate::unmove::for_each_unmove;
 use crate::value::Wdl;
@@ -113,21 +113,10 @@ const fn resolved(v: u8, level: u32) -> u8 {
     RESOLVED | ((level % LEVELS) as u8) << 2 | v
 }
 
-/// Build every Brazilian slice of 2 … `pieces` pieces in `dir`
-/// ([`build_slices_for`]).
-pub fn build_slices(
-    dir: &Path,
-    pieces: usize,
-    opts: &BuildOptions,
-    on_slice: impl FnMut(&SliceSummary),
-) -> Result<Vec<SliceSummary>, EgdbError> {
-    build_slices_for(Variant::Brazilian, dir, pieces, opts, on_slice)
-}
-
 /// Build every slice of 2 … `pieces` pieces of the rules `variant` in `dir`,
 /// keeping the slices whose files are already there (a file of another variant
 /// is an error). `on_slice` is called after each slice.
-pub fn build_slices_for(
+pub fn build_slices(
     variant: Variant,
     dir: &Path,
     pieces: usize,
@@ -155,7 +144,7 @@ pub fn build_slices_for(
         }
         let existing: Vec<Option<SliceFile>> = pair
             .iter()
-            .map(|&p| SliceFile::open_for(variant, dir, p))
+            .map(|&p| SliceFile::open(variant, dir, p))
             .collect::<Result<_, _>>()?;
         let distances_there = !opts.dtc || pair.iter().all(|&p| dtc_path(dir, p).is_file());
         let summaries = if existing.iter().all(Option::is_some) && distances_there {
@@ -178,7 +167,7 @@ pub fn build_slices_for(
         } else {
             drop(existing);
             pb.set_message(format!("{} pieces: {s}", s.pieces()));
-            let db = SliceDb::open_existing_for(variant, dir)?;
+            let db = SliceDb::open_existing(variant, dir)?;
             // A damaged smaller slice would be read as missing: refuse it by name.
             if let Some((_, broken)) = db.broken().first() {
                 return Err(broken.to_error());
@@ -446,7 +435,7 @@ fn build_pair<R: Rules>(
                 .map(|(&d, _)| d)
                 .max()
                 .unwrap_or(0);
-            dtc_bytes = write_dtc_file_for(R::VARIANT, dir, slice_ix.slice(), &body)?;
+            dtc_bytes = write_dtc_file(R::VARIANT, dir, slice_ix.slice(), &body)?;
         }
         out.push(SliceSummary {
             slice: slice_ix.slice(),

@@ -96,7 +96,7 @@ pub fn built_in(variant: Variant) -> Result<SliceDb, EgdbError> {
 pub fn write_bundle(variant: Variant, dir: &Path, out: &Path) -> Result<u64, EgdbError> {
     let mut bytes = Vec::new();
     for slice in bundle_slices() {
-        let file = SliceFile::open_for(variant, dir, slice)?.ok_or_else(|| {
+        let file = SliceFile::open(variant, dir, slice)?.ok_or_else(|| {
             EgdbError::io(
                 slice_path(dir, slice),
                 std::io::Error::new(std::io::ErrorKind::NotFound, "missing slice file"),
@@ -113,7 +113,7 @@ pub fn write_bundle(variant: Variant, dir: &Path, out: &Path) -> Result<u64, Egd
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::slices::build::build_slices_for;
+    use crate::slices::build::build_slices;
     use crate::value::Wdl;
     use crate::BuildOptions;
     use damas_rules::fen::parse_fen;
@@ -123,7 +123,7 @@ mod tests {
     fn the_bundles_equal_a_fresh_build() {
         for variant in [Variant::Brazilian, Variant::Russian] {
             let dir = tempfile::tempdir().unwrap();
-            build_slices_for(
+            build_slices(
                 variant,
                 dir.path(),
                 BUILT_IN_PIECES,

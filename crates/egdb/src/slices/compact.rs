@@ -164,15 +164,10 @@ pub struct SliceFile {
 }
 
 impl SliceFile {
-    /// Map the Brazilian file of `slice` in `dir` ([`SliceFile::open_for`]).
-    pub fn open(dir: &Path, slice: Slice) -> Result<Option<SliceFile>, EgdbError> {
-        SliceFile::open_for(Variant::Brazilian, dir, slice)
-    }
-
     /// Map the file of `slice` in `dir`, which must be of the rules `variant`;
     /// `Ok(None)` when it does not exist. The header and length are checked now,
     /// the checksum by [`SliceFile::check`] or on first use.
-    pub fn open_for(
+    pub fn open(
         variant: Variant,
         dir: &Path,
         slice: Slice,
@@ -185,7 +180,7 @@ impl SliceFile {
     }
 
     /// The file of `slice` held in `bytes` (a copy built into the program, named
-    /// `name` in messages), checked as [`SliceFile::open_for`] checks a file.
+    /// `name` in messages), checked as [`SliceFile::open`] checks a file.
     pub fn from_static(
         variant: Variant,
         name: PathBuf,

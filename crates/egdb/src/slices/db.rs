@@ -16,7 +16,7 @@ use crate::slices::codec::{DRAW, LOSS, WIN};
 use crate::slices::compact::{slice_path, SliceFile};
 use crate::slices::slice::{Slice, MAX_SLICE_PIECES};
 use crate::value::Wdl;
-use damas_rules::movegen::{generate_for, Board, BoardMoves, Padded};
+use damas_rules::movegen::{generate, Board, BoardMoves, Padded};
 use damas_rules::moves::{Move, MoveList};
 use damas_rules::position::{Color, Position};
 use damas_rules::{with_rules, Rules, Variant};
@@ -53,20 +53,15 @@ pub struct SliceDb {
 }
 
 impl SliceDb {
-    /// Map every Brazilian slice file in `dir` ([`SliceDb::open_existing_for`]).
-    pub fn open_existing(dir: &Path) -> Result<SliceDb, EgdbError> {
-        SliceDb::open_existing_for(Variant::Brazilian, dir)
-    }
-
     /// Map every slice file in `dir`, checking headers, lengths and checksums; a
     /// file of another variant than `variant` is an error. A damaged file is left
     /// out and listed ([`SliceDb::broken`]). A directory without slice files gives
     /// an empty database.
-    pub fn open_existing_for(variant: Variant, dir: &Path) -> Result<SliceDb, EgdbError> {
+    pub fn open_existing(variant: Variant, dir: &Path) -> Result<SliceDb, EgdbError> {
         SliceDb::open_with(variant, dir, &Damage::default(), true)
     }
 
-    /// [`SliceDb::open_existing_for`], damaged files also recorded in `damage`;
+    /// [`SliceDb::open_existing`], damaged files also recorded in `damage`;
     /// without `checksums` only headers and lengths are checked (the checksum then
     /// on a file's first use).
     pub(crate) fn open_with(
@@ -83,7 +78,7 @@ impl SliceDb {
         let mut broken = Vec::new();
         for n in 2..=MAX_SLICE_PIECES {
             for s in Slice::all(n) {
-                let opened = SliceFile::open_for(variant, dir, s).and_then(|f| match f {
+                let opened = SliceFile::open(variant, dir, s).and_then(|f| match f {
                     Some(f) if checksums => f.check().map(|()| Some(f)),
                     other => Ok(other),
                 });
@@ -192,7 +187,7 @@ impl SliceDb {
         with_rules!(self.variant, R => {
             self.needed_slices::<R>(&Board::from(pos), &mut needed);
             let mut list = MoveList::new();
-            generate_for(self.variant, pos, &mut list);
+            generate(self.variant, pos, &mut list);
             for &m in list.iter() {
                 self.needed_slices::<R>(&Board::from(&pos.play(m)), &mut needed);
             }
@@ -359,7 +354,7 @@ impl SliceDb {
     pub fn probe(&self, pos: &Position) -> Option<(Wdl, Option<Move>)> {
         let wdl = self.wdl(pos)?;
         let mut list = MoveList::new();
-        generate_for(self.variant, pos, &mut list);
+        generate(self.variant, pos, &mut list);
         let mut best: Option<Move> = None;
         for &m in list.iter() {
             if self.wdl(&pos.play(m))?.negate() == wdl && best.is_none_or(|b| m < b) {

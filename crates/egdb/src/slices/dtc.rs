@@ -48,15 +48,10 @@ pub fn dtc_path(dir: &Path, slice: Slice) -> PathBuf {
     dir.join(format!("{}.dtc", slice.stem()))
 }
 
-/// Write the Brazilian distance file of `slice` ([`write_dtc_file_for`]).
-pub fn write_dtc_file(dir: &Path, slice: Slice, body: &[u8]) -> Result<u64, EgdbError> {
-    write_dtc_file_for(Variant::Brazilian, dir, slice, body)
-}
-
 /// Write the distance file of `slice` of the rules `variant` (one byte per
 /// position, in index order) through a temporary name renamed when complete.
 /// Returns its size in bytes.
-pub fn write_dtc_file_for(
+pub fn write_dtc_file(
     variant: Variant,
     dir: &Path,
     slice: Slice,
@@ -96,19 +91,10 @@ pub struct DtcFile {
 }
 
 impl DtcFile {
-    /// Map the Brazilian distance file of `slice` in `dir` ([`DtcFile::open_for`]).
-    pub fn open(dir: &Path, slice: Slice) -> Result<Option<DtcFile>, EgdbError> {
-        DtcFile::open_for(Variant::Brazilian, dir, slice)
-    }
-
     /// Map the distance file of `slice` in `dir`, which must be of the rules
     /// `variant`; `Ok(None)` when there is none. The header and length are
     /// checked now, the checksum on first use.
-    pub fn open_for(
-        variant: Variant,
-        dir: &Path,
-        slice: Slice,
-    ) -> Result<Option<DtcFile>, EgdbError> {
+    pub fn open(variant: Variant, dir: &Path, slice: Slice) -> Result<Option<DtcFile>, EgdbError> {
         let path = dtc_path(dir, slice);
         let Some(map) = header::map_existing(&path)? else {
             return Ok(None);
@@ -193,14 +179,9 @@ pub struct SliceDistances {
 }
 
 impl SliceDistances {
-    /// Map every Brazilian distance file in `dir` ([`SliceDistances::open_existing_for`]).
-    pub fn open_existing(dir: &Path) -> Result<SliceDistances, EgdbError> {
-        SliceDistances::open_existing_for(Variant::Brazilian, dir)
-    }
-
     /// Map every distance file in `dir` (none need exist); each must be of the
     /// rules `variant`. A damaged file is an error naming it.
-    pub fn open_existing_for(variant: Variant, dir: &Path) -> Result<SliceDistances, EgdbError> {
+    pub fn open_existing(variant: Variant, dir: &Path) -> Result<SliceDistances, EgdbError> {
         let damage = Damage::default();
         let d = SliceDistances::open_with(variant, dir, &damage)?;
         match damage.files().first() {
@@ -209,7 +190,7 @@ impl SliceDistances {
         }
     }
 
-    /// [`SliceDistances::open_existing_for`], a damaged file left out (its piece
+    /// [`SliceDistances::open_existing`], a damaged file left out (its piece
     /// count then has no distance files) and recorded in `damage`, as is a file
     /// whose checksum, checked on first use, fails.
     pub(crate) fn open_with(
@@ -222,7 +203,7 @@ impl SliceDistances {
         for (n, whole) in complete.iter_mut().enumerate().skip(2) {
             *whole = true;
             for s in Slice::all(n) {
-                let f = match DtcFile::open_for(variant, dir, s) {
+                let f = match DtcFile::open(variant, dir, s) {
                     Ok(f) => f.map(|f| DtcFile {
                         damage: damage.clone(),
                         ..f

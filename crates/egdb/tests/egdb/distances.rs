@@ -4,6 +4,7 @@
 //! files are refused when damaged, and a win/draw/loss-only directory gains its
 //! distance files without changing its slices.
 
+use damas_rules::variant::Variant;
 use std::sync::OnceLock;
 
 use damas_egdb::slices::build::build_slices;
@@ -27,8 +28,8 @@ fn db() -> &'static (tempfile::TempDir, Egdb) {
     static DB: OnceLock<(tempfile::TempDir, Egdb)> = OnceLock::new();
     DB.get_or_init(|| {
         let d = tempfile::tempdir().unwrap();
-        build_slices(d.path(), 4, &with_dtc(), |_| {}).unwrap();
-        let db = Egdb::open(d.path()).unwrap();
+        build_slices(Variant::Brazilian, d.path(), 4, &with_dtc(), |_| {}).unwrap();
+        let db = Egdb::open(Variant::Brazilian, d.path()).unwrap();
         (d, db)
     })
 }
@@ -68,7 +69,7 @@ fn distances_follow_the_definition_of_plies_to_conversion() {
                 // that keeps the result, and whether a conversion keeps it.
                 let mut inside = vec![];
                 let mut converting = false;
-                for &m in legal_moves(&pos).iter() {
+                for &m in legal_moves(Variant::Brazilian, &pos).iter() {
                     let child = pos.play(m);
                     let cv = db.probe_value(&child).unwrap();
                     if cv.wdl.negate() != v.wdl {
@@ -107,7 +108,9 @@ fn best_moves_follow_the_distances() {
             for p in [pos, pos.flip()] {
                 let probe = db.probe(&p).unwrap();
                 let (Some(d), Some(best)) = (probe.distance, probe.best) else {
-                    assert!(probe.wdl == Wdl::Draw || legal_moves(&p).is_empty());
+                    assert!(
+                        probe.wdl == Wdl::Draw || legal_moves(Variant::Brazilian, &p).is_empty()
+                    );
                     continue;
                 };
                 let child = p.play(best);
@@ -128,14 +131,21 @@ fn best_moves_follow_the_distances() {
 fn a_slices_only_directory_gains_its_distance_files_and_keeps_its_slices() {
     let (d, _) = db();
     let dir = tempfile::tempdir().unwrap();
-    build_slices(dir.path(), 3, &BuildOptions::default(), |_| {}).unwrap();
+    build_slices(
+        Variant::Brazilian,
+        dir.path(),
+        3,
+        &BuildOptions::default(),
+        |_| {},
+    )
+    .unwrap();
     let s = Slice::new(1, 1, 1, 0);
     assert!(!dtc_path(dir.path(), s).exists());
-    let wdl_only = Egdb::open(dir.path()).unwrap();
+    let wdl_only = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     assert!(!wdl_only.has_slice_distances(3));
     let won = damas_rules::fen::parse_fen("W:WKa1,Kc1:Bh8").unwrap();
     assert_eq!(wdl_only.probe_value(&won).unwrap().distance, None);
-    let summaries = build_slices(dir.path(), 3, &with_dtc(), |_| {}).unwrap();
+    let summaries = build_slices(Variant::Brazilian, dir.path(), 3, &with_dtc(), |_| {}).unwrap();
     assert!(summaries.iter().all(|s| !s.reused && s.dtc_bytes > 0));
     for n in 2..=3 {
         for s in Slice::all(n) {
@@ -149,7 +159,7 @@ fn a_slices_only_directory_gains_its_distance_files_and_keeps_its_slices() {
         }
     }
     // Built with distances, a second run keeps everything.
-    let again = build_slices(dir.path(), 3, &with_dtc(), |_| {}).unwrap();
+    let again = build_slices(Variant::Brazilian, dir.path(), 3, &with_dtc(), |_| {}).unwrap();
     assert!(again.iter().all(|s| s.reused));
 }
 
@@ -166,19 +176,21 @@ fn damaged_distance_files_are_refused_naming_the_file() {
     let last = bytes.len() - 1;
     bytes[last] ^= 0x55;
     std::fs::write(&path, &bytes).unwrap();
-    let f = DtcFile::open(dir.path(), s).unwrap().unwrap();
+    let f = DtcFile::open(Variant::Brazilian, dir.path(), s)
+        .unwrap()
+        .unwrap();
     let e = f.check().unwrap_err();
     assert!(matches!(e, EgdbError::Checksum { .. }) && named(&e), "{e}");
     assert_eq!(f.get(0), None);
 
     // Truncated, and with trailing bytes.
     std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-    let e = DtcFile::open(dir.path(), s).unwrap_err();
+    let e = DtcFile::open(Variant::Brazilian, dir.path(), s).unwrap_err();
     assert!(matches!(e, EgdbError::BadLength { .. }) && named(&e), "{e}");
     let mut longer = bytes.clone();
     longer.push(0);
     std::fs::write(&path, &longer).unwrap();
-    let e = SliceDistances::open_existing(dir.path()).unwrap_err();
+    let e = SliceDistances::open_existing(Variant::Brazilian, dir.path()).unwrap_err();
     assert!(
         matches!(e, EgdbError::BadLength { .. } | EgdbError::Corrupt { .. }) && named(&e),
         "{e}"
@@ -188,18 +200,18 @@ fn damaged_distance_files_are_refused_naming_the_file() {
     bytes[last] ^= 0x55;
     bytes[8] = 9;
     std::fs::write(&path, &bytes).unwrap();
-    let e = DtcFile::open(dir.path(), s).unwrap_err();
+    let e = DtcFile::open(Variant::Brazilian, dir.path(), s).unwrap_err();
     assert!(named(&e) && e.to_string().contains("version 9"), "{e}");
     std::fs::copy(slice_path(d.path(), s), &path).unwrap();
-    let e = DtcFile::open(dir.path(), s).unwrap_err();
+    let e = DtcFile::open(Variant::Brazilian, dir.path(), s).unwrap_err();
     assert!(named(&e), "{e}");
 }
 
 #[test]
 fn the_longest_win_is_reported_by_the_build_and_by_stats() {
     let dir = tempfile::tempdir().unwrap();
-    let summaries = build_slices(dir.path(), 3, &with_dtc(), |_| {}).unwrap();
-    let db = Egdb::open(dir.path()).unwrap();
+    let summaries = build_slices(Variant::Brazilian, dir.path(), 3, &with_dtc(), |_| {}).unwrap();
+    let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     let sdb = db.slices().unwrap();
     let mut longest_overall = 0;
     for s in &summaries {
@@ -246,7 +258,7 @@ fn verify_checks_every_distance_and_finds_a_wrong_one() {
     }
     let s = Slice::new(0, 2, 0, 1);
     let ix = SliceIndex::new(s);
-    let copy = Egdb::open(dir.path()).unwrap();
+    let copy = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     let victim = (0..ix.size())
         .find(|&i| {
             let p = ix.unrank(i).unwrap().position();
@@ -257,8 +269,8 @@ fn verify_checks_every_distance_and_finds_a_wrong_one() {
     let mut body = std::fs::read(dtc_path(dir.path(), s)).unwrap()[64..].to_vec();
     body[victim as usize] += 1;
     drop(copy);
-    write_dtc_file(dir.path(), s, &body).unwrap();
-    let copy = Egdb::open(dir.path()).unwrap();
+    write_dtc_file(Variant::Brazilian, dir.path(), s, &body).unwrap();
+    let copy = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     let r = verify_slices(
         copy.slices().unwrap(),
         copy.slice_distances(),

@@ -3,6 +3,7 @@
 //! The 4-piece build and check (≈ 10 s) is `#[ignore]`d:
 //! `cargo test --release -p damas-egdb -- --ignored part_4`.
 
+use damas_rules::variant::Variant;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -23,7 +24,7 @@ fn db3() -> &'static (tempfile::TempDir, Egdb) {
     DB.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         build(dir.path(), 3, &BuildOptions::default(), |_| {}).unwrap();
-        let db = Egdb::open(dir.path()).unwrap();
+        let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
         (dir, db)
     })
 }
@@ -106,7 +107,7 @@ impl Prover {
         if d <= max_false {
             return false;
         }
-        let moves = legal_moves(&pos);
+        let moves = legal_moves(Variant::Brazilian, &pos);
         let result = if win {
             d > 0 && moves.iter().any(|&m| self.loss_within(pos.play(m), d - 1))
         } else {
@@ -188,7 +189,7 @@ fn values_agree_with_an_independent_search() {
         }
         if let Some(best) = p.best {
             assert!(
-                legal_moves(&pos).contains(&best),
+                legal_moves(Variant::Brazilian, &pos).contains(&best),
                 "{pos:?}: {best:?} is not legal here"
             );
         }
@@ -202,7 +203,7 @@ fn black_to_move_is_answered_through_the_flip() {
     let pos = parse_fen("B:WKa1:BKh8").unwrap();
     let p = db.probe(&pos).unwrap();
     assert_eq!((p.wdl, p.distance), (Wdl::Loss, Some(2)));
-    assert!(legal_moves(&pos).contains(&p.best.unwrap()));
+    assert!(legal_moves(Variant::Brazilian, &pos).contains(&p.best.unwrap()));
     let q = db.probe(&pos.flip()).unwrap();
     assert_eq!(
         (q.wdl, q.distance, q.best.map(|m| m.rotate())),
@@ -213,7 +214,7 @@ fn black_to_move_is_answered_through_the_flip() {
 /// A damaged part file is left out, not the directory: it is named among the
 /// damaged files with the problem `check` expects, and two pieces still answer.
 fn expect_left_out(dir: &Path, check: impl Fn(&str) -> bool) {
-    let db = Egdb::open(dir).expect("a damaged file leaves the rest usable");
+    let db = Egdb::open(Variant::Brazilian, dir).expect("a damaged file leaves the rest usable");
     let damaged = db.damaged_files();
     assert!(
         damaged.len() == 1
@@ -257,7 +258,7 @@ fn version_1_parts_with_the_old_checksum_are_still_read() {
         bytes[24..32].copy_from_slice(&old.to_le_bytes());
         std::fs::write(&path, &bytes).unwrap();
     }
-    let db = Egdb::open(dir.path()).unwrap();
+    let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     for i in 0..part_size(3) {
         let p = unrank(3, i).unwrap();
         assert_eq!(db.probe_value(&p), db3().1.probe_value(&p), "slot {i}");
@@ -298,11 +299,11 @@ fn foreign_file_is_refused() {
 fn missing_directory_or_parts_are_errors() {
     let empty = tempfile::tempdir().unwrap();
     assert!(matches!(
-        Egdb::open(empty.path()),
+        Egdb::open(Variant::Brazilian, empty.path()),
         Err(EgdbError::NoParts { .. })
     ));
     assert!(matches!(
-        Egdb::open(empty.path().join("nowhere")),
+        Egdb::open(Variant::Brazilian, empty.path().join("nowhere")),
         Err(EgdbError::Io { .. })
     ));
 }
@@ -335,7 +336,7 @@ fn interrupted_build_resumes() {
 fn part_4_obeys_the_rules() {
     let dir = tempfile::tempdir().unwrap();
     build(dir.path(), 4, &BuildOptions::default(), |_| {}).unwrap();
-    let db = Egdb::open(dir.path()).unwrap();
+    let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     let r = verify(&db, 5);
     assert_eq!(r.violations, 0, "{:?}", r.first);
 }
@@ -359,7 +360,7 @@ fn two_byte_distances_read_the_same() {
         max_distance: 25,
     };
     write_part_file(&path, header, &wide).unwrap();
-    let db = Egdb::open(dir.path()).unwrap();
+    let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     for i in 0..part_size(3) {
         let p = unrank(3, i).unwrap();
         assert_eq!(db.probe_value(&p), db3().1.probe_value(&p));

@@ -8,12 +8,12 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use damas_egdb::parts::index::{is_valid_slot, part_size, unrank};
-use damas_egdb::slices::build::{build_slices, build_slices_for};
+use damas_egdb::slices::build::build_slices;
 use damas_egdb::slices::check::{verify_slices, VerifyOptions};
 use damas_egdb::slices::compact::{slice_path, SliceFile};
 use damas_egdb::slices::slice::Slice;
 use damas_egdb::{build, BuildOptions, Egdb, EgdbError, Wdl};
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::{parse_fen, Position, Variant};
 
 /// Russian slices 2–4 with distances, and Brazilian slices 2–3, built once.
@@ -33,12 +33,19 @@ fn dbs() -> &'static Dbs {
             dtc: true,
             ..BuildOptions::default()
         };
-        build_slices_for(Variant::Russian, ru.path(), 4, &dtc, |_| {}).unwrap();
+        build_slices(Variant::Russian, ru.path(), 4, &dtc, |_| {}).unwrap();
         let br = tempfile::tempdir().unwrap();
-        build_slices(br.path(), 3, &BuildOptions::default(), |_| {}).unwrap();
+        build_slices(
+            Variant::Brazilian,
+            br.path(),
+            3,
+            &BuildOptions::default(),
+            |_| {},
+        )
+        .unwrap();
         Dbs {
-            russian: Egdb::open_for(Variant::Russian, ru.path()).unwrap(),
-            brazilian: Egdb::open(br.path()).unwrap(),
+            russian: Egdb::open(Variant::Russian, ru.path()).unwrap(),
+            brazilian: Egdb::open(Variant::Brazilian, br.path()).unwrap(),
             russian_dir: ru.path().to_path_buf(),
             brazilian_dir: br.path().to_path_buf(),
             _dirs: vec![ru, br],
@@ -68,7 +75,7 @@ fn brute_force(variant: Variant, max: usize) -> HashMap<Position, Wdl> {
     let mut successors: Vec<u32> = Vec::new();
     for p in &positions {
         first.push(successors.len());
-        for &m in legal_moves_for(variant, p).iter() {
+        for &m in legal_moves(variant, p).iter() {
             let q = p.play(m).flip();
             successors.push(
                 *ids.get(&q)
@@ -166,10 +173,7 @@ fn russian_best_moves_are_russian_moves_that_keep_the_value() {
             let p = unrank(n, i).unwrap();
             let probe = d.russian.probe(&p).unwrap();
             let Some(best) = probe.best else { continue };
-            assert!(
-                legal_moves_for(Variant::Russian, &p).contains(&best),
-                "{p:?}"
-            );
+            assert!(legal_moves(Variant::Russian, &p).contains(&best), "{p:?}");
             let after = d.russian.probe_wdl(&p.play(best)).unwrap();
             assert_eq!(after.negate(), probe.wdl, "{p:?} {best:?}");
             checked += 1;
@@ -202,7 +206,7 @@ fn positions_the_rules_change_are_answered_per_variant() {
     let probe = |db: &Egdb, fen: &str| {
         let p = db.probe(&parse_fen(fen).unwrap()).unwrap();
         let best = p.best.map(|m| {
-            damas_rules::notation::move_to_string_for(
+            damas_rules::notation::move_to_string(
                 db.variant(),
                 &parse_fen(fen).unwrap(),
                 m,
@@ -227,7 +231,7 @@ fn positions_the_rules_change_are_answered_per_variant() {
 fn files_of_the_other_variant_are_refused() {
     let d = dbs();
     let refused = |variant: Variant, dir: &Path, found: Variant| {
-        let e = Egdb::open_for(variant, dir).unwrap_err();
+        let e = Egdb::open(variant, dir).unwrap_err();
         let m = e.to_string();
         assert!(
             matches!(&e, EgdbError::Variant { found: f, expected, .. } if *f == found && *expected == variant),
@@ -243,7 +247,7 @@ fn files_of_the_other_variant_are_refused() {
     refused(Variant::Russian, &d.brazilian_dir, Variant::Brazilian);
     refused(Variant::Brazilian, &d.russian_dir, Variant::Russian);
     // Building Russian slices into a Brazilian directory is refused too.
-    let e = build_slices_for(
+    let e = build_slices(
         Variant::Russian,
         &d.brazilian_dir,
         3,
@@ -255,7 +259,7 @@ fn files_of_the_other_variant_are_refused() {
 
     let parts = tempfile::tempdir().unwrap();
     build(parts.path(), 2, &BuildOptions::default(), |_| {}).unwrap();
-    let e = Egdb::open_for(Variant::Russian, parts.path()).unwrap_err();
+    let e = Egdb::open(Variant::Russian, parts.path()).unwrap_err();
     assert!(e.to_string().contains("part1.val"), "{e}");
     let e = damas_egdb::parts::build::build_for(
         Variant::Russian,
@@ -280,9 +284,11 @@ fn the_header_names_the_variant() {
     let ru = std::fs::read(slice_path(&d.russian_dir, s)).unwrap();
     let br = std::fs::read(slice_path(&d.brazilian_dir, s)).unwrap();
     assert_eq!((ru[13], br[13]), (1, 0));
-    assert!(SliceFile::open_for(Variant::Russian, &d.russian_dir, s)
+    assert!(SliceFile::open(Variant::Russian, &d.russian_dir, s)
         .unwrap()
         .is_some());
-    assert!(SliceFile::open(&d.brazilian_dir, s).unwrap().is_some());
-    assert!(SliceFile::open(&d.russian_dir, s).is_err());
+    assert!(SliceFile::open(Variant::Brazilian, &d.brazilian_dir, s)
+        .unwrap()
+        .is_some());
+    assert!(SliceFile::open(Variant::Brazilian, &d.russian_dir, s).is_err());
 }

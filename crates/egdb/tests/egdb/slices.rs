@@ -2,6 +2,7 @@
 //! compared with the first generation (built independently, with distances and a
 //! forward check); damaged files refused with the file named; resumption; threads.
 
+use damas_rules::variant::Variant;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -19,10 +20,17 @@ fn dbs() -> &'static (tempfile::TempDir, Egdb, tempfile::TempDir, SliceDb) {
     DB.get_or_init(|| {
         let d1 = tempfile::tempdir().unwrap();
         build(d1.path(), 4, &BuildOptions::default(), |_| {}).unwrap();
-        let g1 = Egdb::open(d1.path()).unwrap();
+        let g1 = Egdb::open(Variant::Brazilian, d1.path()).unwrap();
         let d2 = tempfile::tempdir().unwrap();
-        build_slices(d2.path(), 4, &BuildOptions::default(), |_| {}).unwrap();
-        let g2 = SliceDb::open_existing(d2.path()).unwrap();
+        build_slices(
+            Variant::Brazilian,
+            d2.path(),
+            4,
+            &BuildOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        let g2 = SliceDb::open_existing(Variant::Brazilian, d2.path()).unwrap();
         (d1, g1, d2, g2)
     })
 }
@@ -57,7 +65,7 @@ fn best_moves_keep_the_value_and_do_not_depend_on_generation_order() {
         for i in (0..ix.size()).step_by(97) {
             let pos = ix.unrank(i).unwrap().position();
             let (wdl, best) = g2.probe(&pos).unwrap();
-            let moves = legal_moves(&pos);
+            let moves = legal_moves(Variant::Brazilian, &pos);
             match best {
                 None => assert!(moves.is_empty()),
                 Some(m) => {
@@ -95,21 +103,23 @@ fn damaged_files_are_refused_naming_the_file() {
     let last = bytes.len() - 1;
     bytes[last] ^= 0x55;
     std::fs::write(&path, &bytes).unwrap();
-    let f = SliceFile::open(dir.path(), s).unwrap().unwrap();
+    let f = SliceFile::open(Variant::Brazilian, dir.path(), s)
+        .unwrap()
+        .unwrap();
     let e = f.check().unwrap_err();
     assert!(matches!(e, EgdbError::Checksum { .. }) && named(&e), "{e}");
     assert_eq!(f.code(0), None);
 
     // Truncated.
     std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-    let e = SliceFile::open(dir.path(), s).unwrap_err();
+    let e = SliceFile::open(Variant::Brazilian, dir.path(), s).unwrap_err();
     assert!(matches!(e, EgdbError::BadLength { .. }) && named(&e), "{e}");
 
     // A code length no file can have (it would overflow the expected length).
     let mut absurd = bytes.clone();
     absurd[40..48].copy_from_slice(&u64::MAX.to_le_bytes());
     std::fs::write(&path, &absurd).unwrap();
-    let e = SliceFile::open(dir.path(), s).unwrap_err();
+    let e = SliceFile::open(Variant::Brazilian, dir.path(), s).unwrap_err();
     assert!(matches!(e, EgdbError::BadLength { .. }) && named(&e), "{e}");
 
     // Wrong version.
@@ -117,7 +127,7 @@ fn damaged_files_are_refused_naming_the_file() {
     bytes[8] = 1;
     std::fs::write(&path, &bytes).unwrap();
     // A damaged file is left out and listed, the directory still opens.
-    let db = SliceDb::open_existing(dir.path()).unwrap();
+    let db = SliceDb::open_existing(Variant::Brazilian, dir.path()).unwrap();
     let e = db.broken_file(s).unwrap().to_error();
     assert!(
         named(&e) && e.to_string().contains("format version 1"),
@@ -138,7 +148,9 @@ fn version_2_files_with_the_old_checksum_are_still_read() {
     let old = damas_egdb::format::legacy_checksum(&bytes[64..]);
     bytes[48..56].copy_from_slice(&old.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
-    let v2 = SliceFile::open(dir.path(), s).unwrap().unwrap();
+    let v2 = SliceFile::open(Variant::Brazilian, dir.path(), s)
+        .unwrap()
+        .unwrap();
     v2.check().unwrap();
     let v3 = g2.file(s).unwrap();
     for i in 0..SliceIndex::new(s).size() {
@@ -148,7 +160,7 @@ fn version_2_files_with_the_old_checksum_are_still_read() {
     let crc = u64::from(crc32fast::hash(&bytes[64..]));
     bytes[48..56].copy_from_slice(&crc.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
-    let e = SliceFile::open(dir.path(), s)
+    let e = SliceFile::open(Variant::Brazilian, dir.path(), s)
         .unwrap()
         .unwrap()
         .check()
@@ -159,7 +171,7 @@ fn version_2_files_with_the_old_checksum_are_still_read() {
 #[test]
 fn a_copy_in_huge_pages_answers_the_same_and_still_checks_checksums() {
     let (_, _, d2, g2) = dbs();
-    let mut copy = SliceDb::open_existing(d2.path()).unwrap();
+    let mut copy = SliceDb::open_existing(Variant::Brazilian, d2.path()).unwrap();
     let bytes = copy.copy_to_huge_pages().unwrap();
     assert!(
         bytes >= g2.bytes() && bytes < g2.bytes() + 64 * 200,
@@ -184,7 +196,7 @@ fn a_copy_in_huge_pages_answers_the_same_and_still_checks_checksums() {
     let last = damaged.len() - 1;
     damaged[last] ^= 0x55;
     std::fs::write(&path, &damaged).unwrap();
-    let mut db = SliceDb::open_existing(dir.path()).unwrap();
+    let mut db = SliceDb::open_existing(Variant::Brazilian, dir.path()).unwrap();
     db.copy_to_huge_pages().unwrap();
     assert!(db.file(s).is_none());
     assert_eq!(
@@ -202,7 +214,14 @@ fn interrupted_build_resumes_at_the_missing_slice() {
     std::fs::remove_file(slice_path(dir.path(), gone)).unwrap();
     // A leftover temporary file of an interrupted write is ignored and replaced.
     std::fs::write(slice_path(dir.path(), gone).with_extension("wdl.tmp"), b"x").unwrap();
-    let summaries = build_slices(dir.path(), 3, &BuildOptions::default(), |_| {}).unwrap();
+    let summaries = build_slices(
+        Variant::Brazilian,
+        dir.path(),
+        3,
+        &BuildOptions::default(),
+        |_| {},
+    )
+    .unwrap();
     let mut rebuilt: Vec<Slice> = summaries
         .iter()
         .filter(|s| !s.reused)
@@ -261,11 +280,11 @@ fn five_piece_dbs() -> (Vec<tempfile::TempDir>, Egdb, SliceDb) {
         build(d, 5, &BuildOptions::default(), |_| {}).unwrap();
     });
     let slices = dir("DAMAS_EGDB_SLICES", &|d| {
-        build_slices(d, 5, &BuildOptions::default(), |_| {}).unwrap();
+        build_slices(Variant::Brazilian, d, 5, &BuildOptions::default(), |_| {}).unwrap();
     });
-    let g1 = Egdb::open(&legacy).unwrap();
+    let g1 = Egdb::open(Variant::Brazilian, &legacy).unwrap();
     assert!(g1.has_legacy_part(5), "{}: no part 5", legacy.display());
-    let g2 = SliceDb::open_existing(&slices).unwrap();
+    let g2 = SliceDb::open_existing(Variant::Brazilian, &slices).unwrap();
     assert!(
         g2.max_pieces() >= 5,
         "{}: slices incomplete",

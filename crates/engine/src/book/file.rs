@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use damas_rules::bitboard::Bitboard;
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 use damas_rules::position::{Color, Position};
 use damas_rules::square::Square;
@@ -154,7 +154,7 @@ pub enum BookError {
 
 /// An opening book for one rule variant: positions and the moves to play in them,
 /// with weights.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Book {
     variant: Variant,
     entries: HashMap<Position, Vec<BookMove>>,
@@ -185,13 +185,8 @@ fn order_key(pos: &Position) -> (u32, u32, u32, u8) {
 }
 
 impl Book {
-    /// An empty Brazilian book.
-    pub fn new() -> Book {
-        Book::default()
-    }
-
     /// An empty book for the rules of `variant`.
-    pub fn new_for(variant: Variant) -> Book {
+    pub fn new(variant: Variant) -> Book {
         Book {
             variant,
             entries: HashMap::new(),
@@ -203,17 +198,12 @@ impl Book {
         self.variant
     }
 
-    /// The Brazilian book shipped with the engine ([`Book::embedded_for`]).
-    pub fn embedded() -> Book {
-        Book::embedded_for(Variant::Brazilian)
-    }
-
     /// The book shipped with the engine for `variant` (`data/book/opening*.book`). The
     /// embedded files are checked by the tests; should one ever fail to read, the
     /// engine plays without a book rather than stopping.
-    pub fn embedded_for(variant: Variant) -> Book {
+    pub fn embedded(variant: Variant) -> Book {
         Book::from_bytes_for(super::embedded_bytes(variant), variant)
-            .unwrap_or_else(|_| Book::new_for(variant))
+            .unwrap_or_else(|_| Book::new(variant))
     }
 
     /// Store `moves` for `pos` (replacing what was there).
@@ -251,7 +241,7 @@ impl Book {
             let mut next = Vec::new();
             for pos in level {
                 // Forced moves are not stored (they need no choice): follow them.
-                let legal = legal_moves_for(self.variant, &pos);
+                let legal = legal_moves(self.variant, &pos);
                 let moves: Vec<Move> = match self.moves(&pos) {
                     Some(m) => m.iter().map(|m| m.mv).collect(),
                     None if legal.len() == 1 => vec![legal[0]],
@@ -384,7 +374,7 @@ impl Book {
             if at + n * MOVE_LEN > body.len() {
                 return Err(BookError::Truncated { entry, offset: at });
             }
-            let legal = legal_moves_for(variant, &pos);
+            let legal = legal_moves(variant, &pos);
             let mut moves = Vec::with_capacity(n);
             for index in 0..n {
                 let m = &body[at..at + MOVE_LEN];

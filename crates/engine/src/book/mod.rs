@@ -24,7 +24,7 @@ pub fn embedded_bytes(variant: Variant) -> &'static [u8] {
     }
 }
 
-/// The book shipped for `variant`, read once and shared ([`Book::embedded_for`]).
+/// The book shipped for `variant`, read once and shared ([`Book::embedded`]).
 pub fn embedded_book(variant: Variant) -> &'static Book {
     static CELLS: [std::sync::OnceLock<Book>; Variant::ALL.len()] =
         [const { std::sync::OnceLock::new() }; Variant::ALL.len()];
@@ -32,5 +32,5 @@ pub fn embedded_book(variant: Variant) -> &'static Book {
         .iter()
         .position(|&v| v == variant)
         .expect("every variant is in Variant::ALL");
-    CELLS[i].get_or_init(|| Book::embedded_for(variant))
+    CELLS[i].get_or_init(|| Book::embedded(variant))
 }

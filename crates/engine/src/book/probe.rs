@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use damas_rules::movegen::legal_moves_for;
+use damas_rules::movegen::legal_moves;
 use damas_rules::moves::Move;
 use damas_rules::position::Position;
 
@@ -16,7 +16,7 @@ pub fn choose(book: &Book, pos: &Position, rng: &mut impl Rng) -> Option<Move> {
     let moves = book.moves(pos)?;
     // The file was checked on reading; checking again costs one generation and
     // keeps a hand-built book from ever giving an illegal move.
-    let legal = legal_moves_for(book.variant(), pos);
+    let legal = legal_moves(book.variant(), pos);
     let usable: Vec<_> = moves
         .iter()
         .filter(|m| m.weight.0 > 0 && legal.contains(&m.mv))
@@ -41,6 +41,7 @@ mod tests {
     use super::*;
     use crate::book::{BookMove, Weight};
     use damas_rules::movegen::legal_moves;
+    use damas_rules::variant::Variant;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use std::collections::HashSet;
@@ -48,8 +49,8 @@ mod tests {
     #[test]
     fn choices_vary_with_the_seed_and_follow_the_weights() {
         let start = Position::start();
-        let legal = legal_moves(&start);
-        let mut book = Book::new();
+        let legal = legal_moves(Variant::Brazilian, &start);
+        let mut book = Book::new(Variant::Brazilian);
         book.insert(
             start,
             vec![
@@ -94,7 +95,7 @@ mod tests {
 
     #[test]
     fn the_embedded_book_varies_the_first_move() {
-        let book = Book::embedded();
+        let book = Book::embedded(Variant::Brazilian);
         let start = Position::start();
         let firsts: HashSet<Move> = (0..64)
             .filter_map(|seed| choose(&book, &start, &mut ChaCha8Rng::seed_from_u64(seed)))

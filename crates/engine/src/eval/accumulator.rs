@@ -344,7 +344,7 @@ mod tests {
             let mut line = vec![Position::start()];
             for _ in 0..rng.gen_range(0..60) {
                 let pos = *line.last().unwrap();
-                let moves = legal_moves(&pos);
+                let moves = legal_moves(Variant::Brazilian, &pos);
                 if moves.is_empty() {
                     break;
                 }
@@ -356,10 +356,10 @@ mod tests {
                     assert_eq!(t.score_at(pos, ply, &mut acc), t.score(pos));
                     checked += 1;
                 }
-                for &m in legal_moves(pos).iter().take(3) {
+                for &m in legal_moves(Variant::Brazilian, pos).iter().take(3) {
                     let child = pos.play(m);
                     assert_eq!(t.score_at(&child, ply + 1, &mut acc), t.score(&child));
-                    for &r in legal_moves(&child).iter().take(2) {
+                    for &r in legal_moves(Variant::Brazilian, &child).iter().take(2) {
                         let g = child.play(r);
                         assert_eq!(t.score_at(&g, ply + 2, &mut acc), t.score(&g));
                         checked += 2;
@@ -437,7 +437,10 @@ mod tests {
                 (scratch.score, &scratch.pv)
             );
             // The network is consulted in this tree: without it the tree differs.
-            let linear = search(Evaluation::Trained(Arc::new(Trained::embedded_linear())), 1);
+            let linear = search(
+                Evaluation::Trained(Arc::new(Trained::embedded_linear(Variant::Brazilian))),
+                1,
+            );
             assert_ne!(linear.stats.nodes, incremental.stats.nodes, "{fen}");
             // Each helper thread keeps its own accumulators.
             let two = search(Evaluation::Trained(Arc::new(t.clone())), 2);
@@ -450,7 +453,7 @@ mod tests {
         let a = NetTables::new(&random(16, 5, 20));
         let b = NetTables::new(&random(16, 6, 20));
         let mut acc = Accumulators::new();
-        let pos = Position::start().play(legal_moves(&Position::start())[0]);
+        let pos = Position::start().play(legal_moves(Variant::Brazilian, &Position::start())[0]);
         assert_eq!(a.score_at(&pos, PLIES + 3, &mut acc), a.score(&pos));
         assert_eq!(a.score_at(&pos, 7, &mut acc), a.score(&pos));
         // Other weights of the same size after a clear (as each search does).

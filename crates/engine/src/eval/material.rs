@@ -35,6 +35,7 @@ mod tests {
     use super::*;
     use damas_rules::fen::parse_fen;
     use damas_rules::movegen::legal_moves;
+    use damas_rules::variant::Variant;
 
     #[test]
     fn board_count_agrees_with_the_position_count() {
@@ -44,7 +45,7 @@ mod tests {
             for _ in 0..12 {
                 let board = Board::from(&pos);
                 assert_eq!(Material.eval_board(&board), Material.eval(&pos), "{pos:?}");
-                let Some(&m) = legal_moves(&pos).first() else {
+                let Some(&m) = legal_moves(Variant::Brazilian, &pos).first() else {
                     break;
                 };
                 pos = pos.play(m);

@@ -100,15 +100,10 @@ impl EvalName {
         }
     }
 
-    /// The evaluation this name stands for (Brazilian weights).
-    pub fn evaluation(self) -> Evaluation {
-        self.evaluation_for(Variant::Brazilian)
-    }
-
     /// The evaluation this name stands for under the rules of `variant`.
-    pub fn evaluation_for(self, variant: Variant) -> Evaluation {
+    pub fn evaluation(self, variant: Variant) -> Evaluation {
         match self {
-            EvalName::Trained => Evaluation::default_for(variant),
+            EvalName::Trained => Evaluation::trained(variant),
             EvalName::Material => Evaluation::Material,
         }
     }
@@ -149,15 +144,10 @@ pub enum Evaluation {
 }
 
 impl Evaluation {
-    /// The trained evaluation with the embedded default (Brazilian) weights.
-    pub fn trained() -> Evaluation {
-        Evaluation::default_for(Variant::Brazilian)
-    }
-
     /// The default evaluation of `variant`: the trained one with that variant's
-    /// embedded weights ([`Trained::embedded_for`]).
-    pub fn default_for(variant: Variant) -> Evaluation {
-        Evaluation::Trained(Trained::embedded_for(variant))
+    /// embedded weights ([`Trained::embedded`]).
+    pub fn trained(variant: Variant) -> Evaluation {
+        Evaluation::Trained(Trained::embedded(variant))
     }
 
     /// A short name for reports: `material`, `trained` or `custom`.
@@ -179,36 +169,9 @@ impl Evaluation {
     }
 }
 
-impl Default for Evaluation {
-    /// The default engine's evaluation: the trained one.
-    fn default() -> Evaluation {
-        Evaluation::trained()
-    }
-}
-
 impl fmt::Debug for Evaluation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-impl Evaluation {
-    /// The evaluation named `name`, with the weights of `weights` when given (which
-    /// implies the trained evaluation).
-    pub fn select(
-        name: EvalName,
-        weights: Option<&std::path::Path>,
-    ) -> Result<Evaluation, WeightsError> {
-        match (name, weights) {
-            (_, Some(path)) => Ok(Evaluation::Trained(Arc::new(Trained::from_file(path)?))),
-            (name, None) => Ok(name.evaluation()),
-        }
-    }
-}
-
-impl From<EvalName> for Evaluation {
-    fn from(n: EvalName) -> Evaluation {
-        n.evaluation()
     }
 }
 
@@ -222,7 +185,7 @@ pub(crate) fn random_walk_positions(seed: u64, walks: usize, max_plies: usize) -
     for _ in 0..walks {
         let mut pos = Position::start();
         for _ in 0..rng.gen_range(0..max_plies) {
-            let moves = damas_rules::movegen::legal_moves(&pos);
+            let moves = damas_rules::movegen::legal_moves(Variant::Brazilian, &pos);
             if moves.is_empty() {
                 break;
             }

@@ -95,14 +95,9 @@ impl Trained {
         }
     }
 
-    /// The evaluation with the embedded Brazilian weights (parsed once per process).
-    pub fn embedded() -> Arc<Trained> {
-        Trained::embedded_for(Variant::Brazilian)
-    }
-
     /// The evaluation with the embedded weights of `variant` (parsed once per
     /// process and variant).
-    pub fn embedded_for(variant: Variant) -> Arc<Trained> {
+    pub fn embedded(variant: Variant) -> Arc<Trained> {
         static CELLS: [OnceLock<Arc<Trained>>; Variant::ALL.len()] =
             [const { OnceLock::new() }; Variant::ALL.len()];
         let i = Variant::ALL
@@ -114,10 +109,10 @@ impl Trained {
             .clone()
     }
 
-    /// The embedded linear model without its network: what the network is fitted
-    /// over, and the evaluation that tree comparisons set before it keep.
-    pub fn embedded_linear() -> Trained {
-        Trained::new(&embedded_weights(Variant::Brazilian).without_network())
+    /// The embedded linear model of `variant` without its network: what the network
+    /// is fitted over, and the evaluation that tree comparisons set before it keep.
+    pub fn embedded_linear(variant: Variant) -> Trained {
+        Trained::new(&embedded_weights(variant).without_network())
     }
 
     /// The evaluation with the weights of a file.
@@ -272,10 +267,10 @@ mod tests {
 
     #[test]
     fn embedded_weights_load() {
-        let t = Trained::embedded();
+        let t = Trained::embedded(Variant::Brazilian);
         assert_eq!(t.w.len(), features::COUNT);
         for v in Variant::ALL {
-            assert_eq!(Trained::embedded_for(v).w.len(), features::COUNT, "{v}");
+            assert_eq!(Trained::embedded(v).w.len(), features::COUNT, "{v}");
         }
     }
 
@@ -283,8 +278,8 @@ mod tests {
     fn russian_plays_its_own_weights() {
         // Russian plays weights trained on Russian games, which beat the Brazilian
         // ones under Russian rules (docs/training.md); Brazilian keeps its own.
-        let brazilian = Trained::embedded_for(Variant::Brazilian);
-        let russian = Trained::embedded_for(Variant::Russian);
+        let brazilian = Trained::embedded(Variant::Brazilian);
+        let russian = Trained::embedded(Variant::Russian);
         assert!(brazilian.net.is_some());
         assert!(russian.net.is_some());
         assert_ne!(russian.w, brazilian.w);
@@ -298,7 +293,7 @@ mod tests {
     #[test]
     fn folded_tables_score_exactly_as_the_features() {
         use rand::{Rng, SeedableRng};
-        let t = Trained::embedded();
+        let t = Trained::embedded(Variant::Brazilian);
         let positions = crate::eval::random_walk_positions(7, 200, 120);
         for pos in &positions {
             assert_eq!(t.white_score(pos), t.white_score_by_features(pos));
@@ -327,7 +322,7 @@ mod tests {
 
     #[test]
     fn mirror_positions_score_the_same_for_the_side_to_move() {
-        let t = Trained::embedded();
+        let t = Trained::embedded(Variant::Brazilian);
         for fen in [
             "W:Wa1,c3,Kd4,e5:Bb6,h8,Kg1",
             "B:Wa1,c1,e1,g1,b2,d2:Bf6,h6,a7,c7,Kb8",
@@ -341,7 +336,7 @@ mod tests {
 
     #[test]
     fn the_network_is_consulted_only_within_its_range() {
-        let linear = Trained::embedded_linear();
+        let linear = Trained::embedded_linear(Variant::Brazilian);
         let mut w = embedded_weights(Variant::Brazilian);
         w.net = Some(crate::eval::network::random(16, 9, 20));
         let t = Trained::new(&w);
@@ -379,7 +374,7 @@ mod tests {
     #[test]
     fn material_counts() {
         // An extra man is good for its side whoever is to move.
-        let t = Trained::embedded();
+        let t = Trained::embedded(Variant::Brazilian);
         let even = parse_fen("W:Wa3,c3,e3:Bb6,d6,f6").unwrap();
         let up = parse_fen("W:Wa3,c3,e3,g3:Bb6,d6,f6").unwrap();
         assert!(t.eval(&up) > t.eval(&even));
@@ -390,7 +385,7 @@ mod tests {
 
     #[test]
     fn noise_is_small_fixed_and_symmetric() {
-        let t = Trained::embedded();
+        let t = Trained::embedded(Variant::Brazilian);
         let a = t.with_noise(1, 4);
         let b = t.with_noise(2, 4);
         let mut differs = false;

@@ -170,7 +170,7 @@ impl Default for SearchOptions {
             tuning: Tuning::default(),
             contempt: 0,
             oracle: None,
-            evaluation: Evaluation::default(),
+            evaluation: Evaluation::trained(Variant::Brazilian),
             egdb_draws: DrawPolicy::Reduce(4),
             egdb_wins: WinPolicy::Verdict,
             clear_tt: true,

@@ -208,39 +208,18 @@ pub(crate) fn select(pos: &Position, list: &mut MoveList, percent: u8) {
     list.truncate(keep);
 }
 
-/// Whether the side to move has any legal move (cheaper than generating them).
-#[cfg(test)]
-fn has_move(pos: &Position) -> bool {
-    damas_rules::movegen::Board::from(pos).has_quiet_move() || has_capture(pos)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use damas_rules::fen::parse_fen;
     use damas_rules::movegen::legal_moves;
-
-    #[test]
-    fn has_move_agrees_with_the_generator() {
-        for fen in [
-            "W:Wa1:Bb2,c3",
-            "B:Wa1:Bb2,c3",
-            "W:WKa1:Bb2,c3",
-            "W:Wa1,c1:Bb2",
-            "B:Wa1,c1:Bb2",
-            "B:WKh8:Bg7",
-        ] {
-            let p = parse_fen(fen).unwrap();
-            assert_eq!(has_move(&p), !legal_moves(&p).is_empty(), "{fen}");
-        }
-        assert!(has_move(&Position::start()));
-    }
+    use damas_rules::variant::Variant;
 
     #[test]
     fn select_keeps_the_safe_moves_in_order() {
         // White man c3 to d4 is attacked by e5 (taken back? no: e5xc3), b4 is safe.
         let p = parse_fen("W:Wc3,g3:Be5,h8").unwrap();
-        let mut list = legal_moves(&p);
+        let mut list = legal_moves(Variant::Brazilian, &p);
         let all = list.clone();
         select(&p, &mut list, 50);
         assert_eq!(list.len(), all.len().div_ceil(2));
@@ -266,7 +245,7 @@ mod tests {
             "W:Wa1,c1,e1,g1,c3,e3:Bb8,h8",
         ] {
             let p = parse_fen(fen).unwrap();
-            let list = legal_moves(&p);
+            let list = legal_moves(Variant::Brazilian, &p);
             assert!(list.len() > 7, "{fen}");
             lengths.push(list.len());
             let mut h = Heuristics::new();
@@ -296,7 +275,7 @@ mod tests {
     #[test]
     fn killers_come_after_the_tt_move() {
         let p = Position::start();
-        let list = legal_moves(&p);
+        let list = legal_moves(Variant::Brazilian, &p);
         let mut h = Heuristics::new();
         h.cutoff(list[4], 3, 5, true, true);
         let mut order = [0u8; MAX_MOVES];

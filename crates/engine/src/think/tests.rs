@@ -26,7 +26,7 @@ fn clock(level: TimeControl) -> Clock {
 fn a_forced_move_is_played_without_search() {
     // The capture is compulsory.
     let pos = parse_fen("W:Wc3,h2:Bd4").unwrap();
-    let legal = legal_moves(&pos);
+    let legal = legal_moves(Variant::Brazilian, &pos);
     assert_eq!(legal.len(), 1);
     let mut searcher = Searcher::new(SearchOptions::default());
     let mut reports = 0;
@@ -56,7 +56,7 @@ fn a_forced_move_is_played_without_search() {
 
 #[test]
 fn a_book_move_comes_from_the_book() {
-    let book = Book::embedded();
+    let book = Book::embedded(Variant::Brazilian);
     let pos = Position::start();
     let in_book: Vec<Move> = book.moves(&pos).unwrap().iter().map(|m| m.mv).collect();
     let mut searcher = Searcher::new(SearchOptions::default());
@@ -107,7 +107,7 @@ fn a_forced_move_wanted_for_its_score_is_scored_by_the_line_after_it() {
     // White's only move is the capture c3xe5; a node budget has no depth to stop at,
     // and the score must come from searching the position after it, not a glance.
     let pos = parse_fen("W:Wc3,a1,e1,g1:Bd4,b8,d8,h8").unwrap();
-    assert_eq!(legal_moves(&pos).len(), 1);
+    assert_eq!(legal_moves(Variant::Brazilian, &pos).len(), 1);
     let mut searcher = Searcher::new(SearchOptions::default());
     let mut depths = Vec::new();
     let t = think(
@@ -122,7 +122,10 @@ fn a_forced_move_wanted_for_its_score_is_scored_by_the_line_after_it() {
     );
     assert_eq!(t.source, Source::Search);
     assert!(t.result.depth > 4, "depth {}", t.result.depth);
-    assert_eq!(t.result.pv.first(), legal_moves(&pos).first());
+    assert_eq!(
+        t.result.pv.first(),
+        legal_moves(Variant::Brazilian, &pos).first()
+    );
     assert!(t.result.pv.len() > 2, "{:?}", t.result.pv);
     assert!(depths.len() > 4, "one report per iteration: {depths:?}");
 }
@@ -130,11 +133,11 @@ fn a_forced_move_wanted_for_its_score_is_scored_by_the_line_after_it() {
 #[test]
 fn a_russian_search_plays_the_russian_book_and_counts_russian_moves_as_forced() {
     use damas_rules::variant::Variant;
-    let brazilian = Book::embedded();
-    let russian = Book::embedded_for(Variant::Russian);
+    let brazilian = Book::embedded(Variant::Brazilian);
+    let russian = Book::embedded(Variant::Russian);
     assert_eq!(russian.variant(), Variant::Russian);
     let pos = Position::start();
-    let legal = damas_rules::movegen::legal_moves_for(Variant::Russian, &pos);
+    let legal = damas_rules::movegen::legal_moves(Variant::Russian, &pos);
     let in_book: Vec<Move> = russian.moves(&pos).unwrap().iter().map(|m| m.mv).collect();
     // Given the Brazilian book or the Russian one, a Russian search plays from the
     // Russian book: the Brazilian one is never played under Russian rules.
@@ -159,8 +162,11 @@ fn a_russian_search_plays_the_russian_book_and_counts_russian_moves_as_forced() 
     assert_eq!(book_for(Variant::Russian, None), None);
     // Brazilian has one capture here (a3xc5xa7, the majority); Russian also e3xg5.
     let pos = parse_fen("W:Wa3,e3:Bb4,b6,f4,h8").unwrap();
-    let russian = damas_rules::movegen::legal_moves_for(Variant::Russian, &pos);
-    assert_eq!((legal_moves(&pos).len(), russian.len()), (1, 2));
+    let russian = damas_rules::movegen::legal_moves(Variant::Russian, &pos);
+    assert_eq!(
+        (legal_moves(Variant::Brazilian, &pos).len(), russian.len()),
+        (1, 2)
+    );
     let forced = without_search(
         Variant::Brazilian,
         &pos,
@@ -201,7 +207,7 @@ fn weak_levels_sometimes_blunder_strong_ones_do_not() {
             .best
             .unwrap()
     };
-    let blunder = damas_rules::notation::parse_move(&pos, "c3-d4").unwrap();
+    let blunder = damas_rules::notation::parse_move(Variant::Brazilian, &pos, "c3-d4").unwrap();
     let beginner: Vec<_> = (0..200).map(|_| pick(Strength::MIN, &mut rng)).collect();
     let master: Vec<_> = (0..30)
         .map(|_| pick(Strength::new(9).unwrap(), &mut rng))

@@ -108,6 +108,7 @@ mod tests {
     use super::*;
     use damas_rules::movegen::legal_moves;
     use damas_rules::position::Position;
+    use damas_rules::variant::Variant;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -132,7 +133,7 @@ mod tests {
 
     #[test]
     fn stops_after_half_the_optimum_at_first() {
-        let mv = legal_moves(&Position::start())[0];
+        let mv = legal_moves(Variant::Brazilian, &Position::start())[0];
         let mut p = Pace::new(&budget(1000, 5000));
         assert!(!p.after_iteration(Some(mv), Score::DRAW, ms(499)));
         assert!(p.after_iteration(Some(mv), Score::DRAW, ms(500)));
@@ -140,7 +141,7 @@ mod tests {
 
     #[test]
     fn a_stable_move_stops_earlier_a_changing_one_later() {
-        let moves = legal_moves(&Position::start());
+        let moves = legal_moves(Variant::Brazilian, &Position::start());
         let (a, b) = (moves[0], moves[1]);
         let mut stable = Pace::new(&budget(1000, 5000));
         for _ in 0..STABLE_ITERATIONS {
@@ -162,7 +163,7 @@ mod tests {
 
     #[test]
     fn a_falling_score_buys_time() {
-        let mv = legal_moves(&Position::start())[0];
+        let mv = legal_moves(Variant::Brazilian, &Position::start())[0];
         let mut p = Pace::new(&budget(1000, 5000));
         p.after_iteration(Some(mv), Score::centi(50), ms(1));
         assert!(!p.after_iteration(Some(mv), Score::centi(-50), ms(700)));
@@ -174,7 +175,7 @@ mod tests {
 
     #[test]
     fn a_new_budget_keeps_the_history() {
-        let moves = legal_moves(&Position::start());
+        let moves = legal_moves(Variant::Brazilian, &Position::start());
         let mut p = Pace::new(&MoveBudget::default());
         p.after_iteration(Some(moves[0]), Score::DRAW, ms(1));
         p.after_iteration(Some(moves[1]), Score::DRAW, ms(1));

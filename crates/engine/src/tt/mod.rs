@@ -251,6 +251,7 @@ impl TableAccess for SharedHandle<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damas_rules::variant::Variant;
 
     #[test]
     fn proven_scores_are_node_relative() {
@@ -267,7 +268,7 @@ mod tests {
         // The thesis' table compares 32 bits of a key besides its slot, so it can
         // find another position's entry and, with it, an index past this list.
         let pos = damas_rules::fen::parse_fen("W:Wa1,c1,e1:Bh8").unwrap();
-        let moves = damas_rules::movegen::legal_moves(&pos);
+        let moves = damas_rules::movegen::legal_moves(Variant::Brazilian, &pos);
         let n = moves.len();
         assert_eq!(
             <Table as TableAccess>::best_index(n as u32 - 1, &moves),

@@ -3,7 +3,9 @@
 
 use damas_engine::eval::{Evaluator, Material};
 use damas_engine::Score;
-use damas_rules::movegen::{generate_captures, has_capture, legal_moves};
+use damas_rules::movegen::{generate_captures_with, has_capture, legal_moves};
+use damas_rules::variant::Brazilian;
+use damas_rules::variant::Variant;
 use damas_rules::{MoveList, Position};
 
 /// Quiescence as the engine defines it: captures are compulsory, so a position with
@@ -13,11 +15,11 @@ fn qs_ref(pos: &Position, ply: u32) -> Score {
         return Material.eval(pos);
     }
     let mut list = MoveList::new();
-    generate_captures(pos, &mut list);
+    generate_captures_with::<Brazilian>(pos, &mut list);
     list.iter()
         .map(|&m| {
             let c = pos.play(m);
-            if legal_moves(&c).is_empty() {
+            if legal_moves(Variant::Brazilian, &c).is_empty() {
                 Score::win_in(ply + 1)
             } else {
                 -qs_ref(&c, ply + 1)
@@ -42,7 +44,7 @@ pub fn minimax(
     if ply > 0 && path.contains(pos) {
         return Score::DRAW;
     }
-    let moves = legal_moves(pos);
+    let moves = legal_moves(Variant::Brazilian, pos);
     if moves.is_empty() {
         return Score::loss_in(ply);
     }

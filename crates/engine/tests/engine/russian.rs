@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 use damas_engine::eval::Evaluation;
 use damas_engine::search::{Limits, SearchOptions, SearchResult, Searcher};
 use damas_rules::fen::parse_fen;
-use damas_rules::movegen::{legal_moves, legal_moves_for};
-use damas_rules::notation::{move_to_string_for, Notation};
+use damas_rules::movegen::legal_moves;
+use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::position::{Color, Position};
 use damas_rules::variant::Variant;
 
@@ -36,12 +36,16 @@ fn russian() -> SearchOptions {
 #[test]
 fn the_position_tells_the_rules_apart() {
     let pos = parse_fen(PROMOTION).unwrap();
-    let russian = legal_moves_for(Variant::Russian, &pos);
+    let russian = legal_moves(Variant::Russian, &pos);
     assert!(russian.iter().any(|m| m.crowned()), "{russian:?}");
-    assert!(legal_moves(&pos).iter().all(|m| !m.crowned()));
+    assert!(legal_moves(Variant::Brazilian, &pos)
+        .iter()
+        .all(|m| !m.crowned()));
     assert_ne!(
         russian.iter().collect::<Vec<_>>(),
-        legal_moves(&pos).iter().collect::<Vec<_>>()
+        legal_moves(Variant::Brazilian, &pos)
+            .iter()
+            .collect::<Vec<_>>()
     );
 }
 
@@ -57,17 +61,17 @@ fn the_search_plays_the_promotion_that_goes_on_as_a_king() {
         let r = search(options.clone(), &pos, &[], 8);
         let best = r.best.expect("a move");
         assert!(best.crowned(), "{options:?}: {best:?}");
-        assert!(legal_moves_for(Variant::Russian, &pos).contains(&best));
+        assert!(legal_moves(Variant::Russian, &pos).contains(&best));
         // The principal variation is played under Russian rules, move by move.
         let mut p = pos;
         for &m in &r.pv {
             assert!(
-                legal_moves_for(Variant::Russian, &p).contains(&m),
+                legal_moves(Variant::Russian, &p).contains(&m),
                 "{m:?} in {p:?}"
             );
             p = p.play(m);
         }
-        let text = move_to_string_for(Variant::Russian, &pos, best, Notation::Algebraic);
+        let text = move_to_string(Variant::Russian, &pos, best, Notation::Algebraic);
         assert!(text.starts_with("b6x"), "{text}");
         let after = pos.play(best);
         assert!(
@@ -89,7 +93,7 @@ fn a_russian_game_of_searches_plays_only_legal_moves() {
     let mut pos = Position::start();
     let mut history = Vec::new();
     for _ in 0..60 {
-        let legal = legal_moves_for(Variant::Russian, &pos);
+        let legal = legal_moves(Variant::Russian, &pos);
         if legal.is_empty() {
             break;
         }

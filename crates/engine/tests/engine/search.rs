@@ -1,6 +1,7 @@
 //! Search correctness: every technique combination against a plain minimax, the
 //! transposition table, tactics, repetition, time limits and the oracle path.
 
+use damas_rules::variant::Variant;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
@@ -46,14 +47,14 @@ fn random_positions(count: usize, seed: u64) -> Vec<(Position, Vec<Position>)> {
         let mut pos = Position::start();
         let mut history = Vec::new();
         for _ in 0..k {
-            let moves = legal_moves(&pos);
+            let moves = legal_moves(Variant::Brazilian, &pos);
             if moves.is_empty() {
                 break;
             }
             history.push(pos);
             pos = pos.play(moves[rng.gen_range(0..moves.len())]);
         }
-        if !legal_moves(&pos).is_empty() {
+        if !legal_moves(Variant::Brazilian, &pos).is_empty() {
             out.push((pos, history));
         }
     }
@@ -107,7 +108,7 @@ fn assert_sane_on_random_positions(opts: &SearchOptions, count: usize, seed: u64
             history,
             Limits::depth(min_depth + i as u32 % 4),
         );
-        assert!(legal_moves(pos).contains(&r.best.expect("a move")));
+        assert!(legal_moves(Variant::Brazilian, pos).contains(&r.best.expect("a move")));
         assert!(r.score.0.abs() < Score::INFINITE.0);
         check_stats(&r);
     }
@@ -141,7 +142,7 @@ fn single_reply_extensions_match_the_extended_minimax() {
                 "{t} depth {depth} {}",
                 damas_rules::fen::to_fen(pos)
             );
-            assert!(legal_moves(pos).contains(&r.best.expect("a move")));
+            assert!(legal_moves(Variant::Brazilian, pos).contains(&r.best.expect("a move")));
         }
     }
     // The extension changes values, or this test would prove nothing.
@@ -169,7 +170,7 @@ fn every_combination_without_tt_matches_minimax() {
                 "{t} depth {depth} position {} ({pos:?})",
                 damas_rules::fen::to_fen(pos)
             );
-            assert!(legal_moves(pos).contains(&r.best.expect("a move")));
+            assert!(legal_moves(Variant::Brazilian, pos).contains(&r.best.expect("a move")));
             assert_eq!(r.depth, depth);
             check_stats(&r);
         }
@@ -225,7 +226,10 @@ fn tt_with_deeper_drafts_plays_legal_moves_with_sound_scores() {
         for &t in &combos {
             let r = search_with(options(t), pos, history, Limits::depth(depth));
             let best = r.best.expect("a move");
-            assert!(legal_moves(pos).contains(&best), "{t}: illegal {best:?}");
+            assert!(
+                legal_moves(Variant::Brazilian, pos).contains(&best),
+                "{t}: illegal {best:?}"
+            );
             assert!(r.score.0.abs() < Score::INFINITE.0);
             // Deeper stored values may refine the score, but a win or loss the
             // fixed-depth tree proves cannot be overturned, and the table cannot
@@ -256,7 +260,7 @@ fn selective_deepening_plays_legal_moves() {
             let t: Techniques = format!("pvs,id,tt,qs,{sel}").parse().expect("techniques");
             assert_eq!(t.sel, Some(if sel == "sel35" { 35 } else { 50 }));
             let r = search_with(options(t), pos, history, Limits::depth(3 + i as u32 % 4));
-            assert!(legal_moves(pos).contains(&r.best.expect("a move")));
+            assert!(legal_moves(Variant::Brazilian, pos).contains(&r.best.expect("a move")));
             check_stats(&r);
         }
     }
@@ -288,7 +292,12 @@ fn best_move_string(fen: &str, t: Techniques, depth: u32) -> (String, Score) {
     let pos = parse_fen(fen).expect("fen");
     let r = search_with(options(t), &pos, &[], Limits::depth(depth));
     (
-        move_to_string(&pos, r.best.expect("a move"), Notation::Algebraic),
+        move_to_string(
+            Variant::Brazilian,
+            &pos,
+            r.best.expect("a move"),
+            Notation::Algebraic,
+        ),
         r.score,
     )
 }
@@ -296,7 +305,7 @@ fn best_move_string(fen: &str, t: Techniques, depth: u32) -> (String, Score) {
 /// The moves the reference minimax finds best.
 fn reference_best(fen: &str, depth: u32) -> Vec<String> {
     let pos = parse_fen(fen).expect("fen");
-    let scored: Vec<(Move, Score)> = legal_moves(&pos)
+    let scored: Vec<(Move, Score)> = legal_moves(Variant::Brazilian, &pos)
         .iter()
         .map(|&m| {
             (
@@ -309,7 +318,7 @@ fn reference_best(fen: &str, depth: u32) -> Vec<String> {
     scored
         .iter()
         .filter(|s| s.1 == best)
-        .map(|s| move_to_string(&pos, s.0, Notation::Algebraic))
+        .map(|s| move_to_string(Variant::Brazilian, &pos, s.0, Notation::Algebraic))
         .collect()
 }
 
@@ -365,7 +374,8 @@ fn repeating_a_history_position_is_a_draw() {
     let mut history = vec![before];
     let mut pos = before;
     for m in history_moves {
-        pos = pos.play(damas_rules::notation::parse_move(&pos, m).expect("move"));
+        pos =
+            pos.play(damas_rules::notation::parse_move(Variant::Brazilian, &pos, m).expect("move"));
         history.push(pos);
     }
     let pos = history.pop().expect("current");
@@ -381,7 +391,12 @@ fn repeating_a_history_position_is_a_draw() {
             );
             assert_eq!(with.score, Score::DRAW, "{t}");
             assert_eq!(
-                move_to_string(&pos, with.best.expect("move"), Notation::Algebraic),
+                move_to_string(
+                    Variant::Brazilian,
+                    &pos,
+                    with.best.expect("move"),
+                    Notation::Algebraic
+                ),
                 "b2-a1",
                 "{t}"
             );
@@ -400,7 +415,8 @@ fn contempt_scores_a_draw_by_the_rules_below_even_for_the_root_side() {
     let mut history = vec![before];
     let mut pos = before;
     for m in ["b8-c7", "a1-b2", "c7-b8"] {
-        pos = pos.play(damas_rules::notation::parse_move(&pos, m).expect("move"));
+        pos =
+            pos.play(damas_rules::notation::parse_move(Variant::Brazilian, &pos, m).expect("move"));
         history.push(pos);
     }
     let pos = history.pop().expect("current");
@@ -415,7 +431,12 @@ fn contempt_scores_a_draw_by_the_rules_below_even_for_the_root_side() {
                 "contempt {contempt}, depth {depth}"
             );
             assert_eq!(
-                move_to_string(&pos, r.best.expect("move"), Notation::Algebraic),
+                move_to_string(
+                    Variant::Brazilian,
+                    &pos,
+                    r.best.expect("move"),
+                    Notation::Algebraic
+                ),
                 "b2-a1",
                 "contempt {contempt}, depth {depth}"
             );
@@ -458,7 +479,7 @@ fn time_limit_is_honoured() {
             "reached depth {}",
             r.depth
         );
-        assert!(legal_moves(&fen_pos).contains(&r.best.expect("a move")));
+        assert!(legal_moves(Variant::Brazilian, &fen_pos).contains(&r.best.expect("a move")));
     }
 }
 
@@ -481,7 +502,8 @@ fn node_limit_and_stop_flag_end_the_search() {
         &stop,
         &mut |_| {},
     );
-    assert!(legal_moves(&pos).contains(&r.best.expect("a move even when stopped at once")));
+    assert!(legal_moves(Variant::Brazilian, &pos)
+        .contains(&r.best.expect("a move even when stopped at once")));
 }
 
 // ---------------------------------------------------------------- oracle
@@ -517,7 +539,7 @@ impl TwoPieceOracle {
         let value = |table: &HashMap<Position, (OracleValue, u32, Option<Move>)>,
                      p: &Position|
          -> Option<(OracleValue, u32)> {
-            if p.piece_count() < 2 || legal_moves(p).is_empty() {
+            if p.piece_count() < 2 || legal_moves(Variant::Brazilian, p).is_empty() {
                 return Some((OracleValue::Loss, 0));
             }
             table.get(p).map(|e| (e.0, e.1))
@@ -525,10 +547,10 @@ impl TwoPieceOracle {
         for n in 0..200u32 {
             let mut changed = false;
             for p in &all {
-                if table.contains_key(p) || legal_moves(p).is_empty() {
+                if table.contains_key(p) || legal_moves(Variant::Brazilian, p).is_empty() {
                     continue;
                 }
-                let moves = legal_moves(p);
+                let moves = legal_moves(Variant::Brazilian, p);
                 let kids: Vec<Option<(OracleValue, u32)>> =
                     moves.iter().map(|&m| value(&table, &p.play(m))).collect();
                 if let Some(i) = kids.iter().position(|k| *k == Some((OracleValue::Loss, n))) {
@@ -558,7 +580,7 @@ impl Oracle for TwoPieceOracle {
         if pos.piece_count() > 2 {
             return None;
         }
-        let moves = legal_moves(pos);
+        let moves = legal_moves(Variant::Brazilian, pos);
         if moves.is_empty() {
             return Some(OracleAnswer {
                 value: OracleValue::Loss,
@@ -610,7 +632,7 @@ fn oracle_cutoffs_give_proven_scores() {
         assert!(r.stats.egdb_cutoffs > 0, "{fen}");
         check_stats(&r);
         // Where every move captures into the database, the value is known exactly.
-        let moves = legal_moves(&pos);
+        let moves = legal_moves(Variant::Brazilian, &pos);
         if moves.iter().all(|m| m.is_capture()) {
             let want = moves
                 .iter()
@@ -622,7 +644,7 @@ fn oracle_cutoffs_give_proven_scores() {
     }
     // Forced capture into two pieces: d4 must take c5 or e5... value from the oracle.
     let pos = parse_fen("W:Wd4:Bc5,Kh8").expect("fen");
-    let moves = legal_moves(&pos);
+    let moves = legal_moves(Variant::Brazilian, &pos);
     assert!(moves.iter().all(|m| m.is_capture()));
     let want = moves
         .iter()
@@ -692,12 +714,13 @@ fn a_custom_evaluator_replaces_the_material_count() {
 fn the_endgame_database_is_an_oracle() {
     let dir = tempfile::tempdir().expect("temp dir");
     damas_egdb::build(dir.path(), 3, &damas_egdb::BuildOptions::default(), |_| {}).expect("build");
-    let db: Arc<dyn Oracle> = Arc::new(damas_egdb::Egdb::open(dir.path()).expect("open"));
+    let db: Arc<dyn Oracle> =
+        Arc::new(damas_egdb::Egdb::open(Variant::Brazilian, dir.path()).expect("open"));
     assert_eq!(db.max_pieces(), 3);
     let t: Techniques = "pvs,id,asp,tt,qs,egdb".parse().expect("techniques");
     // Four pieces, every move a capture into the database: the value is exact.
     let pos = parse_fen("W:Wd4,Kg1:Bc5,Kh8").expect("fen");
-    let moves = legal_moves(&pos);
+    let moves = legal_moves(Variant::Brazilian, &pos);
     assert!(moves.iter().all(|m| m.is_capture()));
     let want = moves
         .iter()
@@ -784,7 +807,7 @@ fn singular_extensions_search_the_table_move_deeper() {
     // The verification searches and the extended moves add nodes to a depth.
     let deeper = tree_against(base, with, 15, Ordering::Greater);
     let pos = Position::start();
-    assert!(legal_moves(&pos).contains(&deeper.best.expect("a move")));
+    assert!(legal_moves(Variant::Brazilian, &pos).contains(&deeper.best.expect("a move")));
     check_stats(&deeper);
     assert_sane_on_random_positions(&trained(with), 30, 24, 4);
 }
@@ -797,7 +820,7 @@ fn futility_pruning_skips_quiet_moves_and_keeps_the_search_sane() {
     // Skipped moves are not searched: fewer nodes to the same depth.
     let cut = tree_against(base, with, 15, Ordering::Less);
     let pos = Position::start();
-    assert!(legal_moves(&pos).contains(&cut.best.expect("a move")));
+    assert!(legal_moves(Variant::Brazilian, &pos).contains(&cut.best.expect("a move")));
     check_stats(&cut);
     assert_sane_on_random_positions(&trained(with), 30, 25, 4);
 }
@@ -820,7 +843,7 @@ fn internal_iterative_reduction_searches_nodes_without_a_table_move_shallower() 
 
 /// The default options with techniques `t` and the trained evaluation.
 fn trained(t: Techniques) -> SearchOptions {
-    options(t).with_eval(Evaluation::default())
+    options(t).with_eval(Evaluation::trained(Variant::Brazilian))
 }
 
 /// The default techniques without technique `name`, and the default (with it), after
@@ -856,7 +879,9 @@ fn default_names_the_default_engines_techniques() {
 /// depends on the evaluation (with the network, singular extensions shrink the
 /// depth-15 tree from the start), so the tree comparisons keep the one they were set on.
 fn linear(t: Techniques) -> SearchOptions {
-    options(t).with_eval(Evaluation::Trained(Arc::new(Trained::embedded_linear())))
+    options(t).with_eval(Evaluation::Trained(Arc::new(Trained::embedded_linear(
+        Variant::Brazilian,
+    ))))
 }
 
 /// Search the start to `depth` with the linear model under `base` and under `with`,

@@ -2,6 +2,7 @@
 //! whatever the table size, determinism with one thread, and helper threads that
 //! agree with one thread on proven results.
 
+use damas_rules::variant::Variant;
 use std::sync::atomic::AtomicBool;
 
 use damas_engine::eval::Evaluation;
@@ -38,7 +39,7 @@ fn repetitions_are_found_with_a_tiny_table() {
     let mut history = vec![start];
     let mut pos = start;
     for _ in 0..2 {
-        pos = pos.play(legal_moves(&pos)[0]);
+        pos = pos.play(legal_moves(Variant::Brazilian, &pos)[0]);
         history.push(pos);
     }
     let pos = history.pop().expect("current");
@@ -98,7 +99,7 @@ fn threads_agree_with_one_thread_on_proven_results() {
             &[],
             Limits::depth(12),
         );
-        let legal = legal_moves(&pos);
+        let legal = legal_moves(Variant::Brazilian, &pos);
         assert!(legal.contains(&two.best.expect("a move")), "{fen}");
         if one.score.is_proven() {
             proven += 1;
@@ -122,7 +123,7 @@ fn threads_play_legal_moves_under_node_and_time_limits() {
         Limits::time(std::time::Duration::from_millis(50)),
     ] {
         let r = search(SearchOptions::default().with_threads(3), &pos, &[], limits);
-        assert!(legal_moves(&pos).contains(&r.best.expect("a move")));
+        assert!(legal_moves(Variant::Brazilian, &pos).contains(&r.best.expect("a move")));
         assert!(r.depth >= 1);
     }
 }
@@ -164,7 +165,7 @@ fn a_second_thread_defers_moves_the_first_is_searching() {
         let mut s = Searcher::new(SearchOptions::default().with_threads(threads));
         let r = s.search(&pos, &[], &Limits::depth(14), &stop, &mut |_| {});
         assert_eq!(r.depth, 14);
-        assert!(legal_moves(&pos).contains(&r.best.expect("a move")));
+        assert!(legal_moves(Variant::Brazilian, &pos).contains(&r.best.expect("a move")));
         r.stats.deferred
     };
     assert_eq!(deferred(1), 0);
@@ -199,7 +200,7 @@ fn a_soft_stop_lets_a_deeper_helper_iteration_finish() {
             }
         });
         assert!(r.depth >= SOFT, "stopped at depth {}", r.depth);
-        assert!(legal_moves(&pos).contains(&r.best.expect("a move")));
+        assert!(legal_moves(Variant::Brazilian, &pos).contains(&r.best.expect("a move")));
         assert!(r.stats.grace <= 1, "{} grace periods", r.stats.grace);
         r
     };

@@ -9,7 +9,7 @@ use super::{Black, Board, MoveSink, Padded, Side, White, RAYS};
 use crate::bitboard::Dir;
 use crate::moves::MoveList;
 use crate::position::{Color, Position};
-use crate::variant::{Brazilian, Rules};
+use crate::variant::Rules;
 
 /// State of the capture search for one moving piece, under the rules `R`.
 struct Capturer<'a, S, R> {
@@ -216,20 +216,14 @@ impl Back for Start {
     const DIR: Option<Dir> = None;
 }
 
-/// Fill `list` with the legal captures (cleared first): only sequences of maximal
-/// length, one entry per (from, to, captured set). Leaves `list` empty when there is
-/// no capture.
-pub fn generate_captures(pos: &Position, list: &mut MoveList) {
-    generate_captures_with::<Brazilian>(pos, list);
-}
-
-/// [`generate_captures`] under the rules `R` (all complete sequences where `R` has
-/// no majority rule).
+/// Fill `list` with the legal captures under the rules `R` (cleared first): one entry
+/// per (from, to, captured set), only sequences of maximal length where `R` has the
+/// majority rule. Leaves `list` empty when there is no capture.
 pub fn generate_captures_with<R: Rules>(pos: &Position, list: &mut MoveList) {
     padded_generate_captures::<R, _>(&Board::from(pos), list);
 }
 
-/// [`generate_captures`] under the rules `R`, in the padded layout.
+/// [`generate_captures_with`] in the padded layout.
 pub(crate) fn padded_generate_captures<R: Rules, S: MoveSink>(p: &Board, list: &mut S) {
     list.clear();
     let opp = p.opp;
@@ -272,6 +266,7 @@ mod tests {
     use crate::bitboard::Bitboard;
     use crate::movegen::BoardMoves;
     use crate::position::Color;
+    use crate::variant::Brazilian;
     use rand::{Rng, SeedableRng};
 
     /// The king's captures found by walking each ray a square at a time (the

@@ -1,17 +1,18 @@
-//! Legal move generation for the Brazilian rules: men step forward and capture both
-//! ways, kings fly, captures are compulsory with the majority rule, jumped pieces stay
-//! on the board until the move ends (Turkish strike), promotion only at the end.
+//! Legal move generation: men step forward and capture both ways, kings fly,
+//! captures are compulsory, jumped pieces stay on the board until the move ends
+//! (Turkish strike). The Brazilian rules add the majority rule and crown only at the
+//! end; the Russian ones crown during a capture.
 //!
 //! The capture rules that differ between variants come from a [`Rules`] type: the
-//! generic functions (`*_with::<R>`) are monomorphised per variant, the `*_for`
-//! functions take a [`Variant`] and dispatch once, and the plain functions are
-//! Brazilian (see `docs/variants.md`).
+//! generic functions (`*_with::<R>`) are monomorphised per variant, the others take
+//! a [`Variant`] and dispatch once (see `docs/variants.md`). No function assumes a
+//! variant.
 //!
 //! The generator works on a [`Board`], the working form of a position in the
 //! ghost-square layout of [`Padded`], where every diagonal step is one shift; the
 //! functions on a [`Position`] convert it once and write [`Move`](crate::Move)s, while the capture
 //! trees of the search and the databases and perft ([`crate::perft`]) stay on
-//! boards throughout ([`Board::captures`], [`Board::play`]).
+//! boards throughout ([`Board::captures_with`], [`Board::play`]).
 //! Generation order (canonical, stored move indices rely on it): quiet men by direction
 //! (NE, NW for White; SE, SW for Black) then by end square; quiet kings by start square,
 //! direction (NE, NW, SE, SW), distance; captures by start square, then depth-first in
@@ -20,7 +21,7 @@
 use crate::bitboard::Dir;
 use crate::moves::MoveList;
 use crate::position::{Color, Position};
-use crate::variant::{Brazilian, Rules, Variant};
+use crate::variant::{Rules, Variant};
 
 mod board;
 mod capturer;
@@ -32,8 +33,8 @@ pub use board::{Board, BoardMove, BoardMoves};
 pub use padded::Padded;
 pub(crate) use padded::RAYS;
 
+pub use capturer::generate_captures_with;
 pub(crate) use capturer::padded_generate_captures;
-pub use capturer::{generate_captures, generate_captures_with};
 use chains::count_man_chains;
 
 /// Squares from which a king in `kings` reaches, sliding over `empty`, the first
@@ -62,6 +63,14 @@ fn ray_blockers(kings: Padded, empty: Padded, dir: Dir) -> Padded {
 fn king_can_capture(kings: Padded, opp: Padded, empty: Padded) -> bool {
     let hit = |d: Dir| (ray_blockers(kings, empty, d) & opp).step(d) & empty;
     (hit(Dir::NE) | hit(Dir::NW) | hit(Dir::SE) | hit(Dir::SW)).any()
+}
+
+/// Whether the side to move has any legal move, without generating them. The same
+/// under every rules: they differ in which captures are legal, not in whether one is.
+#[inline]
+pub fn has_legal_move(pos: &Position) -> bool {
+    let board = Board::from(pos);
+    board.has_quiet_move() || board.has_capture()
 }
 
 /// Whether the side to move has a capture.
@@ -129,17 +138,11 @@ impl Board {
                 .any()
     }
 
-    /// Fill `list` with the legal captures (cleared first) and say whether there are
-    /// any, testing for them with bitboard operations first: the capture trees of the
-    /// quiescence search and of the endgame databases' probes, which need only
-    /// captures. Always inlined: called at every node of those trees, and the
-    /// compiler's own choice varies with the code around it.
-    #[inline(always)]
-    pub fn captures(&self, list: &mut BoardMoves) -> bool {
-        self.captures_with::<Brazilian>(list)
-    }
-
-    /// [`Board::captures`] under the rules `R`.
+    /// Fill `list` with the legal captures under the rules `R` (cleared first) and say
+    /// whether there are any, testing for them with bitboard operations first: the
+    /// capture trees of the quiescence search and of the endgame databases' probes,
+    /// which need only captures. Always inlined: called at every node of those trees,
+    /// and the compiler's own choice varies with the code around it.
     #[inline(always)]
     pub fn captures_with<R: Rules>(&self, list: &mut BoardMoves) -> bool {
         list.clear();
@@ -198,13 +201,8 @@ fn classify_captures<R: Rules>(p: &Board) -> Captures {
     Captures::Single(land[0].count() + land[1].count() + land[2].count() + land[3].count())
 }
 
-/// Number of legal moves, without building the quiet ones (bulk counting).
-#[inline]
-pub fn count_moves(pos: &Position) -> usize {
-    count_moves_with::<Brazilian>(pos)
-}
-
-/// [`count_moves`] under the rules `R`.
+/// Number of legal moves under the rules `R`, without building the quiet ones (bulk
+/// counting).
 #[inline]
 pub fn count_moves_with<R: Rules>(pos: &Position) -> usize {
     let p = Board::from(pos);
@@ -254,26 +252,16 @@ pub(super) fn count_captures<R: Rules>(p: &Board) -> usize {
 }
 
 /// All legal moves of the side to move (empty when it has lost).
-pub fn legal_moves(pos: &Position) -> MoveList {
-    legal_moves_for(Variant::Brazilian, pos)
-}
-
-/// [`legal_moves`] under the rules of `variant`.
-pub fn legal_moves_for(variant: Variant, pos: &Position) -> MoveList {
+pub fn legal_moves(variant: Variant, pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate_for(variant, pos, &mut list);
+    generate(variant, pos, &mut list);
     list
 }
 
-/// Fill `list` with the legal moves (cleared first).
+/// Fill `list` with the legal moves under the rules of `variant` (cleared first):
+/// dispatches once to [`generate_with`].
 #[inline]
-pub fn generate(pos: &Position, list: &mut MoveList) {
-    generate_with::<Brazilian>(pos, list);
-}
-
-/// [`generate`] under the rules of `variant`: dispatches once to [`generate_with`].
-#[inline]
-pub fn generate_for(variant: Variant, pos: &Position, list: &mut MoveList) {
+pub fn generate(variant: Variant, pos: &Position, list: &mut MoveList) {
     crate::with_rules!(variant, R => generate_with::<R>(pos, list));
 }
 
@@ -446,10 +434,34 @@ fn quiet_king_moves<V: MoveVisitor>(p: &Board, visitor: &mut V) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::Brazilian;
+
+    #[test]
+    fn has_legal_move_agrees_with_the_generator_of_every_rules() {
+        for fen in [
+            "W:Wa1:Bb2,c3",
+            "B:Wa1:Bb2,c3",
+            "W:WKa1:Bb2,c3",
+            "W:Wa1,c1:Bb2",
+            "B:Wa1,c1:Bb2",
+            "B:WKh8:Bg7",
+            "W:W:Bb2",
+        ] {
+            let p = crate::fen::parse_fen(fen).unwrap();
+            for v in Variant::ALL {
+                assert_eq!(
+                    has_legal_move(&p),
+                    !legal_moves(v, &p).is_empty(),
+                    "{fen} {v}"
+                );
+            }
+        }
+        assert!(has_legal_move(&Position::start()));
+    }
     use crate::fen::parse_fen;
 
     fn moves(fen: &str) -> Vec<String> {
-        let mut v: Vec<String> = legal_moves(&parse_fen(fen).unwrap())
+        let mut v: Vec<String> = legal_moves(Variant::Brazilian, &parse_fen(fen).unwrap())
             .iter()
             .map(|m| format!("{m:?}"))
             .collect();
@@ -477,8 +489,8 @@ mod tests {
     #[test]
     fn start_moves() {
         let p = Position::start();
-        assert_eq!(legal_moves(&p).len(), 7);
-        assert_eq!(count_moves(&p), 7);
+        assert_eq!(legal_moves(Variant::Brazilian, &p).len(), 7);
+        assert_eq!(count_moves_with::<Brazilian>(&p), 7);
         assert!(!has_capture(&p));
     }
 
@@ -503,13 +515,13 @@ mod tests {
         // c3 takes two (d4, f6), a5 takes one (b6).
         let p = parse_fen("W:Wc3,a5:Bd4,f6,b6").unwrap();
         let mut list = MoveList::new();
-        generate_for(Variant::Brazilian, &p, &mut list);
+        generate(Variant::Brazilian, &p, &mut list);
         assert_eq!(list.len(), 1);
         assert_eq!(list[0].captured().count(), 2);
         generate_with::<FreeChoice>(&p, &mut list);
         assert_eq!(list.len(), 2);
         assert_eq!(count_moves_with::<FreeChoice>(&p), 2);
-        assert_eq!(count_moves(&p), 1);
+        assert_eq!(count_moves_with::<Brazilian>(&p), 1);
     }
 
     #[test]

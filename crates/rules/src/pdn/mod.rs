@@ -176,14 +176,10 @@ pub(crate) fn add_comment(comments: &mut Vec<(usize, String)>, ply: usize, text:
 }
 
 impl PdnGame {
-    /// A game with the standard tags (`Event`, `Date` (unknown), `White`, `Black`,
-    /// `Result`, `GameType`, and `FEN` when `start` is not the initial position).
-    pub fn new(start: Position, moves: Vec<Move>, result: Option<String>) -> PdnGame {
-        PdnGame::new_for(Variant::Brazilian, start, moves, result)
-    }
-
-    /// [`PdnGame::new`] for a game of `variant` (its `GameType` tag).
-    pub fn new_for(
+    /// A game of `variant` with the standard tags (`Event`, `Date` (unknown), `White`,
+    /// `Black`, `Result`, `GameType` of `variant`, and `FEN` when `start` is not the
+    /// initial position).
+    pub fn new(
         variant: Variant,
         start: Position,
         moves: Vec<Move>,
@@ -216,7 +212,7 @@ impl PdnGame {
     /// A game record of `game`, with its result when the game is over.
     pub fn from_game(game: &Game) -> PdnGame {
         let result = game.result().map(|r| r.pdn().to_string());
-        PdnGame::new_for(game.variant(), game.start(), game.moves().to_vec(), result)
+        PdnGame::new(game.variant(), game.start(), game.moves().to_vec(), result)
     }
 
     /// The rules the game is played by: its `GameType` tag's, Brazilian without one.
@@ -301,13 +297,16 @@ impl PdnGame {
     /// Replay the moves into a [`Game`]; fails on the first illegal move (possible
     /// only for a hand-built `PdnGame`; [`read_games`] checks every move).
     pub fn to_game(&self) -> Result<Game, PdnError> {
-        let mut game = Game::new_for(self.variant(), self.start);
+        let mut game = Game::new(self.variant(), self.start);
         for (ply, &m) in self.moves.iter().enumerate() {
             if !game.play(m) {
                 let pos = game.position();
                 let text = format!("{m:?}");
-                let legal =
-                    crate::notation::legal_move_strings(&pos, crate::notation::Notation::Algebraic);
+                let legal = crate::notation::legal_move_strings(
+                    self.variant(),
+                    &pos,
+                    crate::notation::Notation::Algebraic,
+                );
                 return Err(PdnError {
                     game: 1,
                     mv: Some(MoveNumber::of_ply(self.start.side_to_move(), ply)),

@@ -3,8 +3,8 @@
 //! variations, against the position.
 
 use crate::fen::parse_fen;
-use crate::movegen::legal_moves_for;
-use crate::notation::parse_move_for;
+use crate::movegen::legal_moves;
+use crate::notation::parse_move;
 use crate::position::Position;
 use crate::variant::Variant;
 
@@ -387,7 +387,7 @@ pub fn read_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
                 };
                 let pos = top.now();
                 let num = MoveNumber::of_ply(first, top.first_ply + top.line.moves.len());
-                if legal_moves_for(variant, &pos).is_empty() {
+                if legal_moves(variant, &pos).is_empty() {
                     return Err(error(
                         &games,
                         mv_at,
@@ -395,7 +395,7 @@ pub fn read_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
                         PdnErrorKind::AfterEnd(mv_text.to_string()),
                     ));
                 }
-                let mv = parse_move_for(variant, &pos, mv_text)
+                let mv = parse_move(variant, &pos, mv_text)
                     .map_err(|e| error(&games, mv_at, Some(num), PdnErrorKind::Move(e)))?;
                 top.line.moves.push(mv);
                 top.positions.push(pos.play(mv));

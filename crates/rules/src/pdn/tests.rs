@@ -12,7 +12,7 @@ fn moves_from(start: Position, texts: &[&str]) -> Vec<Move> {
     texts
         .iter()
         .map(|t| {
-            let m = parse_move(&pos, t).unwrap();
+            let m = parse_move(Variant::Brazilian, &pos, t).unwrap();
             pos = pos.play(m);
             m
         })
@@ -85,7 +85,7 @@ fn players_colours_and_points_come_from_the_tags_and_the_result() {
 fn writes_black_first_games_with_ellipsis_and_fen() {
     let start = parse_fen("B:W21,22,K18:B1-3").unwrap();
     let moves = moves_from(start, &["1-5", "18-14", "5-9"]);
-    let g = PdnGame::new(start, moves, Some("1-1".into()));
+    let g = PdnGame::new(Variant::Brazilian, start, moves, Some("1-1".into()));
     let text = write_game(&g);
     assert!(text.contains("[GameType \"26,W,8,8,A0,0\"]"), "{text}");
     assert!(text.contains("[FEN \""), "{text}");
@@ -96,7 +96,12 @@ fn writes_black_first_games_with_ellipsis_and_fen() {
 #[test]
 fn writes_one_number_per_pair() {
     let moves = moves_from(Position::start(), &["c3-d4", "f6-e5", "d4xf6"]);
-    let g = PdnGame::new(Position::start(), moves, Some("*".into()));
+    let g = PdnGame::new(
+        Variant::Brazilian,
+        Position::start(),
+        moves,
+        Some("*".into()),
+    );
     let text = write_game(&g);
     assert!(text.contains("\n1. c3-d4 f6-e5 2. d4xf6 *\n"), "{text}");
     assert!(!text.contains("FEN"));
@@ -119,7 +124,7 @@ fn round_trip_of_read_games_is_stable() {
 
 #[test]
 fn game_conversions() {
-    let mut game = Game::new(Position::start());
+    let mut game = Game::new(Variant::Brazilian, Position::start());
     for m in moves_from(Position::start(), &["c3-d4", "f6-e5"]) {
         assert!(game.play(m));
     }
@@ -127,7 +132,7 @@ fn game_conversions() {
     assert_eq!(pdn.result, None);
     let back = Game::try_from(&pdn).unwrap();
     assert_eq!(back.moves(), game.moves());
-    let finished = Game::new(parse_fen("B:Wa1,c1:Bb2").unwrap());
+    let finished = Game::new(Variant::Brazilian, parse_fen("B:Wa1,c1:Bb2").unwrap());
     assert_eq!(PdnGame::from_game(&finished).result.as_deref(), Some("2-0"));
     let mut bad = pdn.clone();
     bad.moves.push(bad.moves[0]);
@@ -257,7 +262,7 @@ fn random_game(seed: u64, prefix: usize, len: usize) -> PdnGame {
     let mut pos = start;
     let mut moves = Vec::new();
     for i in 0..prefix + len {
-        let legal = legal_moves(&pos);
+        let legal = legal_moves(Variant::Brazilian, &pos);
         if legal.is_empty() {
             break;
         }
@@ -270,7 +275,7 @@ fn random_game(seed: u64, prefix: usize, len: usize) -> PdnGame {
         }
     }
     let result = ["2-0", "1-1", "0-2", "*"][rng.gen_range(0..4)];
-    PdnGame::new(start, moves, Some(result.to_string()))
+    PdnGame::new(Variant::Brazilian, start, moves, Some(result.to_string()))
 }
 
 proptest! {
@@ -285,7 +290,7 @@ proptest! {
         let mut pos = g.start;
         let mut numeric = String::new();
         for &m in &g.moves {
-            numeric.push_str(&move_to_string(&pos, m, Notation::Numeric));
+            numeric.push_str(&move_to_string(Variant::Brazilian, &pos, m, Notation::Numeric));
             numeric.push(' ');
             pos = pos.play(m);
         }
@@ -321,7 +326,12 @@ fn a_result_contradicting_the_final_position_is_reported() {
 
 #[test]
 fn written_games_carry_the_seven_tag_roster() {
-    let text = write_game(&PdnGame::new(Position::start(), vec![], None));
+    let text = write_game(&PdnGame::new(
+        Variant::Brazilian,
+        Position::start(),
+        vec![],
+        None,
+    ));
     for tag in ["Event", "Date", "White", "Black", "Result"] {
         assert!(text.contains(&format!("[{tag} ")), "{tag} in {text}");
     }

@@ -4,7 +4,7 @@
 
 use crate::fen::to_fen;
 use crate::moves::Move;
-use crate::notation::{move_to_string_for, Notation};
+use crate::notation::{move_to_string, Notation};
 use crate::position::{Color, Position};
 use crate::variant::Variant;
 
@@ -147,7 +147,7 @@ fn line_words(
             out.push(format!("{}...", n.number));
         }
         number_black = false;
-        out.push(move_to_string_for(variant, &pos, m, Notation::Algebraic));
+        out.push(move_to_string(variant, &pos, m, Notation::Algebraic));
         if let Some(text) = comment_at(line.comments, i) {
             // A `}` would end the comment early (`comments` is a public field).
             out.push(format!("{{{}}}", text.replace('}', ")")));

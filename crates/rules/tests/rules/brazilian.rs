@@ -3,13 +3,19 @@
 //! captured squares in (rank, file) order.
 
 use crate::canonical::canonical;
-use damas_rules::movegen::{count_moves, has_capture, legal_moves};
+use damas_rules::movegen::{count_moves_with, has_capture, legal_moves};
+use damas_rules::variant::Brazilian;
+use damas_rules::variant::Variant;
 use damas_rules::{parse_fen, Kind, Position, Square};
 
 fn moves(fen: &str) -> Vec<String> {
     let pos = parse_fen(fen).unwrap();
-    let list = legal_moves(&pos);
-    assert_eq!(count_moves(&pos), list.len(), "bulk count of {fen}");
+    let list = legal_moves(Variant::Brazilian, &pos);
+    assert_eq!(
+        count_moves_with::<Brazilian>(&pos),
+        list.len(),
+        "bulk count of {fen}"
+    );
     assert_eq!(
         has_capture(&pos),
         list.iter().any(|m| m.is_capture()),
@@ -58,14 +64,14 @@ fn man_passing_back_row_mid_capture_stays_a_man() {
     let fen = "W:Wf6:Bc7,e7";
     assert_eq!(moves(fen), ["f6xb6:c7,e7"]);
     let pos = parse_fen(fen).unwrap();
-    let after = pos.play(legal_moves(&pos)[0]);
+    let after = pos.play(legal_moves(Variant::Brazilian, &pos)[0]);
     assert_eq!(after.piece_at(sq("b6")).unwrap().kind, Kind::Man);
 }
 
 #[test]
 fn man_promotes_at_end_of_capture() {
     let pos = parse_fen("W:Wd6:Bc7,a3").unwrap();
-    let list = legal_moves(&pos);
+    let list = legal_moves(Variant::Brazilian, &pos);
     assert_eq!(list.iter().map(canonical).collect::<Vec<_>>(), ["d6xb8:c7"]);
     assert_eq!(
         pos.play(list[0]).piece_at(sq("b8")).unwrap().kind,
@@ -76,7 +82,7 @@ fn man_promotes_at_end_of_capture() {
 #[test]
 fn man_promotes_on_quiet_step() {
     let pos = parse_fen("W:Wb6,c7:Ba3").unwrap();
-    let m = legal_moves(&pos)
+    let m = legal_moves(Variant::Brazilian, &pos)
         .iter()
         .copied()
         .find(|m| m.to() == sq("d8"))
@@ -122,9 +128,9 @@ fn no_own_piece_jumps() {
 #[test]
 fn blocked_side_loses() {
     let pos = parse_fen("B:Wa1,c1:Bb2").unwrap();
-    assert!(legal_moves(&pos).is_empty());
-    assert_eq!(count_moves(&pos), 0);
-    assert!(legal_moves(&parse_fen("W:W:Bb2").unwrap()).is_empty());
+    assert!(legal_moves(Variant::Brazilian, &pos).is_empty());
+    assert_eq!(count_moves_with::<Brazilian>(&pos), 0);
+    assert!(legal_moves(Variant::Brazilian, &parse_fen("W:W:Bb2").unwrap()).is_empty());
 }
 
 #[test]
@@ -139,7 +145,10 @@ fn flying_king_quiet_moves_stop_at_pieces() {
 fn generation_order_is_canonical() {
     // Stored move indices (endgame database, TT) rely on this order: captures by
     // start square, then direction NE, NW, SE, SW, whichever generator path runs.
-    let list = legal_moves(&parse_fen("W:Wc3,g3:Bb4,d4,f4,h4").unwrap());
+    let list = legal_moves(
+        Variant::Brazilian,
+        &parse_fen("W:Wc3,g3:Bb4,d4,f4,h4").unwrap(),
+    );
     let got: Vec<String> = list.iter().map(canonical).collect();
     assert_eq!(got, ["c3xe5:d4", "c3xa5:b4", "g3xe5:f4"]);
 }

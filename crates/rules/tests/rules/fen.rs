@@ -3,6 +3,7 @@
 
 use damas_rules::fen::to_fen_numeric;
 use damas_rules::notation::parse_move;
+use damas_rules::variant::Variant;
 use damas_rules::{parse_fen, to_fen, Bitboard, Color, Position};
 use proptest::prelude::*;
 
@@ -51,12 +52,12 @@ proptest! {
 
     #[test]
     fn move_parser_never_panics(pos in position(), s in "[a-h0-9x:X -]{0,16}") {
-        let _ = parse_move(&pos, &s);
+        let _ = parse_move(Variant::Brazilian, &pos, &s);
     }
 
     #[test]
     fn play_keeps_positions_valid(pos in position()) {
-        for &m in damas_rules::movegen::legal_moves(&pos).iter() {
+        for &m in damas_rules::movegen::legal_moves(Variant::Brazilian, &pos).iter() {
             let next = pos.play(m);
             prop_assert!(Position::from_parts(next.white(), next.black(), next.kings(), next.side_to_move()).is_ok());
             prop_assert_eq!(next.piece_count(), pos.piece_count() - m.captured().count());

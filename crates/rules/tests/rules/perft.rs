@@ -2,7 +2,7 @@
 //! `data/perft/russian.txt`. Counts up to 5 M leaves run by default; the deeper ones
 //! are `#[ignore]`d (`cargo test --release -- --ignored perft_deep`).
 
-use damas_rules::perft::{divide, divide_parallel, divide_parallel_for, perft, perft_for};
+use damas_rules::perft::{divide, divide_parallel, perft};
 use damas_rules::{parse_fen, Position, Variant};
 
 const DATA: &str = include_str!(concat!(
@@ -42,7 +42,11 @@ fn perft_published_counts() {
         "start position depths 1-9 must be in the default suite"
     );
     for (pos, depth, expect) in cases {
-        assert_eq!(perft(&pos, depth), expect, "perft({depth}) of {pos:?}");
+        assert_eq!(
+            perft(Variant::Brazilian, &pos, depth),
+            expect,
+            "perft(Variant::Brazilian, {depth}) of {pos:?}"
+        );
     }
 }
 
@@ -58,14 +62,14 @@ fn perft_russian_counts() {
     );
     for (pos, depth, expect) in cases {
         assert_eq!(
-            perft_for(Variant::Russian, &pos, depth),
+            perft(Variant::Russian, &pos, depth),
             expect,
-            "perft({depth}) of {pos:?}"
+            "perft(Variant::Brazilian, {depth}) of {pos:?}"
         );
     }
     // The same tree through the threaded split (the command line: `damas perft`'s
     // tests).
-    let rows = divide_parallel_for(Variant::Russian, &Position::start(), 7, 2).unwrap();
+    let rows = divide_parallel(Variant::Russian, &Position::start(), 7, 2).unwrap();
     assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 190_146);
 }
 
@@ -76,12 +80,12 @@ fn perft_deep_russian() {
         .into_iter()
         .filter(|c| c.2 > 5_000_000 && c.1 <= 12)
     {
-        let got: u64 = divide_parallel_for(Variant::Russian, &pos, depth, 2)
+        let got: u64 = divide_parallel(Variant::Russian, &pos, depth, 2)
             .unwrap()
             .iter()
             .map(|r| r.1)
             .sum();
-        assert_eq!(got, expect, "perft({depth}) of {pos:?}");
+        assert_eq!(got, expect, "perft(Variant::Brazilian, {depth}) of {pos:?}");
     }
 }
 
@@ -92,8 +96,8 @@ fn threaded_divide_agrees_with_divide_at_every_depth() {
     let pos = Position::start();
     for depth in 0..=5 {
         assert_eq!(
-            divide_parallel(&pos, depth, 2).unwrap(),
-            divide(&pos, depth),
+            divide_parallel(Variant::Brazilian, &pos, depth, 2).unwrap(),
+            divide(Variant::Brazilian, &pos, depth),
             "depth {depth}"
         );
     }
@@ -102,7 +106,7 @@ fn threaded_divide_agrees_with_divide_at_every_depth() {
 #[test]
 fn perft_threads_agree() {
     let pos = Position::start();
-    let rows = divide_parallel(&pos, 7, 2).unwrap();
+    let rows = divide_parallel(Variant::Brazilian, &pos, 7, 2).unwrap();
     assert_eq!(rows.len(), 7);
     assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 187_302);
 }
@@ -111,11 +115,11 @@ fn perft_threads_agree() {
 #[ignore = "deep perft (depth 10-12, about a minute in release mode)"]
 fn perft_deep() {
     for (pos, depth, expect) in cases().into_iter().filter(|c| c.2 > 5_000_000 && c.1 <= 12) {
-        let got: u64 = divide_parallel(&pos, depth, 2)
+        let got: u64 = divide_parallel(Variant::Brazilian, &pos, depth, 2)
             .unwrap()
             .iter()
             .map(|r| r.1)
             .sum();
-        assert_eq!(got, expect, "perft({depth}) of {pos:?}");
+        assert_eq!(got, expect, "perft(Variant::Brazilian, {depth}) of {pos:?}");
     }
 }

@@ -1,11 +1,12 @@
 //! The move generator against an independent implementation: 264 positions from
 //! random games, king-heavy placements and rule corner cases, with their legal move
-//! sets and perft(1..3) as computed by pydraughts (see tools/fixtures/README.md).
+//! sets and perft(Variant::Brazilian, 1..3) as computed by pydraughts (see tools/fixtures/README.md).
 
 use crate::canonical::canonical;
 use damas_rules::movegen::legal_moves;
 use damas_rules::notation::{move_to_string, parse_move, Notation};
 use damas_rules::perft::perft;
+use damas_rules::variant::Variant;
 use damas_rules::{parse_fen, to_fen};
 
 const DATA: &str = include_str!(concat!(
@@ -30,7 +31,7 @@ fn movegen_matches_pydraughts() {
             "FEN round trip, line {}",
             n + 1
         );
-        let list = legal_moves(&pos);
+        let list = legal_moves(Variant::Brazilian, &pos);
         let mut got: Vec<String> = list.iter().map(canonical).collect();
         got.sort();
         let mut want: Vec<String> = f[4].split_whitespace().map(String::from).collect();
@@ -39,9 +40,9 @@ fn movegen_matches_pydraughts() {
         for d in 1..=3 {
             let expect: u64 = f[d].parse().unwrap();
             assert_eq!(
-                perft(&pos, d as u32),
+                perft(Variant::Brazilian, &pos, d as u32),
                 expect,
-                "perft({d}) of {} (line {})",
+                "perft(Variant::Brazilian, {d}) of {} (line {})",
                 f[0],
                 n + 1
             );
@@ -49,8 +50,13 @@ fn movegen_matches_pydraughts() {
         // Every move prints and parses back in each notation.
         for &m in list.iter() {
             for nt in [Notation::Algebraic, Notation::Numeric, Notation::Hub] {
-                let s = move_to_string(&pos, m, nt);
-                assert_eq!(parse_move(&pos, &s), Ok(m), "{s} in {}", f[0]);
+                let s = move_to_string(Variant::Brazilian, &pos, m, nt);
+                assert_eq!(
+                    parse_move(Variant::Brazilian, &pos, &s),
+                    Ok(m),
+                    "{s} in {}",
+                    f[0]
+                );
             }
         }
         checked += 1;
@@ -77,9 +83,9 @@ fn generation_order_is_unchanged() {
     {
         let (fen, want) = line.split_once('|').expect("FEN|moves");
         let pos = parse_fen(fen).unwrap();
-        let got: Vec<String> = legal_moves(&pos)
+        let got: Vec<String> = legal_moves(Variant::Brazilian, &pos)
             .iter()
-            .map(|&m| move_to_string(&pos, m, Notation::Algebraic))
+            .map(|&m| move_to_string(Variant::Brazilian, &pos, m, Notation::Algebraic))
             .collect();
         let want: Vec<&str> = want.split_whitespace().collect();
         assert_eq!(got, want, "generation order of {fen}");

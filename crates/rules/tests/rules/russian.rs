@@ -3,13 +3,13 @@
 //! moves are written as in `brazilian.rs`.
 
 use crate::canonical::canonical;
-use damas_rules::movegen::{count_moves_with, generate_for, legal_moves, legal_moves_for};
-use damas_rules::notation::{move_to_string_for, parse_move_for, Notation};
+use damas_rules::movegen::{count_moves_with, generate, legal_moves};
+use damas_rules::notation::{move_to_string, parse_move, Notation};
 use damas_rules::variant::Russian;
 use damas_rules::{parse_fen, Kind, MoveList, Position, Square, Variant};
 
 fn russian(pos: &Position) -> MoveList {
-    let list = legal_moves_for(Variant::Russian, pos);
+    let list = legal_moves(Variant::Russian, pos);
     assert_eq!(count_moves_with::<Russian>(pos), list.len(), "bulk count");
     list
 }
@@ -40,7 +40,7 @@ fn a_man_crowned_mid_capture_goes_on_as_a_king() {
         let after = pos.play(m);
         assert_eq!(after.piece_at(m.to()).unwrap().kind, Kind::King, "{m:?}");
     }
-    let brazilian = legal_moves(&pos);
+    let brazilian = legal_moves(Variant::Brazilian, &pos);
     assert_eq!(brazilian.len(), 1);
     assert!(!brazilian[0].crowned());
     assert_eq!(
@@ -66,7 +66,7 @@ fn any_capture_may_be_chosen_not_only_the_longest() {
     assert_eq!(moves(fen), ["a5xc7:b6", "c3xg7:d4,f6"]);
     let pos = parse_fen(fen).unwrap();
     assert_eq!(
-        legal_moves(&pos).len(),
+        legal_moves(Variant::Brazilian, &pos).len(),
         1,
         "Brazilian keeps the majority rule"
     );
@@ -110,12 +110,12 @@ fn moves_print_and_parse_back_under_the_russian_rules() {
     ] {
         let pos = parse_fen(fen).unwrap();
         let mut list = MoveList::new();
-        generate_for(Variant::Russian, &pos, &mut list);
+        generate(Variant::Russian, &pos, &mut list);
         for &m in list.iter() {
             for notation in [Notation::Algebraic, Notation::Numeric, Notation::Hub] {
-                let text = move_to_string_for(Variant::Russian, &pos, m, notation);
+                let text = move_to_string(Variant::Russian, &pos, m, notation);
                 assert_eq!(
-                    parse_move_for(Variant::Russian, &pos, &text),
+                    parse_move(Variant::Russian, &pos, &text),
                     Ok(m),
                     "{fen}: {text}"
                 );
@@ -124,6 +124,6 @@ fn moves_print_and_parse_back_under_the_russian_rules() {
     }
     // The crowned king's landing is not a Brazilian move.
     let pos = parse_fen("W:Wf6:Bc7,e7").unwrap();
-    assert!(parse_move_for(Variant::Russian, &pos, "f6xa5").is_ok());
-    assert!(parse_move_for(Variant::Brazilian, &pos, "f6xa5").is_err());
+    assert!(parse_move(Variant::Russian, &pos, "f6xa5").is_ok());
+    assert!(parse_move(Variant::Brazilian, &pos, "f6xa5").is_err());
 }

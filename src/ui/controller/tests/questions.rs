@@ -163,7 +163,7 @@ fn the_last_search_stays_visible_after_it_ends() {
     let Some(Effect::Search(req)) = c.take_effects().pop() else {
         panic!("no search")
     };
-    let mv = legal_moves(&c.position())[0];
+    let mv = legal_moves(Variant::Brazilian, &c.position())[0];
     let result = SearchResult {
         best: Some(mv),
         score: damas_engine::score::Score::centi(35),

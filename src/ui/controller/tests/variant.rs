@@ -15,8 +15,7 @@ fn a_russian_game_accepts_a_capture_the_majority_rule_forbids() {
     let rule = brazilian.message().unwrap().0;
     assert!(rule.contains("longest capture"), "{rule}");
 
-    let mut c = human_vs_human(CHOICE);
-    c.set_variant(Variant::Russian);
+    let mut c = human_vs_human_in(Variant::Russian, CHOICE);
     assert_eq!(c.variant(), Variant::Russian);
     type_move(&mut c, "c3xa5");
     assert_eq!(c.game().moves().len(), 1, "{:?}", c.message());

@@ -2,9 +2,9 @@ use super::*;
 use damas_rules::movegen::legal_moves;
 
 fn small_book() -> Book {
-    let mut book = Book::new();
+    let mut book = Book::new(Variant::Brazilian);
     let start = Position::start();
-    let legal = legal_moves(&start);
+    let legal = legal_moves(Variant::Brazilian, &start);
     book.insert(
         start,
         vec![
@@ -20,7 +20,7 @@ fn small_book() -> Book {
     );
     // A capture, so the captured mask is exercised.
     let pos = damas_rules::fen::parse_fen("W:W21:B17").unwrap();
-    let capture = legal_moves(&pos)[0];
+    let capture = legal_moves(Variant::Brazilian, &pos)[0];
     assert!(capture.is_capture());
     book.insert(
         pos,
@@ -136,9 +136,9 @@ fn the_header_records_the_variant() {
         Err(BookError::UnknownVariant(GameType(99)))
     ));
 
-    let mut ru = Book::new_for(Variant::Russian);
+    let mut ru = Book::new(Variant::Russian);
     let start = Position::start();
-    let legal = legal_moves_for(Variant::Russian, &start);
+    let legal = legal_moves(Variant::Russian, &start);
     ru.insert(
         start,
         vec![BookMove {
@@ -155,9 +155,9 @@ fn a_crowning_capture_survives_the_file() {
     // Russian: f6xd8 crowns the man, which goes on as a king to take c7 (f6xa5);
     // the stored squares find the crowned legal move again.
     let pos = damas_rules::fen::parse_fen("W:Wf6:Bc7,e7").unwrap();
-    let legal = legal_moves_for(Variant::Russian, &pos);
+    let legal = legal_moves(Variant::Russian, &pos);
     let crowned = *legal.iter().find(|m| m.crowned()).unwrap();
-    let mut ru = Book::new_for(Variant::Russian);
+    let mut ru = Book::new(Variant::Russian);
     ru.insert(
         pos,
         vec![BookMove {
@@ -175,7 +175,7 @@ fn the_embedded_books_read_and_every_move_is_legal() {
         let book = Book::from_bytes_for(super::super::embedded_bytes(variant), variant).unwrap();
         assert!(!book.is_empty(), "{variant}");
         for (pos, moves) in book.iter() {
-            let legal = legal_moves_for(variant, pos);
+            let legal = legal_moves(variant, pos);
             assert!(!moves.is_empty());
             for m in moves {
                 assert!(legal.contains(&m.mv), "{variant} {pos:?} {:?}", m.mv);

@@ -48,6 +48,7 @@ mod tests {
     use damas_rules::fen::parse_fen;
     use damas_rules::movegen::legal_moves;
     use damas_rules::notation::parse_move;
+    use damas_rules::variant::Variant;
 
     /// A database double: the root is won in 20 plies by a king move; after the
     /// man moves listed, the opponent loses (with the plies given); every other
@@ -81,8 +82,8 @@ mod tests {
     #[test]
     fn a_winning_man_move_comes_before_the_king_move_count_runs_out() {
         let root = parse_fen("W:WKa1,Kc1,e3,g3:BKh8").unwrap();
-        let list = legal_moves(&root);
-        let after = |text: &str| root.play(parse_move(&root, text).unwrap());
+        let list = legal_moves(Variant::Brazilian, &root);
+        let after = |text: &str| root.play(parse_move(Variant::Brazilian, &root, text).unwrap());
         // e3-f4 keeps the win in 25, g3-h4 in 31; e3-d4 and g3-f4 draw.
         let db = Double {
             root,
@@ -94,7 +95,10 @@ mod tests {
         assert_eq!(pick(0), None);
         assert_eq!(pick(9), None);
         // 10 + 20 plies reach the limit: the shortest winning man move.
-        assert_eq!(pick(10), Some(parse_move(&root, "e3-f4").unwrap()));
+        assert_eq!(
+            pick(10),
+            Some(parse_move(Variant::Brazilian, &root, "e3-f4").unwrap())
+        );
         // A distance to the end: the database's move.
         let to_end = OracleAnswer {
             to_conversion: false,

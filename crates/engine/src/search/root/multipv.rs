@@ -73,6 +73,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
 
 #[cfg(test)]
 mod tests {
+    use damas_rules::variant::Variant;
     use std::sync::atomic::AtomicBool;
 
     use crate::eval::Evaluation;
@@ -104,7 +105,7 @@ mod tests {
         let firsts: Vec<_> = info.lines.iter().map(|l| l.pv[0]).collect();
         assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
         assert!(info.lines.windows(2).all(|w| w[0].score >= w[1].score));
-        let legal = legal_moves(&pos);
+        let legal = legal_moves(Variant::Brazilian, &pos);
         assert!(firsts.iter().all(|m| legal.contains(m)));
         assert_eq!(r3.best, Some(firsts[0]));
         // The best line's score is the ordinary search's value at that depth.
@@ -118,7 +119,7 @@ mod tests {
     fn more_lines_than_moves_gives_every_move() {
         // White has two moves here.
         let pos = damas_rules::fen::parse_fen("W:Wc3:Bh8").unwrap();
-        let n = legal_moves(&pos).len();
+        let n = legal_moves(Variant::Brazilian, &pos).len();
         let stop = AtomicBool::new(false);
         let mut last = None;
         Searcher::new(options().with_lines(5)).search(

@@ -3,6 +3,7 @@
 use super::*;
 use damas_rules::movegen::legal_moves;
 use damas_rules::position::Position;
+use damas_rules::variant::Variant;
 use std::sync::Arc;
 
 #[test]
@@ -16,7 +17,7 @@ fn bucket_is_one_cache_line() {
 #[test]
 fn store_and_probe() {
     let t = SharedTable::with_buckets(8);
-    let m = legal_moves(&Position::start())[3];
+    let m = legal_moves(Variant::Brazilian, &Position::start())[3];
     t.store(Key(42), -1234, 9, Bound::Lower, Some(StoredMove::of(m)));
     let e = t.probe(Key(42)).unwrap();
     assert_eq!((e.value, e.depth, e.bound), (-1234, 9, Bound::Lower));
@@ -37,7 +38,7 @@ fn store_and_probe() {
 #[test]
 fn stored_move_is_found_whatever_the_list_order() {
     let pos = Position::start();
-    let mut moves = legal_moves(&pos).to_vec();
+    let mut moves = legal_moves(Variant::Brazilian, &pos).to_vec();
     let code = StoredMove::of(moves[5]);
     let m = moves[5];
     moves.reverse();
@@ -89,7 +90,7 @@ fn equal_entries_go_oldest_first_and_a_stored_key_is_updated_in_place() {
     assert!(k[1..4].iter().all(|&key| t.probe(key).is_some()));
     // A key already stored keeps its slot even when a shallower entry stands
     // before it, and keeps its move when the new result has none.
-    let m = legal_moves(&Position::start())[2];
+    let m = legal_moves(Variant::Brazilian, &Position::start())[2];
     t.store(k[3], 0, 5, Bound::Exact, Some(StoredMove::of(m)));
     t.store(k[2], 0, 1, Bound::Exact, None);
     t.store(k[3], 9, 7, Bound::Lower, None);
