@@ -13,6 +13,7 @@ mod egdb_verdicts;
 mod eval;
 mod hub;
 mod hub_limits;
+mod hub_random_sessions;
 mod matches;
 mod node_study;
 mod output_destination;
