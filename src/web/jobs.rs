@@ -3,16 +3,18 @@
 //! game's review. Each job reports through `send` and ends when its stop flag is
 //! raised (a stopped move still answers with its best so far).
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
 use damas_engine::level::Strength;
-use damas_engine::search::{Info, PvLine};
-use damas_engine::think::{no_draws, think, Source, Think};
+use damas_engine::search::{Info, Progress, ProgressSink, PvLine, Stats};
+use damas_engine::think::{no_draws, think, think_with_progress, Source, Think};
 use damas_engine::time::{Clock, MoveBudget, TimeControl};
 use damas_engine::verdict::{consulted, Verdict};
 use damas_rules::game::Game;
@@ -66,6 +68,14 @@ pub enum Job {
 /// The most lines an analysis shows.
 pub const MAX_ANALYSIS_LINES: usize = 5;
 
+/// How often an analysis asks its search how far it has got, between the reports of
+/// its completed iterations (deep ones come seconds apart).
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(200);
+
+/// The least time between an analysis's last message and a progress report sent
+/// after it: at most ten reports a second.
+pub const PROGRESS_GAP: Duration = Duration::from_millis(100);
+
 /// Run `job` number `id` with `engine` until it ends or `stop` is raised.
 pub fn run(engine: &EngineHost, id: u64, job: Job, stop: &Stop, send: &Reply) {
     let outcome = match job {
@@ -110,6 +120,8 @@ fn analyze(
     };
     let (variant, pos) = (game.variant(), game.position());
     let oracle = consulted(engine.searcher.options());
+    // When the last report went out: a progress report waits for the gap after it.
+    let sent = Cell::new(Instant::now());
     let mut on_info = |info: &Info| {
         let single = [PvLine {
             score: info.score,
@@ -133,6 +145,13 @@ fn analyze(
             })
             .collect();
         send(info_json(id, info.depth, &info.stats, rows));
+        sent.set(Instant::now());
+    };
+    let mut on_progress = |p: &Progress| {
+        if sent.get().elapsed() >= PROGRESS_GAP {
+            send(progress_json(id, p));
+            sent.set(Instant::now());
+        }
     };
     let job = Think {
         lines: Some(lines),
@@ -140,25 +159,38 @@ fn analyze(
     };
     // Until stopped: no limit but the search's own end (a decided position).
     let clock = Clock::with_stop(MoveBudget::default(), Arc::clone(stop));
-    let result = think(
+    let result = think_with_progress(
         &mut engine.searcher,
         &job,
         &mut no_draws(),
         &clock,
         &mut on_info,
+        Some(ProgressSink {
+            every: PROGRESS_EVERY,
+            report: &mut on_progress,
+        }),
     )
     .result;
     done(result.best.map(|m| move_id(variant, &pos, m)));
     Ok(())
 }
 
-fn info_json(id: u64, depth: u32, stats: &damas_engine::search::Stats, lines: Vec<Value>) -> Value {
+fn info_json(id: u64, depth: u32, stats: &Stats, lines: Vec<Value>) -> Value {
     let ms = stats.time.as_millis() as u64;
     // Every node, quiescence included, as `damas analyze` counts them.
     let nps = stats.nps();
     json!({
         "type": "info", "id": id, "depth": depth, "nodes": stats.nodes, "nps": nps,
         "time_ms": ms, "lines": lines,
+    })
+}
+
+/// The live counts of an analysis between its iterations: the depth under way, the
+/// nodes counted as [`info_json`] counts them.
+fn progress_json(id: u64, p: &Progress) -> Value {
+    json!({
+        "type": "searching", "id": id, "depth": p.depth, "nodes": p.nodes, "nps": p.nps(),
+        "time_ms": p.time.as_millis() as u64,
     })
 }
 

@@ -1,6 +1,7 @@
 //! `damas web`'s server end to end on the loopback: every endpoint's status and body,
-//! bad and oversize requests, the WebSocket's analysis, moves and review, its origin
-//! check, limits and the sockets it refuses, and PDN with variations through the API.
+//! bad and oversize requests, the WebSocket's analysis (its live progress included),
+//! moves and review, its origin check, limits and the sockets it refuses, and PDN
+//! with variations through the API.
 
 use std::net::TcpStream;
 use std::time::Duration;
@@ -237,6 +238,27 @@ fn analysis_streams_and_stops() {
     assert!(!lines.is_empty() && lines.len() <= 2, "{info}");
     assert!(lines[0]["score"]["men"].is_number(), "{info}");
     assert_eq!(lines[0]["pv_ids"][0], lines[0]["move"]);
+    // Deep iterations come far apart: between them the search's live counts, each
+    // past the last report's and deeper than the last completed iteration.
+    let mut depth = info["depth"].as_u64().unwrap();
+    let (mut nodes, mut live) = (0, Vec::new());
+    while live.len() < 3 {
+        let m = next(&mut ws);
+        assert_eq!(m["id"], 1, "{m}");
+        let n = m["nodes"].as_u64().unwrap();
+        assert!(n >= nodes, "{m} after {nodes} nodes");
+        nodes = n;
+        match m["type"].as_str() {
+            Some("info") => depth = m["depth"].as_u64().unwrap(),
+            Some("searching") => {
+                assert!(live.last().is_none_or(|&l| n > l), "{m} after {live:?}");
+                assert_eq!(m["depth"].as_u64(), Some(depth + 1), "{m}");
+                assert!(m["nps"].is_u64() && m["time_ms"].is_u64(), "{m}");
+                live.push(n);
+            }
+            _ => panic!("{m}"),
+        }
+    }
     send(&mut ws, json!({"type": "stop"}));
     let (done, _) = until(&mut ws, "done");
     assert_eq!(done["id"], 1);

@@ -68,14 +68,21 @@ test('live analysis: lines with scores and principal variations, the arrow, stop
   assert.match(pv, /^1\. \S+/, pv);
   assert.match(await page.textContent('#analysis-info'), /depth \d+.*nodes/);
 
-  // Search updates, counted over two seconds.
+  // Search updates, counted over two seconds: all of them, and those of the live
+  // counts between completed iterations (the others bring new lines).
   const updates = await page.evaluate(() => new Promise((resolve) => {
-    let count = 0;
-    const observer = new MutationObserver(() => { count += 1; });
-    observer.observe(document.querySelector('#analysis-info'), { childList: true, characterData: true, subtree: true });
+    const info = document.querySelector('#analysis-info');
+    const count = { all: 0, searching: 0 };
+    const observer = new MutationObserver(() => {
+      count.all += 1;
+      if (info.dataset.kind === 'searching') count.searching += 1;
+    });
+    observer.observe(info, { childList: true, characterData: true, subtree: true });
     setTimeout(() => { observer.disconnect(); resolve(count); }, 2000);
   }));
-  console.log(`search updates shown: ${(updates / 2).toFixed(1)} a second`);
+  console.log(`search updates shown: ${(updates.all / 2).toFixed(1)} a second, `
+    + `${(updates.searching / 2).toFixed(1)} of them live counts between iterations`);
+  assert.match(await page.textContent('#analysis-info'), /depth \d+.*nodes/);
 
   // A click is answered while the engine searches.
   const position = await shownPosition(page);

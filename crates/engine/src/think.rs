@@ -19,7 +19,7 @@ use damas_rules::variant::Variant;
 use crate::book::{self, Book};
 use crate::level::{draw, softmax_weight, Strength};
 use crate::score::Score;
-use crate::search::{Info, Limits, SearchResult, Searcher, Stats};
+use crate::search::{Info, Limits, ProgressSink, SearchResult, Searcher, Stats};
 use crate::time::Clock;
 
 /// What to think about and how.
@@ -129,6 +129,20 @@ pub fn think<R: Rng>(
     clock: &Clock,
     on_info: &mut dyn FnMut(&Info),
 ) -> Thought {
+    think_with_progress(searcher, job, rng, clock, on_info, None)
+}
+
+/// [`think`], the search also telling `progress` (when given) how far it has got
+/// between its iterations, for a live display (full strength only: the lower
+/// strengths' small searches report nothing between). The move is the same.
+pub fn think_with_progress<R: Rng>(
+    searcher: &mut Searcher,
+    job: &Think,
+    rng: &mut R,
+    clock: &Clock,
+    on_info: &mut dyn FnMut(&Info),
+    progress: Option<ProgressSink<'_>>,
+) -> Thought {
     let variant = searcher.options().variant();
     if let Some((m, source)) =
         without_search(variant, job.pos, job.book, job.forced_without_search, rng)
@@ -150,13 +164,29 @@ pub fn think<R: Rng>(
     let result = if clock.needs_watch() {
         std::thread::scope(|s| {
             let watch = s.spawn(|| clock.watch_deadline());
-            let result = at_strength(searcher, job, &limits, rng, stop, &mut on_iteration);
+            let result = at_strength(
+                searcher,
+                job,
+                &limits,
+                rng,
+                stop,
+                &mut on_iteration,
+                progress,
+            );
             clock.finish();
             let _ = watch.join();
             result
         })
     } else {
-        at_strength(searcher, job, &limits, rng, stop, &mut on_iteration)
+        at_strength(
+            searcher,
+            job,
+            &limits,
+            rng,
+            stop,
+            &mut on_iteration,
+            progress,
+        )
     };
     Thought {
         result,
@@ -168,7 +198,7 @@ pub fn think<R: Rng>(
 /// search; lower levels score each root move with a small search (each within
 /// `limits` shared out between the moves), then draw one by softmax over the scores
 /// from `rng`. `on_info` is called once per iteration (full strength) or once at
-/// the end.
+/// the end; `progress` hears from the full strength's search.
 fn at_strength<R: Rng>(
     searcher: &mut Searcher,
     job: &Think,
@@ -176,10 +206,11 @@ fn at_strength<R: Rng>(
     rng: &mut R,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
+    progress: Option<ProgressSink<'_>>,
 ) -> SearchResult {
     let (pos, history) = (job.pos, job.history);
     let Some(profile) = job.strength.profile() else {
-        return searcher.search(pos, history, limits, stop, on_info);
+        return searcher.search_with_progress(pos, history, limits, stop, on_info, progress);
     };
     let start = Instant::now();
     let legal = legal_moves(searcher.options().variant(), pos);

@@ -987,12 +987,16 @@ function startAnalysis() {
     socket.stop();
     return;
   }
-  const job = { id: null, node };
+  // `depth`: the last completed iteration's, whose lines are shown.
+  const job = { id: null, node, depth: null };
   analysis.job = job;
   const request = { type: 'analyze', line: lineOf(node), lines: Number($('#lines').value), notation: state.notation };
   job.id = socket.send(request, (message) => {
     if (analysis.job !== job) return;
-    if (message.type === 'info') renderInfo(message, node);
+    if (message.type === 'info') {
+      job.depth = message.depth;
+      renderInfo(message, node);
+    } else if (message.type === 'searching') renderSearching(message, job.depth);
     else if (message.type === 'done') {
       $('#analysis-info').textContent += ' · done';
       socket.forget(job.id);
@@ -1019,10 +1023,29 @@ function stopAnalysis() {
   drawArrows();
 }
 
+// The search's counts: nodes, speed and time.
+function searchCounts(report) {
+  const nps = report.nps ? ` · ${formatCount(report.nps)}/s` : '';
+  return `${formatCount(report.nodes)} nodes${nps} · ${(report.time_ms / 1000).toFixed(1)} s`;
+}
+
+// The analysis's status line; `kind` ('info' or 'searching') says what updated it.
+function showAnalysisStatus(text, kind) {
+  const box = $('#analysis-info');
+  box.dataset.kind = kind;
+  box.textContent = text;
+}
+
+// Between completed iterations, the live counts of the one under way; the lines stay
+// those of the last completed iteration (`depth`, null before the first).
+function renderSearching(report, depth) {
+  const done = depth === null ? '' : `depth ${depth} · `;
+  showAnalysisStatus(`${done}searching ${report.depth} · ${searchCounts(report)}`, 'searching');
+}
+
 function renderInfo(info, node) {
-  const nps = info.nps ? ` · ${formatCount(info.nps)}/s` : '';
-  $('#analysis-info').textContent =
-    `depth ${info.depth}${info.seldepth ? `/${info.seldepth}` : ''} · ${formatCount(info.nodes)} nodes${nps} · ${(info.time_ms / 1000).toFixed(1)} s`;
+  showAnalysisStatus(
+    `depth ${info.depth}${info.seldepth ? `/${info.seldepth}` : ''} · ${searchCounts(info)}`, 'info');
   const box = $('#analysis');
   box.textContent = '';
   const ply = node.ply;

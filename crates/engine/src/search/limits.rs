@@ -1,10 +1,13 @@
 //! Search limits ([`Limits`], what the caller asks) and the budget that enforces them
 //! inside the tree: node and time limits and the external stop flag (the rule for
 //! stopping between iterations is the [`crate::time::Clock`]'s), and the
-//! depth no search goes past ([`MAX_DEPTH`], and the per-ply tables' size).
+//! depth no search goes past ([`MAX_DEPTH`], and the per-ply tables' size). The
+//! same periodic check reports the search's progress to a caller that asked for it.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
+
+use super::report::{ProgressDue, ProgressSink, Stats};
 
 /// Deepest iteration searched (plies); also bounds the recursion.
 pub const MAX_DEPTH: u32 = 120;
@@ -83,16 +86,20 @@ pub(crate) struct Budget<'a> {
     /// The node count at which [`Budget::exhausted`] next reads the limits: the next
     /// poll or the node limit, whichever comes first (node counts only grow).
     next_check: u64,
+    /// Where progress is reported between iterations, if anywhere.
+    progress: Option<ProgressDue<'a>>,
 }
 
 impl<'a> Budget<'a> {
-    /// The budget of a search that began at `start` (table preparation included).
+    /// The budget of a search that began at `start` (table preparation included),
+    /// reporting its progress to `progress` at its polls.
     pub fn new(
         start: Instant,
         limits: &Limits,
         stop: &'a AtomicBool,
         halt: Option<&'a AtomicBool>,
         completed: Option<&'a AtomicU32>,
+        progress: Option<ProgressSink<'a>>,
     ) -> Budget<'a> {
         Budget {
             start,
@@ -108,26 +115,29 @@ impl<'a> Budget<'a> {
             aborted: false,
             grace: false,
             next_check: 0,
+            progress: progress.map(|p| ProgressDue::new(p, start)),
         }
     }
 
-    /// Whether the search must stop now; `nodes` counts every node visited.
+    /// Whether the search must stop now; `stats.nodes` counts every node visited.
     #[inline(always)]
-    pub fn exhausted(&mut self, nodes: u64) -> bool {
+    pub fn exhausted(&mut self, stats: &Stats) -> bool {
         // One compare on most nodes.
-        if nodes < self.next_check && !self.aborted {
+        if stats.nodes < self.next_check && !self.aborted {
             return false;
         }
-        self.check(nodes)
+        self.check(stats)
     }
 
-    /// [`Budget::exhausted`] at a node where a limit may be reached.
+    /// [`Budget::exhausted`] at a node where a limit may be reached; at a poll,
+    /// the progress report when one is due.
     #[cold]
     #[inline(never)]
-    fn check(&mut self, nodes: u64) -> bool {
+    fn check(&mut self, stats: &Stats) -> bool {
         if self.aborted {
             return true;
         }
+        let nodes = stats.nodes;
         self.next_check = (nodes | POLL_MASK) + 1;
         if let Some(n) = self.max_nodes {
             self.next_check = self.next_check.min(n.saturating_add(1));
@@ -136,8 +146,10 @@ impl<'a> Budget<'a> {
                 return true;
             }
         }
-        if nodes & POLL_MASK == 0 {
-            self.poll();
+        if nodes & POLL_MASK == 0 && !self.poll() && self.iteration != u32::MAX {
+            if let Some(p) = &mut self.progress {
+                p.tick(self.start, self.iteration, stats);
+            }
         }
         self.aborted
     }
@@ -212,6 +224,7 @@ mod tests {
             &stop,
             Some(&halt),
             Some(&completed),
+            None,
         );
         // Before any iteration nothing is superseded.
         assert!(!b.poll());
@@ -235,12 +248,14 @@ mod tests {
         let stop = AtomicBool::new(true);
         let halt = AtomicBool::new(false);
         let hour = Duration::from_secs(3600);
-        assert!(!Budget::new(Instant::now(), &Limits::time(hour), &stop, None, None).can_grace());
+        assert!(
+            !Budget::new(Instant::now(), &Limits::time(hour), &stop, None, None, None).can_grace()
+        );
         let limits = Limits {
             soft: Some(hour),
             ..Limits::time(hour)
         };
-        let mut b = Budget::new(Instant::now(), &limits, &stop, Some(&halt), None);
+        let mut b = Budget::new(Instant::now(), &limits, &stop, Some(&halt), None, None);
         assert!(b.can_grace());
         assert!(b.poll(), "the stop flag stops a search out of grace");
         b.resume();
@@ -255,7 +270,7 @@ mod tests {
             ..Limits::time(hour)
         };
         let halt = AtomicBool::new(false);
-        let mut b = Budget::new(Instant::now(), &past, &stop, Some(&halt), None);
+        let mut b = Budget::new(Instant::now(), &past, &stop, Some(&halt), None, None);
         b.begin_grace();
         assert!(b.poll());
     }
@@ -264,7 +279,7 @@ mod tests {
     fn one_thread_is_never_superseded() {
         let stop = AtomicBool::new(false);
         let limits = Limits::default();
-        let mut b = Budget::new(Instant::now(), &limits, &stop, None, None);
+        let mut b = Budget::new(Instant::now(), &limits, &stop, None, None, None);
         b.iteration = 0;
         assert!(!b.poll() && !b.superseded);
     }

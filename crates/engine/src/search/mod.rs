@@ -1,5 +1,6 @@
 //! Game-tree search. The public contract: [`Techniques`] (every technique switchable),
-//! [`Limits`], [`Searcher::search`] reporting [`Info`] per completed iteration and
+//! [`Limits`], [`Searcher::search`] reporting [`Info`] per completed iteration (and,
+//! asked through [`Searcher::search_with_progress`], [`Progress`] between them) and
 //! returning a [`SearchResult`] with [`Stats`].
 //!
 //! Layout: this file holds the [`Searcher`] (options and tables kept across moves) and
@@ -38,7 +39,7 @@ pub use options::{
     THESIS_ASPIRATION_DELTA,
 };
 pub use parallel::smp::{parse_threads, MAX_THREADS};
-pub use report::{Info, PvLine, SearchResult, Stats, CONVERSION_UNPROVEN};
+pub use report::{Info, Progress, ProgressSink, PvLine, SearchResult, Stats, CONVERSION_UNPROVEN};
 pub use techniques::{TechniqueError, Techniques};
 pub use tuning::{Param, ParamId, Tuning, TuningError, PARAMS, PARAM_COUNT};
 
@@ -196,10 +197,25 @@ impl Searcher {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
+        self.search_with_progress(pos, history, limits, stop, on_info, None)
+    }
+
+    /// [`Searcher::search`], reporting to `progress` (when given) how far it has got
+    /// between completed iterations: the main thread, at its periodic check of the
+    /// limits. The search is the same, node for node.
+    pub fn search_with_progress(
+        &mut self,
+        pos: &Position,
+        history: &[Position],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+        progress: Option<ProgressSink<'_>>,
+    ) -> SearchResult {
         let start = Instant::now();
         let t = self.options.techniques;
         if t.tt && self.options.table == TableKind::Replacing {
-            return self.search_shared(start, pos, history, limits, stop, on_info);
+            return self.search_shared(start, pos, history, limits, stop, on_info, progress);
         }
         // A small table stands in when `tt` is off, so the engine needs no Option.
         let bits = if t.tt { self.options.tt_bits } else { 10 };
@@ -220,13 +236,14 @@ impl Searcher {
         let shared = self.main.lend(start, &self.options, None);
         let evaluation = self.options.evaluation.clone();
         let r = damas_rules::with_rules!(self.options.variant, R => dispatch!(evaluation, |eval| run::<_, _, R>(
-            eval, shared, tt, pos, history, limits, stop, on_info
+            eval, shared, tt, pos, history, limits, stop, on_info, progress
         )));
         self.thread_nodes = vec![r.stats.nodes + r.stats.qs_nodes];
         r
     }
 
     /// A search over the replacing table, with helper threads when asked for.
+    #[allow(clippy::too_many_arguments)]
     fn search_shared(
         &mut self,
         start: Instant,
@@ -235,6 +252,7 @@ impl Searcher {
         limits: &Limits,
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
+        progress: Option<ProgressSink<'_>>,
     ) -> SearchResult {
         let table = self
             .shared
@@ -261,7 +279,7 @@ impl Searcher {
         };
         let (main, helpers) = (&mut self.main, &mut self.helpers[..helpers]);
         let (r, nodes) = damas_rules::with_rules!(job.opts.variant, R => dispatch!(evaluation, |eval| smp::search::<_, R>(
-            eval, &job, main, helpers, stop, on_info
+            eval, &job, main, helpers, stop, on_info, progress
         )));
         self.thread_nodes = nodes;
         r
@@ -304,7 +322,7 @@ struct Shared<'a> {
 }
 
 /// One search with evaluator `eval` on table `tt` under the rules `R` (one thread's
-/// part of it).
+/// part of it), reporting its progress to `progress`.
 #[allow(clippy::too_many_arguments)]
 fn run<E: Evaluator + ?Sized, T: TableAccess, R: Rules>(
     eval: &E,
@@ -315,6 +333,7 @@ fn run<E: Evaluator + ?Sized, T: TableAccess, R: Rules>(
     limits: &Limits,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
+    progress: Option<ProgressSink<'_>>,
 ) -> SearchResult {
     let t = shared.t;
     let mut engine = Engine {
@@ -332,6 +351,11 @@ fn run<E: Evaluator + ?Sized, T: TableAccess, R: Rules>(
             stop,
             shared.smp.map(|r| &r.coord.done),
             shared.smp.map(|r| &r.coord.completed),
+            // Borrowed for this search only.
+            progress.map(|p| ProgressSink {
+                every: p.every,
+                report: p.report,
+            }),
         ),
         path: history.to_vec(),
         root_best: None,

@@ -43,7 +43,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     ) -> Result<(Option<T::Slot>, Option<Found>), Score> {
         let known_key = self.known_key.take();
         self.stats.nodes += 1;
-        if self.budget.exhausted(self.stats.nodes) {
+        if self.budget.exhausted(&self.stats) {
             return Err(Score::DRAW);
         }
         let t = self.t;

@@ -1,7 +1,8 @@
 //! What a search reports: node counts and timing ([`Stats`]), a completed iteration
-//! ([`Info`]) and the outcome ([`SearchResult`]).
+//! ([`Info`]), how far it has got between iterations ([`Progress`]) and the outcome
+//! ([`SearchResult`]).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::score::Score;
 use damas_rules::moves::Move;
@@ -91,6 +92,74 @@ pub struct Info {
     /// A won database position whose conversion within the counting rules (the
     /// 15-move and 5-move rules) was not found: the win may still be drawn by them.
     pub conversion_unproven: bool,
+}
+
+/// How far a running search has got, reported between completed iterations to a
+/// caller that asked for it ([`ProgressSink`]): live counts for a display.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Progress {
+    /// Depth of the iteration under way.
+    pub depth: u32,
+    /// Search nodes so far ([`Stats::nodes`]), of the reporting (main) thread.
+    pub nodes: u64,
+    /// Quiescence nodes so far ([`Stats::qs_nodes`]).
+    pub qs_nodes: u64,
+    /// Time since the search began.
+    pub time: Duration,
+}
+
+impl Progress {
+    /// Nodes per second counting every node, quiescence included ([`Stats::nps`]).
+    pub fn nps(&self) -> u64 {
+        Stats {
+            nodes: self.nodes,
+            qs_nodes: self.qs_nodes,
+            time: self.time,
+            ..Stats::default()
+        }
+        .nps()
+    }
+}
+
+/// Where a running search reports its [`Progress`], and how often: at the search's
+/// periodic check of its limits, once at least `every` has passed since the last
+/// report (or the search's start). The search itself is the same with or without.
+pub struct ProgressSink<'a> {
+    /// The least time between two reports.
+    pub every: Duration,
+    /// Called with each report, on the search's main thread.
+    pub report: &'a mut dyn FnMut(&Progress),
+}
+
+/// A [`ProgressSink`] in a search: when its next report is due.
+pub(crate) struct ProgressDue<'a> {
+    sink: ProgressSink<'a>,
+    next: Instant,
+}
+
+impl<'a> ProgressDue<'a> {
+    /// Reports to `sink` for a search that began at `start`.
+    pub fn new(sink: ProgressSink<'a>, start: Instant) -> ProgressDue<'a> {
+        ProgressDue {
+            next: start + sink.every,
+            sink,
+        }
+    }
+
+    /// Report `depth` and the counts of `stats` (a search begun at `start`) when due.
+    pub fn tick(&mut self, start: Instant, depth: u32, stats: &Stats) {
+        let now = Instant::now();
+        if now < self.next {
+            return;
+        }
+        self.next = now + self.sink.every;
+        (self.sink.report)(&Progress {
+            depth,
+            nodes: stats.nodes,
+            qs_nodes: stats.qs_nodes,
+            time: now.saturating_duration_since(start),
+        });
+    }
 }
 
 /// One of several best lines from the root: its score (of the side to move) and moves.

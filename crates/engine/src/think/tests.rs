@@ -1,5 +1,5 @@
 use super::*;
-use crate::search::{Limits, SearchOptions};
+use crate::search::{Limits, ProgressSink, SearchOptions};
 use crate::time::{MoveBudget, MoveOverhead, TimeControl};
 use damas_rules::fen::parse_fen;
 use damas_rules::movegen::legal_moves;
@@ -267,4 +267,65 @@ fn several_lines_are_asked_by_the_request() {
         &mut |i| reported = i.lines.len(),
     );
     assert_eq!(reported, 3);
+}
+
+/// A search asked for progress reports them between its iterations, with live node
+/// counts, and is the same search node for node; one and several lines alike.
+#[test]
+fn progress_is_reported_while_searching_and_changes_nothing() {
+    let pos = Position::start();
+    let nodes = 400_000;
+    for lines in [1, 2] {
+        let request = Think {
+            lines: Some(lines),
+            ..Think::search(&pos, &[])
+        };
+        let budget = || Clock::new(MoveBudget::exact(&TimeControl::Nodes(nodes)));
+        let mut infos = Vec::new();
+        let plain = think(
+            &mut Searcher::new(SearchOptions::default()),
+            &request,
+            &mut no_draws(),
+            &budget(),
+            &mut |i| infos.push(i.clone()),
+        );
+        let mut reports = Vec::new();
+        let mut infos_reporting = Vec::new();
+        let reporting = think_with_progress(
+            &mut Searcher::new(SearchOptions::default()),
+            &request,
+            &mut no_draws(),
+            &budget(),
+            &mut |i| infos_reporting.push(i.clone()),
+            Some(ProgressSink {
+                // Far shorter than the search, however fast the machine.
+                every: std::time::Duration::from_micros(100),
+                report: &mut |p| reports.push(*p),
+            }),
+        );
+        let same = |r: &SearchResult| (r.best, r.score, r.depth, r.pv.clone(), r.stats.nodes);
+        assert_eq!(
+            same(&plain.result),
+            same(&reporting.result),
+            "{lines} lines"
+        );
+        let depths = |v: &[Info]| {
+            v.iter()
+                .map(|i| (i.depth, i.stats.nodes))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(depths(&infos), depths(&infos_reporting));
+        let last = reporting.result.stats.nodes;
+        assert!(
+            reports.iter().any(|p| p.nodes > 0 && p.nodes < last),
+            "{lines} lines: {} reports below {last} nodes",
+            reports.len()
+        );
+        assert!(reports
+            .windows(2)
+            .all(|w| w[0].nodes < w[1].nodes && w[0].time <= w[1].time));
+        assert!(reports
+            .iter()
+            .all(|p| p.depth >= 1 && p.depth <= reporting.result.depth + 1 && p.nodes <= nodes));
+    }
 }

@@ -10,7 +10,8 @@
 //! iteration that another thread has already completed at its depth or deeper is
 //! abandoned at once (it could only be thrown away), and a thread starting an
 //! iteration puts first the best move of the deepest completed one. The
-//! main thread alone reports progress. With one thread the search is exactly the
+//! main thread alone reports progress (completed iterations and, when asked, how far
+//! it has got between them). With one thread the search is exactly the
 //! single-threaded one.
 //!
 //! A caller's soft stop (its `on_info` setting the stop flag after an iteration, so
@@ -35,7 +36,7 @@ use damas_rules::variant::Rules;
 use super::busy::Busy;
 use crate::search::limits::Limits;
 use crate::search::options::SearchOptions;
-use crate::search::report::{Info, SearchResult};
+use crate::search::report::{Info, ProgressSink, SearchResult};
 use crate::search::{run, ThreadState};
 
 /// Most search threads accepted.
@@ -190,8 +191,9 @@ impl Role<'_> {
 }
 
 /// Search `job` with the main thread's `main` state and one helper thread per
-/// element of `helpers`. Returns the result and every thread's node count
-/// (quiescence included), the main thread's first.
+/// element of `helpers`, the main thread reporting to `on_info` and `progress`.
+/// Returns the result and every thread's node count (quiescence included), the main
+/// thread's first.
 pub(crate) fn search<E: Evaluator + ?Sized, R: Rules>(
     eval: &E,
     job: &Job<'_>,
@@ -199,6 +201,7 @@ pub(crate) fn search<E: Evaluator + ?Sized, R: Rules>(
     helpers: &mut [ThreadState],
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
+    progress: Option<ProgressSink<'_>>,
 ) -> (SearchResult, Vec<u64>) {
     let all_nodes = |r: &SearchResult| r.stats.nodes + r.stats.qs_nodes;
     // One thread's search: its own tables, the shared one, its role.
@@ -206,7 +209,8 @@ pub(crate) fn search<E: Evaluator + ?Sized, R: Rules>(
                   role: Option<Role<'_>>,
                   limits: &Limits,
                   stop: &AtomicBool,
-                  on_info: &mut dyn FnMut(&Info)| {
+                  on_info: &mut dyn FnMut(&Info),
+                  progress: Option<ProgressSink<'_>>| {
         let mut tt = SharedHandle::new(job.table);
         let shared = state.lend(job.start, job.opts, role);
         run::<_, _, R>(
@@ -218,10 +222,11 @@ pub(crate) fn search<E: Evaluator + ?Sized, R: Rules>(
             limits,
             stop,
             on_info,
+            progress,
         )
     };
     if helpers.is_empty() {
-        let r = thread(main, None, job.limits, stop, on_info);
+        let r = thread(main, None, job.limits, stop, on_info, progress);
         let n = all_nodes(&r);
         return (r, vec![n]);
     }
@@ -242,7 +247,14 @@ pub(crate) fn search<E: Evaluator + ?Sized, R: Rules>(
                         coord,
                         thread: i + 1,
                     };
-                    thread(state, Some(role), helper_limits, &coord.done, &mut |_| {})
+                    thread(
+                        state,
+                        Some(role),
+                        helper_limits,
+                        &coord.done,
+                        &mut |_| {},
+                        None,
+                    )
                 })
             })
             .collect();
@@ -250,7 +262,7 @@ pub(crate) fn search<E: Evaluator + ?Sized, R: Rules>(
             coord: &coord,
             thread: 0,
         };
-        let result = thread(main, Some(role), job.limits, stop, on_info);
+        let result = thread(main, Some(role), job.limits, stop, on_info, progress);
         coord.done.store(true, Ordering::Relaxed);
         let helper_results: Vec<SearchResult> =
             handles.into_iter().filter_map(|h| h.join().ok()).collect();

@@ -262,7 +262,10 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
                     self.budget.iteration = d;
                     d
                 }
-                None => next,
+                None => {
+                    self.budget.iteration = next;
+                    next
+                }
             };
             let (best, complete) = if t.mtdf {
                 let guess = result.score;

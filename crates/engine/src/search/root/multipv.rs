@@ -33,6 +33,7 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         result.pv = vec![moves[0]];
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         for d in 1..=max_depth {
+            self.budget.iteration = d;
             let mut rest = moves.clone();
             let mut found: Vec<PvLine> = Vec::with_capacity(wanted);
             while found.len() < wanted {
