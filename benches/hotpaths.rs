@@ -5,7 +5,8 @@
 //!
 //! The positions come from `data/positions/middlegame.fen` followed out by random
 //! legal moves (seeded), so that openings, middle games and endings with kings all
-//! occur. `cargo bench --bench hotpaths`; each figure is per position or per access.
+//! occur. `cargo bench --features tools --bench hotpaths`; each figure is per position
+//! or per access.
 // criterion_group! makes a public function without documentation.
 #![allow(missing_docs)]
 use damas_rules::variant::{Brazilian, Variant};

@@ -1,5 +1,5 @@
 //! A probe loop for profiling (`valgrind --tool=callgrind --toggle-collect=egdb_probe::probe_all`):
-//! `cargo run --release --example egdb_probe -- DIR PIECES COUNT [all|quiet|captures] [huge] [repeat=R]`
+//! `cargo run --release --features tools --example egdb_probe -- DIR PIECES COUNT [all|quiet|captures] [huge] [repeat=R]`
 //! (`huge`: probe a copy of the slices in huge pages, `Egdb::copy_slices_to_huge_pages`;
 //! `repeat=R`: probe the same COUNT positions R times over, so that with a small COUNT
 //! their data stays in the processor's cache and the rate is the probe's own cost,

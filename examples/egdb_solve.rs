@@ -1,7 +1,7 @@
 //! Times the distances solved on demand (`Egdb::solve_distances`):
-//! `cargo run --release --example egdb_solve -- DIR FEN…` solves the slice pair of
-//! each won or lost position, in order, on a fresh database handle each, and prints
-//! the wall time and the bytes kept.
+//! `cargo run --release --features tools --example egdb_solve -- DIR FEN…` solves the
+//! slice pair of each won or lost position, in order, on a fresh database handle each,
+//! and prints the wall time and the bytes kept.
 
 use damas_rules::variant::Variant;
 use std::time::Instant;

@@ -1,5 +1,5 @@
 //! A measurement for the search report (it asserts nothing, so it is an example,
-//! not a test): `cargo run --release --example tt_key_comparisons`.
+//! not a test): `cargo run --release --features tools --example tt_key_comparisons`.
 
 use damas_rules::variant::Variant;
 use std::sync::atomic::AtomicBool;
