@@ -161,23 +161,7 @@ pub fn think_with_progress<R: Rng>(
         on_info(info);
         clock.after_iteration(info.pv.first().copied(), info.score);
     };
-    let result = if clock.needs_watch() {
-        std::thread::scope(|s| {
-            let watch = s.spawn(|| clock.watch_deadline());
-            let result = at_strength(
-                searcher,
-                job,
-                &limits,
-                rng,
-                stop,
-                &mut on_iteration,
-                progress,
-            );
-            clock.finish();
-            let _ = watch.join();
-            result
-        })
-    } else {
+    let search = || {
         at_strength(
             searcher,
             job,
@@ -187,6 +171,17 @@ pub fn think_with_progress<R: Rng>(
             &mut on_iteration,
             progress,
         )
+    };
+    let result = if clock.needs_watch() {
+        std::thread::scope(|s| {
+            let watch = s.spawn(|| clock.watch_deadline());
+            let result = search();
+            clock.finish();
+            let _ = watch.join();
+            result
+        })
+    } else {
+        search()
     };
     Thought {
         result,
