@@ -7,7 +7,6 @@
 use damas_rules::variant::Variant;
 use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
 use rand::{Rng, SeedableRng};
 
@@ -23,25 +22,13 @@ use damas_rules::fen::parse_fen;
 const FEN: &str = "W:WKc1,e3:Bf6";
 
 /// Slices of 2–3 pieces, built once; tests damage copies.
-fn built() -> &'static tempfile::TempDir {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        build_slices(
-            Variant::Brazilian,
-            dir.path(),
-            3,
-            &BuildOptions::default(),
-            |_| {},
-        )
-        .unwrap();
-        dir
-    })
+fn built() -> &'static Path {
+    crate::slices::brazilian(3)
 }
 
 fn copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for e in std::fs::read_dir(built().path()).unwrap() {
+    for e in std::fs::read_dir(built()).unwrap() {
         let e = e.unwrap();
         if e.path().extension().is_some_and(|x| x == "wdl") {
             std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
@@ -201,7 +188,7 @@ fn a_truncated_file_leaves_the_other_slices_answering() {
     let path = slice_path(dir.path(), slice);
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() - 7]).unwrap();
-    let sound = Egdb::open(Variant::Brazilian, built().path()).unwrap();
+    let sound = Egdb::open(Variant::Brazilian, built()).unwrap();
     let db = Egdb::open(Variant::Brazilian, dir.path()).unwrap();
     assert_eq!(db.max_pieces(), 3);
     let damaged = db.damaged_files();

@@ -239,18 +239,10 @@ fn the_hub_finds_russian_databases_at_the_standard_place() {
 #[test]
 fn brazilian_files_are_never_consulted_under_russian_rules() {
     // The Hub: a directory of only Brazilian files is dropped with a note.
-    let dir = tempfile::tempdir().unwrap();
-    build_slices(
-        Variant::Brazilian,
-        dir.path(),
-        3,
-        &BuildOptions::default(),
-        |_| {},
-    )
-    .unwrap();
+    let dir = crate::slices::brazilian(3);
     let out = hub_search(&[
         "hub".into(),
-        format!("set-param name=egdb-dir value=\"{}\"", dir.path().display()),
+        format!("set-param name=egdb-dir value=\"{}\"", dir.display()),
         "set-param name=variant value=russian".into(),
     ]);
     assert!(
@@ -259,7 +251,7 @@ fn brazilian_files_are_never_consulted_under_russian_rules() {
         "{out:?}"
     );
     // The library: the search drops an oracle of other rules.
-    let brazilian: Arc<dyn Oracle> = Arc::new(Egdb::open(Variant::Brazilian, dir.path()).unwrap());
+    let brazilian: Arc<dyn Oracle> = Arc::new(Egdb::open(Variant::Brazilian, dir).unwrap());
     assert_eq!(brazilian.variant(), Variant::Brazilian);
     let options = SearchOptions::default()
         .with_variant(Variant::Russian)

@@ -15,6 +15,9 @@ use damas_rules::notation::{move_to_string, Notation};
 use damas_rules::variant::Variant;
 use damas_rules::Position;
 use proptest::prelude::*;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 const BIN: &str = env!("CARGO_BIN_EXE_damas");
 
@@ -27,16 +30,12 @@ const LIMIT_KIB: u64 = 2 << 20;
 fn walk(seed: u64, plies: usize) -> (Position, Vec<String>) {
     let mut pos = Position::start();
     let mut moves = Vec::new();
-    let mut s = seed;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..plies {
         let legal = legal_moves(Variant::Brazilian, &pos);
-        if legal.is_empty() {
+        let Some(&m) = legal.choose(&mut rng) else {
             break;
-        }
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let m = legal[(s >> 33) as usize % legal.len()];
+        };
         moves.push(move_to_string(Variant::Brazilian, &pos, m, Notation::Hub));
         pos = pos.play(m);
     }

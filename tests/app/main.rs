@@ -24,6 +24,7 @@ mod readme_examples;
 mod review;
 mod review_both_ways;
 mod russian_play;
+mod slices;
 mod tmux;
 mod tui;
 mod tui_analysis;

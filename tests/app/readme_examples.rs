@@ -10,14 +10,10 @@
 //! of lines, and a `…` inside a line for any text. Timings (`time`, `nps`) are not
 //! compared. Output past the last expected line is not checked.
 
-use damas_rules::variant::Variant;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
-use std::sync::{mpsc, OnceLock};
+use std::sync::mpsc;
 use std::time::Duration;
-
-use damas_egdb::slices::build::build_slices;
-use damas_egdb::BuildOptions;
 
 /// A command of a checked block and the lines it should print.
 #[derive(Debug)]
@@ -183,20 +179,7 @@ fn mismatch(expected: &[String], actual: &[String]) -> Option<String> {
 /// Win/draw/loss slices of 1–4 pieces (what `damas-egdb build` writes, fewer
 /// pieces), built once, for the `damas-egdb` examples.
 fn egdb_dir() -> &'static std::path::Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        build_slices(
-            Variant::Brazilian,
-            dir.path(),
-            4,
-            &BuildOptions::default(),
-            |_| {},
-        )
-        .unwrap();
-        dir
-    })
-    .path()
+    crate::slices::brazilian(4)
 }
 
 /// Run the example's program on its arguments and input; its stdout lines.
