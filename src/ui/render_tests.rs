@@ -281,3 +281,82 @@ fn the_engine_panel_labels_the_score_and_keeps_the_last_search() {
     );
     assert!(text.contains("White wins in 4 moves (7 plies)"), "{text}");
 }
+
+#[test]
+fn the_analysis_panel_wraps_a_long_line_and_keeps_every_move() {
+    let mut c = Controller::new(
+        Variant::Brazilian,
+        Position::start(),
+        Players {
+            white: Player::Human,
+            black: Player::Human,
+        },
+        TimeControl::Depth(2),
+    );
+    c.toggle_analysis(1);
+    c.tick();
+    let Some(crate::ui::controller::Effect::Search(req)) = c.take_effects().pop() else {
+        panic!("the analysis board starts a search")
+    };
+    // Sixteen plies: far wider than the panel beside the board at 80 columns.
+    let mut pos = c.position();
+    let mut pv = Vec::new();
+    for _ in 0..16 {
+        let mv = *damas_rules::movegen::legal_moves(Variant::Brazilian, &pos)
+            .last()
+            .expect("a move");
+        pv.push(mv);
+        pos = pos.play(mv);
+    }
+    let info = damas_engine::search::Info {
+        depth: 12,
+        score: damas_engine::score::Score::centi(42),
+        stats: Default::default(),
+        pv: pv.clone(),
+        lines: vec![],
+        conversion_unproven: false,
+    };
+    c.on_engine_info(req.id, &info);
+    let (lines, _) = screen(&c, 80, 24);
+    let text = lines.join("\n");
+    // The panel's rows, read from the line that starts `1. ` to the panel's border.
+    let first = lines
+        .iter()
+        .position(|l| {
+            l.split('│')
+                .any(|cell| cell.trim_start().starts_with("1. "))
+        })
+        .unwrap_or_else(|| panic!("no analysis line:\n{text}"));
+    let words: Vec<String> = lines[first..]
+        .iter()
+        .map_while(|l| {
+            let cells: Vec<&str> = l.split('│').collect();
+            (cells.len() >= 3).then(|| cells[cells.len() - 2].to_string())
+        })
+        .flat_map(|cell| {
+            cell.split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut at = c.position();
+    let expected: Vec<String> = pv
+        .iter()
+        .map(|&mv| {
+            let s = damas_rules::notation::move_to_string(
+                Variant::Brazilian,
+                &at,
+                mv,
+                damas_rules::notation::Notation::Algebraic,
+            );
+            at = at.play(mv);
+            s
+        })
+        .collect();
+    let shown: Vec<&String> = words.iter().filter(|w| expected.contains(w)).collect();
+    assert_eq!(
+        shown,
+        expected.iter().collect::<Vec<_>>(),
+        "every move of the line, in order, on the panel:\n{text}"
+    );
+}

@@ -5,6 +5,7 @@
 mod analyze;
 mod analyze_lines;
 mod analyze_verdicts;
+mod book;
 mod egdb_convert;
 mod egdb_damage;
 mod egdb_russian_play;
