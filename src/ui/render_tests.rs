@@ -27,6 +27,20 @@ fn screen(c: &Controller, w: u16, h: u16) -> (Vec<String>, BoardGeometry) {
     (lines, g.unwrap())
 }
 
+/// A Brazilian game from the start between two people, the engine at depth 2 for
+/// hints.
+fn two_humans() -> Controller {
+    Controller::new(
+        Variant::Brazilian,
+        Position::start(),
+        Players {
+            white: Player::Human,
+            black: Player::Human,
+        },
+        TimeControl::Depth(2),
+    )
+}
+
 fn type_move(c: &mut Controller, text: &str) {
     let mut chars = text.chars();
     c.handle(Action::OpenPrompt(chars.next().unwrap()));
@@ -48,15 +62,7 @@ fn cell_text(lines: &[String], g: &BoardGeometry, name: &str) -> String {
 
 #[test]
 fn board_coordinates_pieces_and_move_list_at_80x24() {
-    let mut c = Controller::new(
-        Variant::Brazilian,
-        Position::start(),
-        Players {
-            white: Player::Human,
-            black: Player::Human,
-        },
-        TimeControl::Depth(2),
-    );
+    let mut c = two_humans();
     type_move(&mut c, "c3-d4");
     type_move(&mut c, "f6-g5");
     type_move(&mut c, "g3-h4");
@@ -118,15 +124,7 @@ fn kings_differ_from_men_and_flipping_turns_the_board() {
 
 #[test]
 fn highlights_and_thinking_are_shown() {
-    let mut c = Controller::new(
-        Variant::Brazilian,
-        Position::start(),
-        Players {
-            white: Player::Human,
-            black: Player::Human,
-        },
-        TimeControl::Depth(2),
-    );
+    let mut c = two_humans();
     c.handle(Action::Select); // cursor starts on c3
     let (lines, g) = screen(&c, 80, 24);
     assert_eq!(cell_text(&lines, &g, "d4"), "·");
@@ -247,15 +245,7 @@ fn long_messages_wrap_and_forced_capturers_are_marked() {
 
 #[test]
 fn the_engine_panel_labels_the_score_and_keeps_the_last_search() {
-    let mut c = Controller::new(
-        Variant::Brazilian,
-        Position::start(),
-        Players {
-            white: Player::Human,
-            black: Player::Human,
-        },
-        TimeControl::Depth(2),
-    );
+    let mut c = two_humans();
     c.handle(Action::Hint);
     let Some(crate::ui::controller::Effect::Search(req)) = c.take_effects().pop() else {
         panic!()
@@ -284,15 +274,7 @@ fn the_engine_panel_labels_the_score_and_keeps_the_last_search() {
 
 #[test]
 fn the_analysis_panel_wraps_a_long_line_and_keeps_every_move() {
-    let mut c = Controller::new(
-        Variant::Brazilian,
-        Position::start(),
-        Players {
-            white: Player::Human,
-            black: Player::Human,
-        },
-        TimeControl::Depth(2),
-    );
+    let mut c = two_humans();
     c.toggle_analysis(1);
     c.tick();
     let Some(crate::ui::controller::Effect::Search(req)) = c.take_effects().pop() else {
