@@ -361,11 +361,15 @@ impl Player for InternalPlayer {
     }
 }
 
-/// A Hub engine child process.
+/// A Hub engine child process, started again for the next game after it fails.
 pub struct HubPlayer {
     name: String,
     client: HubClient,
     limit: TimeControl,
+    /// What it was started from, to start it again.
+    spec: EngineSpec,
+    /// Whether it failed (died, hung, answered nonsense) since it was started.
+    failed: bool,
 }
 
 impl HubPlayer {
@@ -385,6 +389,8 @@ impl HubPlayer {
             name,
             client,
             limit: spec.limit,
+            spec: spec.clone(),
+            failed: false,
         })
     }
 
@@ -399,7 +405,14 @@ impl Player for HubPlayer {
         self.name.clone()
     }
     fn new_game(&mut self) -> Result<(), PlayerError> {
-        self.client.new_game()?;
+        if self.failed {
+            // A failure loses one game, not the rest of the match.
+            let fresh = HubPlayer::spawn(&self.spec)?;
+            std::mem::replace(self, fresh).quit();
+        }
+        let started = self.client.new_game();
+        self.failed = started.is_err();
+        started?;
         Ok(())
     }
     fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError> {
@@ -412,8 +425,9 @@ impl Player for HubPlayer {
         let level = move_control(&self.limit, clock);
         let reply = self
             .client
-            .think(&game.start(), game.moves(), &level, timeout)?;
-        Ok(reply.best)
+            .think(&game.start(), game.moves(), &level, timeout);
+        self.failed = reply.is_err();
+        Ok(reply?.best)
     }
     fn limit(&self) -> TimeControl {
         self.limit

@@ -2,7 +2,7 @@
 //! and a non-zero exit; a match with two workers writes the same games as with one;
 //! an SPRT stops the match before the game limit; `damas pdn score` reads the match's
 //! report back from its games, and `damas pdn endings` counts the database wins
-//! each player reached.
+//! each player reached; a Hub engine that dies is started again for the next game.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -208,4 +208,51 @@ fn pdn_endings_counts_the_database_wins_each_player_reached() {
     std::fs::create_dir(&empty).unwrap();
     let out = endings(&[&pdn, "--egdb", &empty.to_string_lossy()]);
     assert!(!out.status.success(), "{}", text(&out.stdout));
+}
+
+/// A Hub engine that dies in a game loses that game only: the match starts it again
+/// for the next one instead of forfeiting the rest.
+#[test]
+fn a_hub_engine_that_dies_loses_one_game_and_is_started_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_damas");
+    let mark = dir.path().join("died");
+    // The first start passes lines through until the first `go`, then ends (and the
+    // engine with it); every later start is the plain engine.
+    let script = write_file(
+        dir.path(),
+        "flaky.sh",
+        &format!(
+            "if [ -e '{m}' ]; then exec '{bin}' hub; fi\ntouch '{m}'\n\
+             while IFS= read -r l; do case \"$l\" in go*) exit;; esac; \
+             printf '%s\\n' \"$l\"; done | '{bin}' hub\n",
+            m = mark.display()
+        ),
+    );
+    let flaky = format!("name=flaky,depth=2,cmd=sh {script}");
+    let out = damas(&[
+        "--engine1",
+        "name=steady,depth=2",
+        "--engine2",
+        &flaky,
+        "--games",
+        "4",
+        "--quiet",
+    ]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    let games: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("game ") && !l.starts_with("game pairs"))
+        .collect();
+    assert_eq!(games.len(), 4, "{text}");
+    assert!(games[0].contains("flaky failed"), "{text}");
+    assert!(
+        games[1..].iter().all(|g| !g.contains("failed")),
+        "the engine is started again after it dies:\n{text}"
+    );
 }
