@@ -365,8 +365,7 @@ impl Player for InternalPlayer {
 pub struct HubPlayer {
     name: String,
     client: HubClient,
-    limit: TimeControl,
-    /// What it was started from, to start it again.
+    /// What it was started from (its time limit, and to start it again).
     spec: EngineSpec,
     /// Whether it failed (died, hung, answered nonsense) since it was started.
     failed: bool,
@@ -388,7 +387,6 @@ impl HubPlayer {
         Ok(HubPlayer {
             name,
             client,
-            limit: spec.limit,
             spec: spec.clone(),
             failed: false,
         })
@@ -416,13 +414,13 @@ impl Player for HubPlayer {
         Ok(())
     }
     fn choose(&mut self, game: &Game, clock: Option<Duration>) -> Result<Move, PlayerError> {
-        let timeout = match self.limit {
+        let timeout = match self.spec.limit {
             TimeControl::MoveTime(t) => t * 3 + Duration::from_secs(5),
             // On a clock the match runner judges the time; this only catches a hang.
             TimeControl::Clock { time: base, .. } => clock.unwrap_or(base) + Duration::from_secs(5),
             _ => Duration::from_secs(3600),
         };
-        let level = move_control(&self.limit, clock);
+        let level = move_control(&self.spec.limit, clock);
         let reply = self
             .client
             .think(&game.start(), game.moves(), &level, timeout);
@@ -430,7 +428,7 @@ impl Player for HubPlayer {
         Ok(reply?.best)
     }
     fn limit(&self) -> TimeControl {
-        self.limit
+        self.spec.limit
     }
 }
 
