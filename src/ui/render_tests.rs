@@ -321,20 +321,11 @@ fn the_analysis_panel_wraps_a_long_line_and_keeps_every_move() {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let mut at = c.position();
-    let expected: Vec<String> = pv
-        .iter()
-        .map(|&mv| {
-            let s = damas_rules::notation::move_to_string(
-                Variant::Brazilian,
-                &at,
-                mv,
-                damas_rules::notation::Notation::Algebraic,
-            );
-            at = at.play(mv);
-            s
-        })
-        .collect();
+    let expected: Vec<String> =
+        crate::cli::analyze::line_to_string(Variant::Brazilian, &c.position(), &pv)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
     let shown: Vec<&String> = words.iter().filter(|w| expected.contains(w)).collect();
     assert_eq!(
         shown,
