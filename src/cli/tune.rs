@@ -45,6 +45,12 @@ pub struct Args {
     /// Seed of the perturbations and the opening order (new run).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Factor on every parameter's perturbation `c` (new run): above 1 for a coarse run.
+    #[arg(long, default_value_t = 1.0)]
+    pub c_scale: f64,
+    /// Factor on every parameter's learning rate `r` (new run): above 1 for a coarse run.
+    #[arg(long, default_value_t = 1.0)]
+    pub r_scale: f64,
     /// Plies after which a game is adjudicated a draw (new run).
     #[arg(long, default_value_t = 300)]
     pub max_plies: usize,
@@ -89,7 +95,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             state
         }
         None => {
-            let params = tune::engine_params(&args.params).map_err(CliError::input)?;
+            let params = tune::engine_params(
+                &args.params,
+                tune::Scale {
+                    c: args.c_scale,
+                    r: args.r_scale,
+                },
+            ).map_err(CliError::input)?;
             let setup = GameSetup {
                 variant: args.variant,
                 nodes: args.nodes,

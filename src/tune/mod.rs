@@ -66,9 +66,31 @@ pub enum TuneError {
     },
 }
 
+/// Factors on every parameter's end-of-run perturbation `c` and rate `r`: 1 and 1
+/// keep the table's; larger ones make a coarse first run that moves further.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scale {
+    /// Factor on `c`.
+    pub c: f64,
+    /// Factor on `r`.
+    pub r: f64,
+}
+
+impl Default for Scale {
+    fn default() -> Scale {
+        Scale { c: 1.0, r: 1.0 }
+    }
+}
+
 /// The engine parameters named in `names` (every one of [`PARAMS`] when empty), each
-/// starting at its default.
-pub fn engine_params(names: &[String]) -> Result<Vec<Tuned>, String> {
+/// starting at its default, with `c` and `r` scaled by `scale`.
+pub fn engine_params(names: &[String], scale: Scale) -> Result<Vec<Tuned>, String> {
+    if !(scale.c > 0.0 && scale.c.is_finite() && scale.r > 0.0 && scale.r.is_finite()) {
+        return Err(format!(
+            "the scales of c and r must be positive numbers, not {} and {}",
+            scale.c, scale.r
+        ));
+    }
     let chosen: Vec<&str> = if names.is_empty() {
         PARAMS.iter().map(|p| p.name).collect()
     } else {
@@ -91,8 +113,8 @@ pub fn engine_params(names: &[String]) -> Result<Vec<Tuned>, String> {
                 start: f64::from(p.default),
                 min: f64::from(p.min),
                 max: f64::from(p.max),
-                c_end: p.c,
-                r_end: p.r,
+                c_end: p.c * scale.c,
+                r_end: p.r * scale.r,
             })
         })
         .collect()

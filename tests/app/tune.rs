@@ -168,12 +168,22 @@ fn damas_tune_runs_resumes_and_summarises() {
             "futility-margin,rfp-margin",
             "--max-plies",
             "60",
+            "--c-scale",
+            "2",
+            "--r-scale",
+            "10",
             "--quiet",
         ])
     };
     let out = run("1");
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(TuneState::load(&state).unwrap().unwrap().spsa.k, 1);
+    let first = TuneState::load(&state).unwrap().unwrap();
+    assert_eq!(first.spsa.k, 1);
+    // The scales multiply the table's c (8 for futility-margin) and r (0.002).
+    let futility = &first.spsa.params[0];
+    assert_eq!(futility.name, "futility-margin");
+    assert!((futility.c_end - 16.0).abs() < 1e-9, "{}", futility.c_end);
+    assert!((futility.r_end - 0.02).abs() < 1e-9, "{}", futility.r_end);
     let out = run("2");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -209,6 +219,10 @@ fn bad_arguments_are_refused_before_any_game() {
                 "colour=white",
             ],
             "unknown key",
+        ),
+        (
+            vec!["--state", state.to_str().unwrap(), "--c-scale", "0"],
+            "must be positive",
         ),
         (
             vec!["--state", state.to_str().unwrap(), "--summary"],
