@@ -101,7 +101,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
                     c: args.c_scale,
                     r: args.r_scale,
                 },
-            ).map_err(CliError::input)?;
+            )
+            .map_err(CliError::input)?;
             let setup = GameSetup {
                 variant: args.variant,
                 nodes: args.nodes,
