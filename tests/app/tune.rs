@@ -138,7 +138,10 @@ fn a_tuned_value_reaches_the_engine_a_spec_builds() {
     let tuning = engine.searcher.options().tuning();
     assert_eq!(tuning.get(ParamId::FUTILITY_MARGIN), 60);
     assert_eq!(tuning.get(ParamId::LMR_MIN_MOVE), 5);
-    assert_eq!(tuning.get(ParamId::RFP_MARGIN), 80);
+    assert_eq!(
+        tuning.get(ParamId::RFP_MARGIN),
+        ParamId::RFP_MARGIN.param().default
+    );
     let e = "depth=2,tune=futility-margin:999"
         .parse::<EngineSpec>()
         .unwrap_err()
@@ -188,12 +191,16 @@ fn damas_tune_runs_resumes_and_summarises() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("resuming"), "{stdout}");
-    assert!(stdout.contains("| futility-margin | 50 |"), "{stdout}");
+    let start = |id: damas_engine::search::ParamId| {
+        format!("| {} | {} |", id.param().name, id.param().default)
+    };
+    let futility_start = start(damas_engine::search::ParamId::FUTILITY_MARGIN);
+    assert!(stdout.contains(&futility_start), "{stdout}");
     let saved = TuneState::load(&state).unwrap().unwrap();
     assert_eq!((saved.spsa.k, saved.spsa.history.len()), (2, 3));
     let summary = damas(&["--state", state_arg, "--summary"]);
     assert!(summary.status.success());
-    assert!(text(&summary.stdout).contains("| rfp-margin | 80 |"));
+    assert!(text(&summary.stdout).contains(&start(damas_engine::search::ParamId::RFP_MARGIN)));
 }
 
 #[test]

@@ -77,7 +77,7 @@ pub const THESIS_ASPIRATION_DELTA: i32 = 50;
 /// The engine's aspiration half-width (hundredths of a man): the trained evaluation's
 /// scores move in small steps between iterations, so a narrower window than the
 /// thesis' pays (docs/search.md, "Tuned for the trained evaluation").
-pub const ENGINE_ASPIRATION_DELTA: i32 = 25;
+pub const ENGINE_ASPIRATION_DELTA: i32 = 39;
 
 /// Options of a [`Searcher`](super::Searcher).
 #[derive(Clone)]

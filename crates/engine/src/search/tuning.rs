@@ -93,7 +93,7 @@ pub const PARAM_COUNT: usize = 13;
 pub const PARAMS: [Param; PARAM_COUNT] = [
     Param {
         name: "futility-margin",
-        default: 50,
+        default: 28,
         min: 0,
         max: 200,
         c: 8.0,
@@ -102,16 +102,16 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "futility-max-depth",
-        default: 2,
+        default: 4,
         min: 0,
-        max: 4,
+        max: 6,
         c: 0.5,
         r: 0.002,
         doc: "the most plies to go at which futility pruning skips moves",
     },
     Param {
         name: "rfp-margin",
-        default: 80,
+        default: 84,
         min: 0,
         max: 300,
         c: 10.0,
@@ -120,7 +120,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "rfp-max-depth",
-        default: 4,
+        default: 5,
         min: 0,
         max: 8,
         c: 0.5,
@@ -129,7 +129,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "probcut-margin",
-        default: 80,
+        default: 106,
         min: 0,
         max: 300,
         c: 10.0,
@@ -147,7 +147,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "probcut-reduction",
-        default: 4,
+        default: 5,
         min: 1,
         max: 8,
         c: 0.5,
@@ -156,7 +156,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "se-margin",
-        default: 2,
+        default: 0,
         min: 0,
         max: 20,
         c: 1.0,
@@ -165,7 +165,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "se-min-depth",
-        default: 8,
+        default: 5,
         min: 4,
         max: 16,
         c: 0.5,
@@ -192,7 +192,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "iir-min-depth",
-        default: 4,
+        default: 3,
         min: 2,
         max: 12,
         c: 0.5,
@@ -444,15 +444,15 @@ mod tests {
     #[test]
     fn the_defaults_are_the_engines_constants() {
         let t = Tuning::default();
-        assert_eq!(t.futility_margin(), Score::centi(50));
-        assert_eq!(t.futility_max_depth(), 2);
-        assert_eq!(t.rfp_margin(), Score::centi(80));
-        assert_eq!(t.rfp_max_depth(), 4);
-        assert_eq!(t.probcut_margin(), Score::centi(80));
-        assert_eq!((t.probcut_min_depth(), t.probcut_reduction()), (5, 4));
-        assert_eq!((t.se_margin(), t.se_min_depth()), (Score::centi(2), 8));
+        assert_eq!(t.futility_margin(), Score::centi(28));
+        assert_eq!(t.futility_max_depth(), 4);
+        assert_eq!(t.rfp_margin(), Score::centi(84));
+        assert_eq!(t.rfp_max_depth(), 5);
+        assert_eq!(t.probcut_margin(), Score::centi(106));
+        assert_eq!((t.probcut_min_depth(), t.probcut_reduction()), (5, 5));
+        assert_eq!((t.se_margin(), t.se_min_depth()), (Score::centi(0), 5));
         assert_eq!((t.lmr_min_depth(), t.lmr_min_move()), (3, 3));
-        assert_eq!(t.iir_min_depth(), 4);
+        assert_eq!(t.iir_min_depth(), 3);
         assert_eq!(t.aspiration(), super::super::ENGINE_ASPIRATION_DELTA);
         assert_eq!(t.to_string(), "");
     }
