@@ -76,12 +76,6 @@ pub struct Scale {
     pub r: f64,
 }
 
-impl Default for Scale {
-    fn default() -> Scale {
-        Scale { c: 1.0, r: 1.0 }
-    }
-}
-
 /// The engine parameters named in `names` (every one of [`PARAMS`] when empty), each
 /// starting at its default, with `c` and `r` scaled by `scale`.
 pub fn engine_params(names: &[String], scale: Scale) -> Result<Vec<Tuned>, String> {

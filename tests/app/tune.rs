@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use damas::tune::{self, GameSetup, Spsa, TuneState, Tuned};
+use damas_engine::search::ParamId;
 use damas_rules::variant::Variant;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -130,7 +131,6 @@ fn bad_state_files_name_the_file_and_the_line() {
 fn a_tuned_value_reaches_the_engine_a_spec_builds() {
     use damas::matches::EngineSpec;
     use damas_engine::engine::{Engine, Sources};
-    use damas_engine::search::ParamId;
     let spec: EngineSpec = "depth=2,tune=futility-margin:60;lmr-min-move:5"
         .parse()
         .unwrap();
@@ -182,25 +182,32 @@ fn damas_tune_runs_resumes_and_summarises() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let first = TuneState::load(&state).unwrap().unwrap();
     assert_eq!(first.spsa.k, 1);
-    // The scales multiply the table's c (8 for futility-margin) and r (0.002).
+    // The scales multiply the table's c and r.
     let futility = &first.spsa.params[0];
-    assert_eq!(futility.name, "futility-margin");
-    assert!((futility.c_end - 16.0).abs() < 1e-9, "{}", futility.c_end);
-    assert!((futility.r_end - 0.02).abs() < 1e-9, "{}", futility.r_end);
+    let table = ParamId::FUTILITY_MARGIN.param();
+    assert_eq!(futility.name, table.name);
+    assert!(
+        (futility.c_end - 2.0 * table.c).abs() < 1e-9,
+        "{}",
+        futility.c_end
+    );
+    assert!(
+        (futility.r_end - 10.0 * table.r).abs() < 1e-9,
+        "{}",
+        futility.r_end
+    );
     let out = run("2");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("resuming"), "{stdout}");
-    let start = |id: damas_engine::search::ParamId| {
-        format!("| {} | {} |", id.param().name, id.param().default)
-    };
-    let futility_start = start(damas_engine::search::ParamId::FUTILITY_MARGIN);
+    let start = |id: ParamId| format!("| {} | {} |", id.param().name, id.param().default);
+    let futility_start = start(ParamId::FUTILITY_MARGIN);
     assert!(stdout.contains(&futility_start), "{stdout}");
     let saved = TuneState::load(&state).unwrap().unwrap();
     assert_eq!((saved.spsa.k, saved.spsa.history.len()), (2, 3));
     let summary = damas(&["--state", state_arg, "--summary"]);
     assert!(summary.status.success());
-    assert!(text(&summary.stdout).contains(&start(damas_engine::search::ParamId::RFP_MARGIN)));
+    assert!(text(&summary.stdout).contains(&start(ParamId::RFP_MARGIN)));
 }
 
 #[test]

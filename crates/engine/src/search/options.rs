@@ -74,9 +74,9 @@ pub const DEFAULT_HASH_MB: usize = 64;
 /// man); the node-count study keeps it.
 pub const THESIS_ASPIRATION_DELTA: i32 = 50;
 
-/// The engine's aspiration half-width (hundredths of a man): the trained evaluation's
-/// scores move in small steps between iterations, so a narrower window than the
-/// thesis' pays (docs/search.md, "Tuned for the trained evaluation").
+/// The engine's aspiration half-width (hundredths of a man): narrower than the
+/// thesis', since the trained evaluation moves in small steps between iterations;
+/// its value is the SPSA-tuned one (docs/tuning.md).
 pub const ENGINE_ASPIRATION_DELTA: i32 = 39;
 
 /// Options of a [`Searcher`](super::Searcher).
