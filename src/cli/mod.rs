@@ -65,8 +65,8 @@ pub enum Command {
     Book(book::Args),
     /// Match openings: `damas openings build` (an unbalanced set).
     Openings(openings::Args),
-    /// Tune the search's constants by SPSA over node-limited game pairs, resumable
-    /// from its state file (docs/tuning.md).
+    /// Tune the engine's constants by SPSA over node-limited (search) or clocked
+    /// (time management) game pairs, resumable from its state file (docs/tuning.md).
     Tune(tune::Args),
     /// The board in a browser: serve a local page to play, analyse and review, and
     /// print its address.

@@ -1,9 +1,10 @@
-//! `damas tune`: parameter tuning by SPSA over node-limited game pairs, resumable
+//! `damas tune`: parameter tuning by SPSA over node-limited or clocked game pairs, resumable
 //! from its state file; the work is in [`crate::tune`].
 
 use std::path::PathBuf;
 
 use damas_egdb::progress::Bar;
+use damas_engine::time::TimeControl;
 use damas_rules::variant::Variant;
 
 use super::CliError;
@@ -24,6 +25,11 @@ pub struct Args {
     /// Nodes per move of both engines (new run).
     #[arg(long, default_value_t = 20_000)]
     pub nodes: u64,
+    /// A game clock for both engines instead of the node limit, `BASE+INC` in
+    /// seconds (new run): games that the time constants shape (timed: run them on a
+    /// quiet machine).
+    #[arg(long, value_parser = tune::clock_control)]
+    pub clock: Option<TimeControl>,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -101,11 +107,12 @@ pub fn run(args: &Args) -> Result<(), CliError> {
                     c: args.c_scale,
                     r: args.r_scale,
                 },
+                args.clock.is_some(),
             )
             .map_err(CliError::input)?;
             let setup = GameSetup {
                 variant: args.variant,
-                nodes: args.nodes,
+                control: args.clock.unwrap_or(TimeControl::Nodes(args.nodes)),
                 pairs: args.pairs.unwrap_or(args.concurrency.div_ceil(2)),
                 max_plies: args.max_plies,
                 openings: args.openings.clone(),
@@ -131,9 +138,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let mut games =
         Games::new(setup.clone(), names, openings, args.concurrency).map_err(CliError::input)?;
     outln!(
-        "tuning {} parameters, {} nodes a move, {} game pair(s) an iteration, {}",
+        "tuning {} parameters, {}, {} game pair(s) an iteration, {}",
         state.spsa.params.len(),
-        setup.nodes,
+        setup.control,
         setup.pairs,
         setup.variant
     );

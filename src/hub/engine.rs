@@ -273,12 +273,9 @@ impl HubEngine {
         let budget = match mode {
             // The searcher's own clock (the budget's hard deadline) backs up the
             // clock's watch.
-            GoMode::Think => MoveBudget::for_level(&self.level, self.settings.engine.move_overhead),
+            GoMode::Think => self.budget(),
             // Depth and node levels still bound a ponder search; time starts at ponder-hit.
-            GoMode::Ponder => {
-                MoveBudget::for_level(&self.level, self.settings.engine.move_overhead)
-                    .without_time()
-            }
+            GoMode::Ponder => self.budget().without_time(),
             GoMode::Analyze => MoveBudget::default(),
         };
         let control = Arc::new(Clock::started_at(budget, arrived, mode != GoMode::Think));
@@ -301,9 +298,16 @@ impl HubEngine {
         });
     }
 
+    /// One move's budget under the level, the overhead and the time constants of the
+    /// settings.
+    fn budget(&self) -> MoveBudget {
+        let engine = &self.settings.engine;
+        MoveBudget::for_level(&self.level, engine.move_overhead, &engine.tuning)
+    }
+
     /// The opponent played the move pondered on: the clock starts at `arrived`.
     fn ponder_hit(&mut self, arrived: Instant) {
-        let budget = MoveBudget::for_level(&self.level, self.settings.engine.move_overhead);
+        let budget = self.budget();
         if let Some(r) = self.running.as_mut().filter(|r| r.mode == GoMode::Ponder) {
             r.mode = GoMode::Think;
             r.control.start(budget, arrived);

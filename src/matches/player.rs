@@ -346,7 +346,11 @@ impl Player for InternalPlayer {
             lines: None,
             forced_without_search: true,
         };
-        let budget = MoveBudget::for_level(&move_control(&self.limit, clock), self.engine.overhead);
+        let budget = MoveBudget::for_level(
+            &move_control(&self.limit, clock),
+            self.engine.overhead,
+            self.engine.searcher.options().tuning(),
+        );
         let thought = think(
             &mut self.engine.searcher,
             &job,

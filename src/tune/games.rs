@@ -1,5 +1,5 @@
 //! Games as SPSA's objective: each iteration plays its game pairs (one opening, both
-//! colours) between the built-in engine at θ+ and at θ−, node-limited, through the
+//! colours) between the built-in engine at θ+ and at θ−, node-limited or on a clock, through the
 //! match machinery ([`run_match`]); the result is the θ+ engine's wins less its losses.
 
 use crate::matches::{make_player, run_match, EngineSpec, Flow, MatchConfig, Opening, PlayerPair};
@@ -53,7 +53,7 @@ impl Games {
             .map(|(n, v)| format!("{n}:{}", v.round() as i64))
             .collect();
         let base = self.setup.engine.trim().trim_end_matches(',');
-        let mut text = format!("name={name},nodes={}", self.setup.nodes);
+        let mut text = format!("name={name},{}", self.setup.control);
         if !base.is_empty() {
             text = format!("{base},{text}");
         }

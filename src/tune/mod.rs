@@ -1,7 +1,7 @@
-//! Parameter tuning by SPSA (`damas tune`, docs/tuning.md): the search's tunable
+//! Parameter tuning by SPSA (`damas tune`, docs/tuning.md): the engine's tunable
 //! constants ([`damas_engine::search::PARAMS`]) moved by simultaneous perturbation
-//! ([`spsa`]) against an [`Objective`], node-limited game pairs between the engine at
-//! θ+ and at θ− ([`games`]), with a state file written after every iteration
+//! ([`spsa`]) against an [`Objective`], game pairs between the engine at θ+ and at θ−,
+//! node-limited or on a clock ([`games`]), with a state file written after every iteration
 //! ([`state`]) so that a stopped run resumes, and a summary of the paths ([`mod@summary`]).
 
 pub mod games;
@@ -13,13 +13,13 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use damas_engine::search::PARAMS;
+use damas_engine::search::{ParamGroup, PARAMS};
 use damas_rules::variant::Variant;
 
 use crate::matches::{parse_openings, Opening, OpeningsError};
 pub use games::Games;
 pub use spsa::{Objective, Spsa, Tuned};
-pub use state::{check_writable, GameSetup, StateError, TuneState};
+pub use state::{check_writable, clock_control, GameSetup, StateError, TuneState};
 pub use summary::summary;
 
 /// The unbalanced Brazilian openings shipped in `data/openings/`.
@@ -39,11 +39,15 @@ pub fn default_openings(variant: Variant) -> Result<Vec<Opening>, OpeningsError>
 /// meaning): what docs/tuning.md shows.
 pub fn params_table() -> String {
     let mut out = String::from(
-        "| parameter | default | range | c (end) | r (end) | meaning |\n|---|---|---|---|---|---|\n",
+        "| parameter | shapes | default | range | c (end) | r (end) | meaning |\n|---|---|---|---|---|---|---|\n",
     );
     for p in &PARAMS {
+        let group = match p.group {
+            ParamGroup::Search => "search",
+            ParamGroup::Time => "clock",
+        };
         out.push_str(&format!(
-            "| `{}` | {} | {}–{} | {} | {} | {} |\n",
+            "| `{}` | {group} | {} | {}–{} | {} | {} | {} |\n",
             p.name, p.default, p.min, p.max, p.c, p.r, p.doc
         ));
     }
@@ -76,17 +80,28 @@ pub struct Scale {
     pub r: f64,
 }
 
-/// The engine parameters named in `names` (every one of [`PARAMS`] when empty), each
-/// starting at its default, with `c` and `r` scaled by `scale`.
-pub fn engine_params(names: &[String], scale: Scale) -> Result<Vec<Tuned>, String> {
+/// The engine parameters named in `names`, each starting at its default, with `c`
+/// and `r` scaled by `scale`. None named: the search's constants for node-limited
+/// games, the time manager's on a clock (`clocked`). A time constant is refused in
+/// node-limited games, where it changes nothing.
+pub fn engine_params(names: &[String], scale: Scale, clocked: bool) -> Result<Vec<Tuned>, String> {
     if !(scale.c > 0.0 && scale.c.is_finite() && scale.r > 0.0 && scale.r.is_finite()) {
         return Err(format!(
             "the scales of c and r must be positive numbers, not {} and {}",
             scale.c, scale.r
         ));
     }
+    let group = if clocked {
+        ParamGroup::Time
+    } else {
+        ParamGroup::Search
+    };
     let chosen: Vec<&str> = if names.is_empty() {
-        PARAMS.iter().map(|p| p.name).collect()
+        PARAMS
+            .iter()
+            .filter(|p| p.group == group)
+            .map(|p| p.name)
+            .collect()
     } else {
         names.iter().map(String::as_str).collect()
     };
@@ -98,6 +113,11 @@ pub fn engine_params(names: &[String], scale: Scale) -> Result<Vec<Tuned>, Strin
                 let all: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
                 format!("no tunable parameter {name:?} (one of {})", all.join(", "))
             })?;
+            if p.group == ParamGroup::Time && !clocked {
+                return Err(format!(
+                    "{name} is a time constant: node-limited games never use it (tune it with --clock)"
+                ));
+            }
             if seen.contains(&name) {
                 return Err(format!("parameter {name} named twice"));
             }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use damas_engine::time::TimeControl;
 use damas_rules::variant::Variant;
 
 use super::spsa::{Schedule, Spsa, Tuned};
@@ -15,12 +16,13 @@ use super::spsa::{Schedule, Spsa, Tuned};
 const MAGIC: &str = "damas-tune 1";
 
 /// How the games of a run are played (fixed when the run starts).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameSetup {
     /// The rules played.
     pub variant: Variant,
-    /// Nodes per move of both engines.
-    pub nodes: u64,
+    /// Both engines' time control: a node limit a move (`nodes N` in the file) or a
+    /// game clock (`clock BASE+INC`).
+    pub control: TimeControl,
     /// Game pairs per iteration (each opening played with both colours).
     pub pairs: usize,
     /// Plies after which a game is adjudicated a draw.
@@ -71,7 +73,14 @@ impl TuneState {
         let s = &self.spsa;
         let mut out = format!("{MAGIC}\n");
         out.push_str(&format!("variant {}\n", g.variant.name()));
-        out.push_str(&format!("nodes {}\n", g.nodes));
+        match g.control {
+            TimeControl::Nodes(n) => out.push_str(&format!("nodes {n}\n")),
+            other => {
+                let text = other.to_string();
+                let clock = text.strip_prefix("clock=").unwrap_or(&text);
+                out.push_str(&format!("clock {clock}\n"));
+            }
+        }
         out.push_str(&format!("pairs {}\n", g.pairs));
         out.push_str(&format!("max-plies {}\n", g.max_plies));
         if let Some(path) = &g.openings {
@@ -108,7 +117,7 @@ impl TuneState {
             _ => return Err(bad(1, format!("not a state file (expected {MAGIC:?})"))),
         }
         let mut variant = None;
-        let mut nodes = None;
+        let mut control = None;
         let mut pairs = None;
         let mut max_plies = None;
         let mut openings = None;
@@ -140,7 +149,17 @@ impl TuneState {
                 "variant" => {
                     variant = Some(rest.parse::<Variant>().map_err(|e| bad(n, e.to_string()))?)
                 }
-                "nodes" => nodes = Some(whole("nodes")?),
+                "nodes" if control.is_none() => {
+                    let nodes = whole("nodes")?;
+                    if nodes == 0 {
+                        return Err(bad(n, "nodes must be at least 1".into()));
+                    }
+                    control = Some(TimeControl::Nodes(nodes))
+                }
+                "clock" if control.is_none() => {
+                    control = Some(clock_control(rest).map_err(|e| bad(n, e))?)
+                }
+                "nodes" | "clock" => return Err(bad(n, "a second time control".into())),
                 "pairs" => pairs = Some(whole("pairs")? as usize),
                 "max-plies" => max_plies = Some(whole("max-plies")? as usize),
                 "openings" => openings = Some(PathBuf::from(rest)),
@@ -190,7 +209,7 @@ impl TuneState {
         Ok(TuneState {
             games: GameSetup {
                 variant: variant.ok_or_else(|| need("variant"))?,
-                nodes: nodes.ok_or_else(|| need("nodes"))?,
+                control: control.ok_or_else(|| need("nodes or clock"))?,
                 pairs: pairs.ok_or_else(|| need("pairs"))?,
                 max_plies: max_plies.ok_or_else(|| need("max-plies"))?,
                 openings,
@@ -280,4 +299,17 @@ pub fn check_writable(path: &Path) -> Result<(), StateError> {
             path: path.to_path_buf(),
             source,
         })
+}
+
+/// The game clock `BASE+INC` (seconds) of a run, as `damas tune --clock` and the
+/// state file's `clock` line give it.
+pub fn clock_control(text: &str) -> Result<TimeControl, String> {
+    match TimeControl::from_key(TimeControl::CLOCK_KEY, text) {
+        Some(Ok(c @ TimeControl::Clock { moves: None, .. })) => Ok(c),
+        Some(Ok(_)) => Err(format!(
+            "clock {text:?}: moves to go are not tuned, give BASE+INC"
+        )),
+        Some(Err(e)) => Err(e.to_string()),
+        None => Err(format!("clock {text:?} is not BASE+INC")),
+    }
 }

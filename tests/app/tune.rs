@@ -7,7 +7,10 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use damas::tune::{self, GameSetup, Spsa, TuneState, Tuned};
-use damas_engine::search::ParamId;
+use std::time::Duration;
+
+use damas_engine::search::{ParamGroup, ParamId, Tuning, PARAMS};
+use damas_engine::time::{MoveBudget, MoveOverhead, TimeControl};
 use damas_rules::variant::Variant;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -37,7 +40,7 @@ fn synthetic(planned: u64) -> TuneState {
     TuneState {
         games: GameSetup {
             variant: Variant::Brazilian,
-            nodes: 1000,
+            control: TimeControl::Nodes(1000),
             pairs: 1,
             max_plies: 300,
             openings: None,
@@ -113,6 +116,19 @@ fn bad_state_files_name_the_file_and_the_line() {
             "line 2",
         ),
         (format!("{good}colour white\n"), "unknown key \"colour\""),
+        (
+            good.replace("nodes 1000", "nodes 0"),
+            "line 3: nodes must be at least 1",
+        ),
+        (
+            good.replace("nodes 1000", "nodes 1000\nclock 4+0.04"),
+            "line 4: a second time control",
+        ),
+        (
+            good.replace("nodes 1000", "clock 40/4+0.04"),
+            "moves to go are not tuned",
+        ),
+        (good.replace("nodes 1000\n", ""), "no nodes or clock line"),
     ];
     for (i, (body, want)) in cases.iter().enumerate() {
         let path = dir.path().join(format!("bad{i}.txt"));
@@ -125,6 +141,19 @@ fn bad_state_files_name_the_file_and_the_line() {
         assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
         assert!(text(&out.stderr).contains(want), "{}", text(&out.stderr));
     }
+}
+
+#[test]
+fn a_clocked_run_is_saved_and_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("clock.txt");
+    let mut state = synthetic(4);
+    state.games.control = tune::clock_control("4+0.04").unwrap();
+    state.save(&path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\nclock 4+0.04\n"), "{text}");
+    assert!(!text.contains("nodes"), "{text}");
+    assert_eq!(TuneState::load(&path).unwrap().unwrap(), state);
 }
 
 #[test]
@@ -142,6 +171,24 @@ fn a_tuned_value_reaches_the_engine_a_spec_builds() {
         tuning.get(ParamId::RFP_MARGIN),
         ParamId::RFP_MARGIN.param().default
     );
+    // The time constants travel the same way, into the budget of a move on a clock.
+    let spec: EngineSpec = "clock=60+1,tune=time-horizon-inc:20;pace-start:40"
+        .parse()
+        .unwrap();
+    let engine = Engine::new(&spec.settings, &Sources::default());
+    let tuning = engine.searcher.options().tuning();
+    assert_eq!(tuning.get(ParamId::TIME_HORIZON_INC), 20);
+    let budget = MoveBudget::for_level(&spec.limit, MoveOverhead::from_millis(0), tuning);
+    let default = MoveBudget::for_level(
+        &spec.limit,
+        MoveOverhead::from_millis(0),
+        &Tuning::default(),
+    );
+    assert_eq!(
+        budget.soft(),
+        Some(Duration::from_secs_f64((60.0 + 19.0) / 20.0))
+    );
+    assert!(budget.soft() < default.soft(), "{budget:?} {default:?}");
     let e = "depth=2,tune=futility-margin:999"
         .parse::<EngineSpec>()
         .unwrap_err()
@@ -211,6 +258,41 @@ fn damas_tune_runs_resumes_and_summarises() {
 }
 
 #[test]
+fn a_clocked_run_tunes_the_time_constants() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state.txt");
+    let out = damas(&[
+        "--state",
+        state.to_str().unwrap(),
+        "--iterations",
+        "1",
+        "--clock",
+        "0.3+0.01",
+        "--concurrency",
+        "2",
+        "--max-plies",
+        "40",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let saved = TuneState::load(&state).unwrap().unwrap();
+    assert_eq!(saved.spsa.k, 1);
+    assert_eq!(
+        saved.games.control,
+        tune::clock_control("0.3+0.01").unwrap()
+    );
+    // Named none, a clocked run tunes the time manager's constants.
+    let names: Vec<&str> = saved.spsa.params.iter().map(|p| p.name.as_str()).collect();
+    let time: Vec<&str> = PARAMS
+        .iter()
+        .filter(|p| p.group == ParamGroup::Time)
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(names, time);
+    assert!(names.contains(&"pace-start"));
+}
+
+#[test]
 fn bad_arguments_are_refused_before_any_game() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state.txt");
@@ -237,6 +319,14 @@ fn bad_arguments_are_refused_before_any_game() {
         (
             vec!["--state", state.to_str().unwrap(), "--c-scale", "0"],
             "must be positive",
+        ),
+        (
+            vec!["--state", state.to_str().unwrap(), "--params", "pace-start"],
+            "pace-start is a time constant",
+        ),
+        (
+            vec!["--state", state.to_str().unwrap(), "--clock", "0+0"],
+            "--clock",
         ),
         (
             vec!["--state", state.to_str().unwrap(), "--summary"],

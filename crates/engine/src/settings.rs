@@ -178,7 +178,7 @@ pub const SETTINGS: [Setting; 16] = [
         values: Values::Text,
         searcher: true,
         hub: true,
-        doc: "Search constants away from their defaults as `NAME:VALUE;NAME:VALUE` (e.g. `futility-margin:60`; `default` resets them; docs/tuning.md lists them); empty: the defaults.",
+        doc: "Search and time-management constants away from their defaults as `NAME:VALUE;NAME:VALUE` (e.g. `futility-margin:60`; `default` resets them; docs/tuning.md lists them); empty: the defaults.",
     },
     Setting {
         key: "tt-frontier",
@@ -274,8 +274,8 @@ pub struct EngineSettings {
     /// How much less than even a draw by the rules is worth to the engine's side,
     /// in hundredths of a man.
     pub contempt: i32,
-    /// The search's tunable constants, the aspiration window's half-width among them
-    /// (settings `tune` and `aspiration`).
+    /// The engine's tunable constants, the search's and the time manager's, the
+    /// aspiration window's half-width among them (settings `tune` and `aspiration`).
     pub tuning: Tuning,
     /// Whether frontier nodes probe the replacing table.
     pub tt_frontier: bool,

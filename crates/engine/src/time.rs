@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use crate::search::Limits;
+use crate::search::{Limits, TimeTuning, Tuning};
 
 mod clock;
 mod control;
@@ -57,20 +57,11 @@ impl Default for MoveOverhead {
     }
 }
 
-/// Moves assumed left in the game when the clock gives no `moves=` (or more) and no
-/// increment beyond half the overhead: what is on the clock must last the game (the
-/// matches that chose it: docs/performance.md, "Time management").
-pub const HORIZON: u32 = 30;
-/// The same with a net increment: later moves are paid for by their increments, so
-/// the clock is shared among fewer moves (the matches that chose it:
-/// docs/performance.md, "Time management").
-pub const HORIZON_WITH_INCREMENT: u32 = 14;
 /// At a fixed time per move, the overhead kept back is at most this fraction of it:
 /// exceeding a fixed time per move by a little loses nothing.
 const MOVE_TIME_RESERVE: f64 = 0.05;
-/// The hard cap on a clock is at most this many times the optimum...
-const MAX_RATIO: u32 = 5;
-/// ...and at most this fraction of the time on the clock (less the overhead).
+/// The hard cap on a clock is at most this fraction of the time on the clock (less
+/// the overhead), whatever the tuning: the clock never runs out.
 const MAX_FRACTION: f64 = 0.8;
 
 /// What a search may spend: the time manager's answer for one move, and what
@@ -82,6 +73,8 @@ pub struct MoveBudget {
     /// new iteration starts after about half of it. `None`: iterate until the hard
     /// deadline or the limits).
     limits: Limits,
+    /// The pace's constants (the tuning's), for a budget with an optimum.
+    pace: TimeTuning,
 }
 
 impl From<Limits> for MoveBudget {
@@ -93,6 +86,7 @@ impl From<Limits> for MoveBudget {
                 soft: None,
                 ..limits
             },
+            pace: TimeTuning::default(),
         }
     }
 }
@@ -107,28 +101,30 @@ impl MoveBudget {
             TimeControl::Depth(d) => Limits::depth(d).into(),
             TimeControl::Nodes(n) => Limits::nodes(n).into(),
             TimeControl::MoveTime(t) => Limits::time(t).into(),
-            _ => MoveBudget::for_level(level, MoveOverhead::default()),
+            _ => MoveBudget::for_level(level, MoveOverhead::default(), &Tuning::default()),
         }
     }
 
     /// The managed budget for one move under `level`, `overhead` being lost outside
-    /// the search on every move.
+    /// the search on every move, with the time constants of `tuning` (docs/tuning.md).
     ///
     /// A fixed time per move is searched to its end less the overhead (at most 5 % of
     /// it). On a clock (the kind of rule Stockfish's time manager uses), with `mtg`
-    /// the moves to go (`moves=`, else an assumed horizon, at most that: 30 moves,
-    /// [`HORIZON`], or 14, [`HORIZON_WITH_INCREMENT`], when each increment is more
-    /// than half the overhead):
+    /// the moves to go (`moves=`, else an assumed horizon, at most that:
+    /// `time-horizon`, 30 moves by default, or `time-horizon-inc`, 14, when each
+    /// increment is more than half the overhead):
     /// - `left = time + (inc − overhead / 2) × (mtg − 1) − 2 × overhead`: what the
     ///   rest of the game may spend: each future increment less half the overhead
     ///   (what a move loses outside the search on average, the overhead being a worst
     ///   case; never below nothing), less the overhead twice for this move;
     /// - optimum (`soft`) `= left / mtg`, the base share, which the pace stretches
     ///   when the best move changes or the score drops and shrinks when it is stable;
-    /// - hard cap `= min(5 × optimum, 0.8 × time − overhead)`, at least 1 ms: the
-    ///   clock (before the increment is credited) never runs out.
-    pub fn for_level(level: &TimeControl, overhead: MoveOverhead) -> MoveBudget {
+    /// - hard cap `= min(time-max-ratio × optimum, 0.8 × time − overhead)` (5 × by
+    ///   default), at least 1 ms: the clock (before the increment is credited) never
+    ///   runs out.
+    pub fn for_level(level: &TimeControl, overhead: MoveOverhead, tuning: &Tuning) -> MoveBudget {
         let o = overhead.duration();
+        let t = tuning.time();
         let ms = Duration::from_millis(1);
         match *level {
             TimeControl::Depth(d) => Limits::depth(d.max(1)).into(),
@@ -141,22 +137,24 @@ impl MoveBudget {
             TimeControl::Clock { moves, time, inc } => {
                 let net_inc = inc.saturating_sub(o / 2);
                 let horizon = if net_inc.is_zero() {
-                    HORIZON
+                    t.horizon
                 } else {
-                    HORIZON_WITH_INCREMENT
-                };
+                    t.horizon_inc
+                }
+                .max(1);
                 // `moves=0` is sudden death like no `moves` at all.
                 let mtg = moves.filter(|&m| m > 0).unwrap_or(horizon).min(horizon);
                 let left = (time + net_inc * (mtg - 1)).saturating_sub(o * 2);
                 let optimum = left / mtg;
                 let cap = time.mul_f64(MAX_FRACTION).saturating_sub(o);
-                let hard = (optimum * MAX_RATIO).min(cap).max(ms);
+                let hard = (optimum * t.max_ratio.max(1)).min(cap).max(ms);
                 MoveBudget {
                     limits: Limits {
                         time: Some(hard),
                         soft: Some(optimum.min(hard)),
                         ..Limits::default()
                     },
+                    pace: t,
                 }
             }
         }
@@ -167,6 +165,11 @@ impl MoveBudget {
         self.limits.soft
     }
 
+    /// The pace's constants.
+    pub(crate) fn pace(&self) -> &TimeTuning {
+        &self.pace
+    }
+
     /// The hard deadline of the move, if it has one.
     pub fn hard(&self) -> Option<Duration> {
         self.limits.time
@@ -175,12 +178,14 @@ impl MoveBudget {
     /// The depth and node limits alone, no time: a ponder search, whose time starts
     /// at ponder-hit.
     pub fn without_time(self) -> MoveBudget {
-        Limits {
-            time: None,
-            soft: None,
-            ..self.limits
+        MoveBudget {
+            limits: Limits {
+                time: None,
+                soft: None,
+                ..self.limits
+            },
+            pace: self.pace,
         }
-        .into()
     }
 
     /// The searcher's limits: depth and nodes, the hard deadline as its own clock (a

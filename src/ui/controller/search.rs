@@ -2,6 +2,7 @@
 //! reports and results (the last report stays visible after the search).
 
 use super::*;
+use damas_engine::search::Tuning;
 use damas_engine::think::Source;
 use damas_engine::time::{MoveBudget, MoveOverhead};
 
@@ -42,7 +43,8 @@ impl Controller {
         // On a clock the engine manages its time as the Hub engine does.
         let clock = self.clock.and_then(|c| c.game_clock());
         let budget = match (purpose, clock, self.time_left(side)) {
-            // No pipes between the board and the engine: the default overhead.
+            // No pipes between the board and the engine: the default overhead; the
+            // default engine's time constants.
             (Purpose::Move, Some((_, inc)), Some(left)) => MoveBudget::for_level(
                 &TimeControl::Clock {
                     moves: None,
@@ -50,6 +52,7 @@ impl Controller {
                     inc,
                 },
                 MoveOverhead::default(),
+                &Tuning::default(),
             ),
             // The analysis board thinks until stopped.
             (Purpose::Analysis, _, _) => MoveBudget::default(),

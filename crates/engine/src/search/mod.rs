@@ -41,7 +41,8 @@ pub use options::{
 pub use parallel::smp::{parse_threads, MAX_THREADS};
 pub use report::{Info, Progress, ProgressSink, PvLine, SearchResult, Stats, CONVERSION_UNPROVEN};
 pub use techniques::{TechniqueError, Techniques};
-pub use tuning::{Param, ParamId, Tuning, TuningError, PARAMS, PARAM_COUNT};
+pub(crate) use tuning::TimeTuning;
+pub use tuning::{Param, ParamGroup, ParamId, Tuning, TuningError, PARAMS, PARAM_COUNT};
 
 /// A search engine instance: options and tables, reused across moves of a game.
 pub struct Searcher {

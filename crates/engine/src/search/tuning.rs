@@ -1,9 +1,11 @@
-//! The search's tunable constants ([`Tuning`]): the pruning margins and depths, the
-//! late move reduction's thresholds and the aspiration window, each a named
-//! [`Param`] with its default (the value the engine plays with), its range and the
-//! step and rate parameter tuning by SPSA uses. [`SearchOptions`](super::SearchOptions)
-//! holds one and the search reads every such constant through it; the `tune` setting
-//! writes it as `NAME:VALUE;NAME:VALUE`.
+//! The engine's tunable constants ([`Tuning`]): the pruning margins and depths, the
+//! late move reduction's thresholds and the aspiration window, which the search reads,
+//! and the time manager's allocation and pace on a clock, each a named [`Param`] with
+//! its default (the value the engine plays with), its range and the step and rate
+//! parameter tuning by SPSA uses. [`SearchOptions`](super::SearchOptions) holds one
+//! and the search reads every such constant through it, the time manager through the
+//! move's budget ([`crate::time::MoveBudget::for_level`]); the `tune` setting writes
+//! it as `NAME:VALUE;NAME:VALUE`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -12,12 +14,23 @@ use thiserror::Error;
 
 use crate::score::Score;
 
+/// What a tunable constant shapes, and so which games can tune it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ParamGroup {
+    /// The search's tree: any time control shows its effect, node limits included.
+    Search,
+    /// The time manager on a game clock: only games on a clock show its effect.
+    Time,
+}
+
 /// One tunable constant: its name, default, range, and the perturbation `c` and rate
 /// `r` SPSA ends a run with (fishtest's `c_end` and `r_end`).
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Param {
     /// The name the `tune` setting uses.
     pub name: &'static str,
+    /// What it shapes.
+    pub group: ParamGroup,
     /// The value the engine plays with.
     pub default: i32,
     /// Smallest value allowed.
@@ -63,6 +76,20 @@ impl ParamId {
     pub const IIR_MIN_DEPTH: ParamId = ParamId(11);
     /// The aspiration window's half-width (hundredths of a man).
     pub const ASPIRATION: ParamId = ParamId(12);
+    /// Moves assumed left on a clock without increment.
+    pub const TIME_HORIZON: ParamId = ParamId(13);
+    /// Moves assumed left on a clock with an increment.
+    pub const TIME_HORIZON_INC: ParamId = ParamId(14);
+    /// The hard cap as a multiple of the optimum.
+    pub const TIME_MAX_RATIO: ParamId = ParamId(15);
+    /// No new iteration after this share of the scaled optimum (percent).
+    pub const PACE_START: ParamId = ParamId(16);
+    /// The optimum's scale once the best move is stable (percent).
+    pub const PACE_STABLE: ParamId = ParamId(17);
+    /// What a best-move change adds to the scale (percent).
+    pub const PACE_CHANGE: ParamId = ParamId(18);
+    /// What a score drop of one man adds to the scale (percent).
+    pub const PACE_DROP: ParamId = ParamId(19);
 
     /// Every parameter, in the order of [`PARAMS`].
     pub fn all() -> impl Iterator<Item = ParamId> {
@@ -86,13 +113,15 @@ impl ParamId {
 }
 
 /// The number of tunable constants.
-pub const PARAM_COUNT: usize = 13;
+pub const PARAM_COUNT: usize = 20;
 
-/// Every tunable constant, indexed by [`ParamId`]. The defaults are the values the
-/// engine plays with; docs/tuning.md shows this table.
+/// Every tunable constant, indexed by [`ParamId`]: the search's, then the time
+/// manager's. The defaults are the values the engine plays with; docs/tuning.md shows
+/// this table.
 pub const PARAMS: [Param; PARAM_COUNT] = [
     Param {
         name: "futility-margin",
+        group: ParamGroup::Search,
         default: 28,
         min: 0,
         max: 200,
@@ -102,6 +131,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "futility-max-depth",
+        group: ParamGroup::Search,
         default: 4,
         min: 0,
         max: 6,
@@ -111,6 +141,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "rfp-margin",
+        group: ParamGroup::Search,
         default: 84,
         min: 0,
         max: 300,
@@ -120,6 +151,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "rfp-max-depth",
+        group: ParamGroup::Search,
         default: 5,
         min: 0,
         max: 8,
@@ -129,6 +161,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "probcut-margin",
+        group: ParamGroup::Search,
         default: 106,
         min: 0,
         max: 300,
@@ -138,6 +171,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "probcut-min-depth",
+        group: ParamGroup::Search,
         default: 5,
         min: 2,
         max: 12,
@@ -147,6 +181,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "probcut-reduction",
+        group: ParamGroup::Search,
         default: 5,
         min: 1,
         max: 8,
@@ -156,6 +191,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "se-margin",
+        group: ParamGroup::Search,
         default: 0,
         min: 0,
         max: 20,
@@ -165,6 +201,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "se-min-depth",
+        group: ParamGroup::Search,
         default: 5,
         min: 4,
         max: 16,
@@ -174,6 +211,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "lmr-min-depth",
+        group: ParamGroup::Search,
         default: 3,
         min: 2,
         max: 8,
@@ -183,6 +221,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "lmr-min-move",
+        group: ParamGroup::Search,
         default: 3,
         min: 1,
         max: 12,
@@ -192,6 +231,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "iir-min-depth",
+        group: ParamGroup::Search,
         default: 3,
         min: 2,
         max: 12,
@@ -201,6 +241,7 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
     },
     Param {
         name: "aspiration",
+        group: ParamGroup::Search,
         default: super::options::ENGINE_ASPIRATION_DELTA,
         min: 1,
         max: 10_000,
@@ -208,9 +249,105 @@ pub const PARAMS: [Param; PARAM_COUNT] = [
         r: 0.002,
         doc: "the aspiration window's half-width (hundredths of a man)",
     },
+    Param {
+        name: "time-horizon",
+        group: ParamGroup::Time,
+        default: 30,
+        min: 5,
+        max: 80,
+        c: 3.0,
+        r: 0.002,
+        doc: "moves assumed left on a clock without increment (or fewer moves to go)",
+    },
+    Param {
+        name: "time-horizon-inc",
+        group: ParamGroup::Time,
+        default: 14,
+        min: 3,
+        max: 60,
+        c: 2.0,
+        r: 0.002,
+        doc: "moves assumed left on a clock with an increment",
+    },
+    Param {
+        name: "time-max-ratio",
+        group: ParamGroup::Time,
+        default: 5,
+        min: 1,
+        max: 10,
+        c: 0.5,
+        r: 0.002,
+        doc: "the hard cap of a move as a multiple of its optimum",
+    },
+    Param {
+        name: "pace-start",
+        group: ParamGroup::Time,
+        default: 50,
+        min: 10,
+        max: 100,
+        c: 5.0,
+        r: 0.002,
+        doc: "no new iteration after this share of the scaled optimum (percent)",
+    },
+    Param {
+        name: "pace-stable",
+        group: ParamGroup::Time,
+        default: 70,
+        min: 20,
+        max: 100,
+        c: 5.0,
+        r: 0.002,
+        doc: "the optimum's scale once the best move has stood four iterations (percent)",
+    },
+    Param {
+        name: "pace-change",
+        group: ParamGroup::Time,
+        default: 100,
+        min: 0,
+        max: 400,
+        c: 10.0,
+        r: 0.002,
+        doc: "what each best-move change adds to the scale, fading by half an iteration (percent)",
+    },
+    Param {
+        name: "pace-drop",
+        group: ParamGroup::Time,
+        default: 50,
+        min: 0,
+        max: 400,
+        c: 10.0,
+        r: 0.002,
+        doc: "what a score drop of one man adds to the scale (percent)",
+    },
 ];
 
-/// A value for every tunable constant, read by the search.
+/// The time manager's tunable constants, as [`crate::time`] reads them (fractions
+/// where the parameters count percent).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(crate) struct TimeTuning {
+    /// Moves assumed left on a clock without increment.
+    pub horizon: u32,
+    /// Moves assumed left on a clock with an increment.
+    pub horizon_inc: u32,
+    /// The hard cap as a multiple of the optimum.
+    pub max_ratio: u32,
+    /// No new iteration after this fraction of the scaled optimum.
+    pub pace_start: f64,
+    /// The optimum's scale once the best move is stable.
+    pub pace_stable: f64,
+    /// What each best-move change adds to the scale.
+    pub pace_change: f64,
+    /// What a score drop of one man adds to the scale.
+    pub pace_drop: f64,
+}
+
+impl Default for TimeTuning {
+    fn default() -> Self {
+        Tuning::default().time()
+    }
+}
+
+/// A value for every tunable constant, read by the search and the time manager.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Tuning {
     values: [i32; PARAM_COUNT],
@@ -386,6 +523,24 @@ impl Tuning {
     pub fn aspiration(&self) -> i32 {
         self.get(ParamId::ASPIRATION)
     }
+
+    /// A parameter counted in percent, as a fraction.
+    fn fraction(&self, id: ParamId) -> f64 {
+        f64::from(self.get(id)) / 100.0
+    }
+
+    /// The time manager's constants.
+    pub(crate) fn time(&self) -> TimeTuning {
+        TimeTuning {
+            horizon: self.get(ParamId::TIME_HORIZON) as u32,
+            horizon_inc: self.get(ParamId::TIME_HORIZON_INC) as u32,
+            max_ratio: self.get(ParamId::TIME_MAX_RATIO) as u32,
+            pace_start: self.fraction(ParamId::PACE_START),
+            pace_stable: self.fraction(ParamId::PACE_STABLE),
+            pace_change: self.fraction(ParamId::PACE_CHANGE),
+            pace_drop: self.fraction(ParamId::PACE_DROP),
+        }
+    }
 }
 
 /// The parameters away from their defaults as `NAME:VALUE;…` (empty when none):
@@ -454,6 +609,20 @@ mod tests {
         assert_eq!((t.lmr_min_depth(), t.lmr_min_move()), (3, 3));
         assert_eq!(t.iir_min_depth(), 3);
         assert_eq!(t.aspiration(), super::super::ENGINE_ASPIRATION_DELTA);
+        let time = t.time();
+        assert_eq!(
+            (time.horizon, time.horizon_inc, time.max_ratio),
+            (30, 14, 5)
+        );
+        assert_eq!(
+            (
+                time.pace_start,
+                time.pace_stable,
+                time.pace_change,
+                time.pace_drop
+            ),
+            (0.5, 0.7, 1.0, 0.5)
+        );
         assert_eq!(t.to_string(), "");
     }
 
@@ -482,11 +651,23 @@ mod tests {
         );
         for id in ParamId::all() {
             let p = id.param();
-            let moved = [p.min, p.max, p.default - 1, p.default + 1]
+            let mut values = [p.min, p.max, p.default - 1, p.default + 1]
                 .into_iter()
-                .filter(|&v| v != p.default && (p.min..=p.max).contains(&v))
-                .any(|v| nodes(Tuning::default().with(id, v)) != base);
-            assert!(moved, "{} changes no node count", p.name);
+                .filter(|&v| v != p.default && (p.min..=p.max).contains(&v));
+            match p.group {
+                ParamGroup::Search => assert!(
+                    values.any(|v| nodes(Tuning::default().with(id, v)) != base),
+                    "{} changes no node count",
+                    p.name
+                ),
+                // The time manager's constants leave the tree alone (time/tests.rs
+                // and time/pace.rs show where they reach).
+                ParamGroup::Time => assert!(
+                    values.all(|v| nodes(Tuning::default().with(id, v)) == base),
+                    "{} changes the tree",
+                    p.name
+                ),
+            }
         }
     }
 

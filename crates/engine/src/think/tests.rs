@@ -19,7 +19,11 @@ fn job<'a>(pos: &'a Position, book: Option<&'a Book>) -> Think<'a> {
 
 /// A game player's clock under `level`.
 fn clock(level: TimeControl) -> Clock {
-    Clock::new(MoveBudget::for_level(&level, MoveOverhead::default()))
+    Clock::new(MoveBudget::for_level(
+        &level,
+        MoveOverhead::default(),
+        &crate::search::Tuning::default(),
+    ))
 }
 
 #[test]

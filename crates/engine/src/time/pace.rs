@@ -1,6 +1,10 @@
 //! The rule for stopping between iterations on a clock: stop once the time spent
-//! passes half of the move's optimum, scaled up when the best move keeps changing or
-//! the score drops, and down when the best move has been stable for a while.
+//! passes a share of the move's optimum (`pace-start`, half by default: the next
+//! iteration takes about as long again as all before it, so that the move ends near
+//! the optimum), scaled up when the best move keeps changing (`pace-change`) or the
+//! score drops (`pace-drop`, per man, counted up to one), and down when the best move
+//! has stood for four iterations (`pace-stable`). The constants are the tuning's
+//! (docs/tuning.md); each change's weight fades by half an iteration.
 
 use std::time::Duration;
 
@@ -8,20 +12,10 @@ use damas_rules::moves::Move;
 
 use super::MoveBudget;
 use crate::score::Score;
+use crate::search::TimeTuning;
 
-/// No new iteration after this fraction of the (scaled) optimum: the next one takes
-/// about as long again as all before it, so that the move ends near the optimum.
-const START_FRACTION: f64 = 0.5;
 /// Iterations with the same best move after which it counts as stable.
 const STABLE_ITERATIONS: u32 = 4;
-/// The scale of a stable best move.
-const STABLE_SCALE: f64 = 0.7;
-/// Each best-move change adds this much to the scale; earlier changes fade by half
-/// with each iteration.
-const CHANGE_WEIGHT: f64 = 1.0;
-/// A score drop of one man from the previous iteration adds this much to the scale
-/// (the drop counted up to one man).
-const DROP_WEIGHT: f64 = 0.5;
 
 /// One search's stopping rule: fed each completed iteration's best move and score,
 /// it says whether to stop ([`Pace::after_iteration`]).
@@ -31,6 +25,8 @@ pub struct Pace {
     optimum: Option<Duration>,
     /// The hard cap, which the scaled optimum never exceeds.
     hard: Option<Duration>,
+    /// The constants of the rule.
+    k: TimeTuning,
     best: Option<Move>,
     /// Iterations in a row with the same best move.
     same: u32,
@@ -47,6 +43,7 @@ impl Pace {
         Pace {
             optimum: budget.soft(),
             hard: budget.hard(),
+            k: *budget.pace(),
             best: None,
             same: 0,
             changes: 0.0,
@@ -59,19 +56,21 @@ impl Pace {
     pub fn set_budget(&mut self, budget: &MoveBudget) {
         self.optimum = budget.soft();
         self.hard = budget.hard();
+        self.k = *budget.pace();
     }
 
     /// The time after which no iteration starts, as the iterations so far scale it.
     pub fn limit(&self) -> Option<Duration> {
         let optimum = self.optimum?;
+        let k = &self.k;
         let stability = if self.same >= STABLE_ITERATIONS {
-            STABLE_SCALE
+            k.pace_stable
         } else {
             1.0
         };
         let scale =
-            stability * (1.0 + CHANGE_WEIGHT * self.changes) * (1.0 + DROP_WEIGHT * self.drop);
-        let scaled = optimum.mul_f64(scale * START_FRACTION);
+            stability * (1.0 + k.pace_change * self.changes) * (1.0 + k.pace_drop * self.drop);
+        let scaled = optimum.mul_f64(scale * k.pace_start);
         Some(self.hard.map_or(scaled, |h| scaled.min(h)))
     }
 
@@ -115,13 +114,45 @@ mod tests {
     }
 
     fn budget(optimum: u64, hard: u64) -> MoveBudget {
+        budget_with(optimum, hard, TimeTuning::default())
+    }
+
+    fn budget_with(optimum: u64, hard: u64, pace: TimeTuning) -> MoveBudget {
         MoveBudget {
             limits: crate::search::Limits {
                 time: Some(ms(hard)),
                 soft: Some(ms(optimum)),
                 ..Default::default()
             },
+            pace,
         }
+    }
+
+    #[test]
+    fn the_tuning_sets_the_share_and_the_weights() {
+        use crate::search::{ParamId, Tuning};
+        let moves = legal_moves(Variant::Brazilian, &Position::start());
+        let (a, b) = (moves[0], moves[1]);
+        let tuning = Tuning::default()
+            .with(ParamId::PACE_START, 30)
+            .with(ParamId::PACE_STABLE, 50)
+            .with(ParamId::PACE_CHANGE, 200)
+            .with(ParamId::PACE_DROP, 100);
+        let mut p = Pace::new(&budget_with(1000, 5000, tuning.time()));
+        assert!(!p.after_iteration(Some(a), Score::DRAW, ms(299)));
+        assert!(p.after_iteration(Some(a), Score::DRAW, ms(300)));
+        // A change: 1 + 2 × 1.
+        p.after_iteration(Some(b), Score::DRAW, ms(1));
+        assert_eq!(p.limit(), Some(ms(900)));
+        // A drop of half a man while the change fades to a half: (1 + 2 × 0.5) × 1.5.
+        p.after_iteration(Some(b), Score::centi(-50), ms(1));
+        assert_eq!(p.limit(), Some(ms(900)));
+        // Stable for four iterations: 0.5 of the share, changes all but faded.
+        let mut stable = Pace::new(&budget_with(1000, 5000, tuning.time()));
+        for _ in 0..STABLE_ITERATIONS {
+            stable.after_iteration(Some(a), Score::DRAW, ms(1));
+        }
+        assert_eq!(stable.limit(), Some(ms(150)));
     }
 
     #[test]
