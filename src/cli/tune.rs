@@ -28,7 +28,7 @@ pub struct Args {
     /// A game clock for both engines instead of the node limit, `BASE+INC` in
     /// seconds (new run): games that the time constants shape (timed: run them on a
     /// quiet machine).
-    #[arg(long, value_parser = tune::clock_control)]
+    #[arg(long, value_parser = tune::clock_control, conflicts_with = "nodes")]
     pub clock: Option<TimeControl>,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]

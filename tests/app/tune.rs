@@ -329,6 +329,17 @@ fn bad_arguments_are_refused_before_any_game() {
             "--clock",
         ),
         (
+            vec![
+                "--state",
+                state.to_str().unwrap(),
+                "--clock",
+                "1+0.01",
+                "--nodes",
+                "500",
+            ],
+            "cannot be used with",
+        ),
+        (
             vec!["--state", state.to_str().unwrap(), "--summary"],
             "no such state file",
         ),

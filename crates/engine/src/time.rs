@@ -124,7 +124,6 @@ impl MoveBudget {
     ///   runs out.
     pub fn for_level(level: &TimeControl, overhead: MoveOverhead, tuning: &Tuning) -> MoveBudget {
         let o = overhead.duration();
-        let t = tuning.time();
         let ms = Duration::from_millis(1);
         match *level {
             TimeControl::Depth(d) => Limits::depth(d.max(1)).into(),
@@ -135,19 +134,19 @@ impl MoveBudget {
                 Limits::time(hard.max(ms)).into()
             }
             TimeControl::Clock { moves, time, inc } => {
+                let t = tuning.time();
                 let net_inc = inc.saturating_sub(o / 2);
                 let horizon = if net_inc.is_zero() {
                     t.horizon
                 } else {
                     t.horizon_inc
-                }
-                .max(1);
+                };
                 // `moves=0` is sudden death like no `moves` at all.
                 let mtg = moves.filter(|&m| m > 0).unwrap_or(horizon).min(horizon);
                 let left = (time + net_inc * (mtg - 1)).saturating_sub(o * 2);
                 let optimum = left / mtg;
                 let cap = time.mul_f64(MAX_FRACTION).saturating_sub(o);
-                let hard = (optimum * t.max_ratio.max(1)).min(cap).max(ms);
+                let hard = (optimum * t.max_ratio).min(cap).max(ms);
                 MoveBudget {
                     limits: Limits {
                         time: Some(hard),

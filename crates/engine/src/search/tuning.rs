@@ -401,9 +401,11 @@ impl Tuning {
         self.values[id.0]
     }
 
-    /// Set `id` to `value` as given (builders and the tuner keep within range).
+    /// Set `id` to `value`, kept within the parameter's range: every value of a
+    /// [`Tuning`] is in range, so its readers need no guards of their own.
     pub fn with(mut self, id: ParamId, value: i32) -> Tuning {
-        self.values[id.0] = value;
+        let p = id.param();
+        self.values[id.0] = value.clamp(p.min, p.max);
         self
     }
 
@@ -624,6 +626,12 @@ mod tests {
             (0.5, 0.7, 1.0, 0.5)
         );
         assert_eq!(t.to_string(), "");
+        // `with` keeps a value within its range.
+        let clamped = t
+            .with(ParamId::FUTILITY_MARGIN, 999)
+            .with(ParamId::TIME_MAX_RATIO, 0);
+        assert_eq!(clamped.get(ParamId::FUTILITY_MARGIN), 200);
+        assert_eq!(clamped.get(ParamId::TIME_MAX_RATIO), 1);
     }
 
     #[test]

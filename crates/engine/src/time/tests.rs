@@ -217,4 +217,8 @@ fn the_tuning_sets_the_horizons_and_the_cap() {
     assert_eq!(b.pace(), &tuning.time());
     assert_eq!(b.without_time().pace(), &tuning.time());
     assert_ne!(b.pace(), &Tuning::default().time());
+    // A value out of range is clamped where it is set: no horizon of 0 to divide by.
+    let zero = Tuning::default().with(ParamId::TIME_HORIZON, 0);
+    let b = MoveBudget::for_level(&clock(50.0, 0.0, None), o, &zero);
+    assert_eq!(b.soft(), Some(secs(10.0)));
 }
