@@ -145,9 +145,8 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             self.stats.leaves += 1;
             return v;
         }
-        if let Some(v) = self.probcut(pos, depth, ply, alpha, beta) {
-            // Counted as an interior node: its work was the shallow search.
-            self.stats.interior += 1;
+        if let Some(v) = self.probcut(pos, depth, ply, (alpha, beta), entry) {
+            // Counted by `probcut`: as an interior node, or a table cutoff.
             return v;
         }
 

@@ -45,33 +45,42 @@ pub struct Techniques {
     /// forced move costs the opponent nothing to answer). Not one of the thesis'
     /// techniques.
     pub ext: bool,
-    /// ProbCut: a null-window node with 5 or more plies to go and no capture to make
-    /// is cut off when a search 4 plies shallower clears `beta` by 0.8 of a man (the
-    /// shallow result predicts the deep one). Not one of the thesis' techniques.
+    /// ProbCut: a null-window node with `probcut-min-depth` or more plies to go and
+    /// no capture to make is cut off when a search `probcut-reduction` plies
+    /// shallower clears `beta` by `probcut-margin` (the shallow result predicts the
+    /// deep one; constants in [`Tuning`](crate::search::Tuning)). Not one of the
+    /// thesis' techniques.
     pub probcut: bool,
-    /// Reverse futility pruning: a null-window node with 4 or fewer plies to go, where
-    /// neither side has a capture, fails high at once when its static evaluation less
-    /// 0.8 of a man per ply to go still reaches `beta`. Not one of the thesis'
-    /// techniques.
+    /// ProbCut from the table: where ProbCut applies, a table entry that is a lower
+    /// bound no shallower than ProbCut's own search and clears its raised bound cuts
+    /// the node off without that search. Off by default (docs/search.md): the
+    /// searches it spares are cheap. Not one of the thesis' techniques.
+    pub probcut_tt: bool,
+    /// Reverse futility pruning: a null-window node with `rfp-max-depth` or fewer
+    /// plies to go, where neither side has a capture, fails high at once when its
+    /// static evaluation less `rfp-margin` per ply to go still reaches `beta`. Not one
+    /// of the thesis' techniques.
     pub rfp: bool,
     /// Threat replies at the horizon: a quiet position where the opponent threatens a
     /// capture is not evaluated as it stands but searched one ply further (each quiet
     /// move, then the opponent's captures). Not one of the thesis' techniques.
     pub threat: bool,
-    /// Singular extensions: a node with 8 or more plies to go whose table move has
-    /// a lower bound searches that move one ply deeper when every other move, at
-    /// half the depth, stays below the bound less a small margin; at a null-window
+    /// Singular extensions: a node with `se-min-depth` or more plies to go whose
+    /// table move has a lower bound searches that move one ply deeper when every
+    /// other move, at half the depth, stays below the bound less `se-margin` per ply
+    /// to go; at a null-window
     /// node where that lowered bound clears `beta`, a second move reaching it cuts
     /// the node off (multi-cut). Not one of the thesis' techniques.
     pub singular: bool,
-    /// Futility pruning: at a null-window node with 2 or fewer plies to go, whose
-    /// moves are quiet and whose static evaluation plus 0.5 of a man per ply to go
-    /// stays at or below `alpha`, the moves after the first that neither give nor
-    /// threaten a capture are skipped. Not one of the thesis' techniques.
+    /// Futility pruning: at a null-window node with `futility-max-depth` or fewer
+    /// plies to go, whose moves are quiet and whose static evaluation plus
+    /// `futility-margin` per ply to go stays at or below `alpha`, the moves after the
+    /// first that neither give nor threaten a capture are skipped. Not one of the
+    /// thesis' techniques.
     pub futility: bool,
-    /// Internal iterative reduction: a non-root node with 4 or more plies to go and
-    /// no move from the table is searched one ply shallower. Not one of the thesis'
-    /// techniques.
+    /// Internal iterative reduction: a non-root node with `iir-min-depth` or more
+    /// plies to go and no move from the table is searched one ply shallower. Not one
+    /// of the thesis' techniques.
     pub iir: bool,
     /// Selective deepening: at every non-capture, non-root node keep only this
     /// percentage of the moves (best by a cheap move score, in their original order).
@@ -84,7 +93,7 @@ type Switch = fn(&mut Techniques) -> &mut bool;
 
 /// Every technique's name on command lines, with the switch it sets: the one list
 /// that parsing, printing and the error's list of known names read.
-const NAMED: [(&str, Switch); 19] = [
+const NAMED: [(&str, Switch); 20] = [
     ("pvs", |t| &mut t.pvs),
     ("id", |t| &mut t.id),
     ("asp", |t| &mut t.asp),
@@ -99,6 +108,7 @@ const NAMED: [(&str, Switch); 19] = [
     ("rules", |t| &mut t.rules),
     ("ext", |t| &mut t.ext),
     ("probcut", |t| &mut t.probcut),
+    ("probcut-tt", |t| &mut t.probcut_tt),
     ("rfp", |t| &mut t.rfp),
     ("threat", |t| &mut t.threat),
     ("singular", |t| &mut t.singular),

@@ -766,6 +766,30 @@ fn probcut_prunes_and_plays_legal_moves() {
     assert_sane_on_random_positions(&options(with), 40, 5, 5);
 }
 
+#[test]
+fn probcut_from_the_table_cuts_without_the_shallow_search() {
+    let base = Techniques::engine();
+    let with: Techniques = "default+probcut-tt".parse().expect("techniques");
+    assert!(with.probcut_tt && !base.probcut_tt && !Techniques::strongest().probcut_tt);
+    assert!(with.to_string().contains("+probcut+probcut-tt+"), "{with}");
+    // Entries deep enough to answer ProbCut spare its shallow searches: another tree
+    // to the same depth (smaller or larger, as the cutoffs move the search).
+    let pos = Position::start();
+    let plain = search_with(linear(base), &pos, &[], Limits::depth(15));
+    let cut = search_with(linear(with), &pos, &[], Limits::depth(15));
+    assert_ne!(cut.stats.nodes, plain.stats.nodes);
+    check_stats(&cut);
+    // It is part of ProbCut: without ProbCut the flag changes nothing.
+    let same = tree_against(
+        without(base, "probcut"),
+        without(with, "probcut"),
+        13,
+        Ordering::Equal,
+    );
+    check_stats(&same);
+    assert_sane_on_random_positions(&trained(with), 30, 27, 5);
+}
+
 // ---------------------------------------------------------------- reverse futility
 
 #[test]
@@ -851,18 +875,23 @@ fn trained(t: Techniques) -> SearchOptions {
 fn default_without(name: &str) -> (Techniques, Techniques) {
     let with = Techniques::engine();
     let text = with.to_string();
-    let base: Techniques = text
-        .split('+')
-        .filter(|n| *n != name)
-        .collect::<Vec<_>>()
-        .join("+")
-        .parse()
-        .expect("techniques");
+    let base = without(with, name);
     assert_ne!(base, with, "{name} is on by default");
     assert_eq!(format!("{base}+{name}").parse::<Techniques>(), Ok(with));
     assert!(text.contains(&format!("+{name}")), "{with}");
     assert_eq!(text.parse::<Techniques>(), Ok(with));
     (base, with)
+}
+
+/// Techniques `t` with technique `name` switched off (through their names).
+fn without(t: Techniques, name: &str) -> Techniques {
+    t.to_string()
+        .split('+')
+        .filter(|n| *n != name)
+        .collect::<Vec<_>>()
+        .join("+")
+        .parse()
+        .expect("techniques")
 }
 
 #[test]
