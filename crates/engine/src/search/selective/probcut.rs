@@ -57,12 +57,12 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
             Score(raised.0 - 1),
             raised,
         );
-        let cut = v >= raised && !self.budget.aborted;
-        if cut {
-            // An interior node: its work was the shallow search.
-            self.stats.interior += 1;
+        if v < raised || self.budget.aborted {
+            return None;
         }
-        cut.then_some(beta)
+        // An interior node: its work was the shallow search.
+        self.stats.interior += 1;
+        Some(beta)
     }
 }
 
