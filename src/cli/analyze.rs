@@ -38,8 +38,7 @@ pub struct Args {
     pub limits: LimitArgs,
     /// Techniques, comma- or plus-separated: the thesis' ab, pvs, id, asp, tt, qs,
     /// killers, history, etc, mtdf, egdb, sel<1-99>, and lmr, rules, ext, probcut,
-    /// probcut-tt, rfp,
-    /// threat, singular, futility, iir (default: the default engine's,
+    /// probcut-tt, rfp, threat, singular, futility, iir (default: the default engine's,
     /// pvs+id+asp+tt+qs+killers+history+etc+lmr+rules+probcut+rfp+singular+futility+iir,
     /// which `default` also names: `default+threat`).
     #[arg(long)]

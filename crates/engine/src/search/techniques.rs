@@ -68,9 +68,9 @@ pub struct Techniques {
     /// Singular extensions: a node with `se-min-depth` or more plies to go whose
     /// table move has a lower bound searches that move one ply deeper when every
     /// other move, at half the depth, stays below the bound less `se-margin` per ply
-    /// to go; at a null-window
-    /// node where that lowered bound clears `beta`, a second move reaching it cuts
-    /// the node off (multi-cut). Not one of the thesis' techniques.
+    /// to go; at a null-window node where that lowered bound clears `beta`, a second
+    /// move reaching it cuts the node off (multi-cut). Not one of the thesis'
+    /// techniques.
     pub singular: bool,
     /// Futility pruning: at a null-window node with `futility-max-depth` or fewer
     /// plies to go, whose moves are quiet and whose static evaluation plus

@@ -45,18 +45,12 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
         if raised.is_proven() || has_capture(pos) {
             return None;
         }
-        let reduction = self.tune.probcut_reduction();
-        if self.t.probcut_tt && entry.is_some_and(|e| clears(e, ply, depth, reduction, raised)) {
+        let shallow = depth.saturating_sub(self.tune.probcut_reduction());
+        if self.t.probcut_tt && entry.is_some_and(|e| clears(e, ply, shallow, raised)) {
             self.stats.tt_cutoffs += 1;
             return Some(beta);
         }
-        let v = self.node(
-            pos,
-            depth.saturating_sub(reduction),
-            ply,
-            Score(raised.0 - 1),
-            raised,
-        );
+        let v = self.node(pos, shallow, ply, Score(raised.0 - 1), raised);
         if v < raised || self.budget.aborted {
             return None;
         }
@@ -67,11 +61,11 @@ impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
 }
 
 /// Whether table entry `e`, read at `ply`, is a lower bound at least as deep as
-/// ProbCut's shallow search (`reduction` plies short of `depth`) that reaches
-/// `raised`: the shallow search would clear it too.
-fn clears(e: Found, ply: u32, depth: u32, reduction: u32, raised: Score) -> bool {
+/// ProbCut's shallow search (`shallow` plies to go) that reaches `raised`: the
+/// shallow search would clear it too.
+fn clears(e: Found, ply: u32, shallow: u32, raised: Score) -> bool {
     matches!(e.bound, Bound::Lower | Bound::Exact)
-        && e.depth + reduction >= depth
+        && e.depth >= shallow
         && from_tt(e.value, ply) >= raised
 }
 
@@ -94,7 +88,7 @@ mod tests {
     #[test]
     fn only_a_deep_enough_lower_bound_above_the_raised_bound_clears() {
         // A node 9 plies to go, ProbCut's search 5 plies shallower, raised bound 150.
-        let clear = |e| clears(e, 4, 9, 5, Score(150));
+        let clear = |e| clears(e, 4, 9 - 5, Score(150));
         assert!(clear(entry(150, 4, Bound::Lower)));
         assert!(clear(entry(200, 8, Bound::Exact)));
         // Shallower than ProbCut's own search.
