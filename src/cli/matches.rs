@@ -15,13 +15,12 @@ use damas_rules::variant::Variant;
 /// Arguments of `damas match`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// First engine: `key=value,…` with name, depth, nodes, time (s/move), clock,
-    /// weights (FILE), egdb (DIR), numbering, the engine settings hash, threads, tt-bits,
+    /// First engine: `key=value,…` with name, depth, nodes, time (s/move), clock, weights
+    /// (FILE), egdb (DIR), numbering, the engine settings hash, threads, tt-bits,
     /// techniques (pvs+tt…), eval (trained|material), egdb-wins (play|verdict),
-    /// builtin-egdb (true|false), strength (or level: 1-10 or a name), book (true|false), move-overhead (ms),
-    /// contempt (hundredths of a man),
-    /// aspiration, tt-frontier, lines, tune (NAME:VALUE;…), and last `cmd=COMMAND ARGS`
-    /// for a Hub engine.
+    /// builtin-egdb (true|false), strength (or level: 1-10 or a name), book (true|false),
+    /// move-overhead (ms), contempt (hundredths of a man), aspiration, tt-frontier, lines,
+    /// tune (NAME:VALUE;…), and last `cmd=COMMAND ARGS` for a Hub engine.
     #[arg(long, default_value = "depth=6")]
     pub engine1: EngineSpec,
     /// Second engine, same form.

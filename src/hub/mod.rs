@@ -1,6 +1,6 @@
-//! The Hub protocol (README, "Hub protocol and bots"): the engine side ([`engine`]) behind `damas hub`, the
-//! text layer both sides share ([`protocol`]), and a client ([`client`]) that drives
-//! any Hub engine as a child process.
+//! The Hub protocol (README, "Hub protocol and bots"): the engine side ([`engine`]) behind
+//! `damas hub`, the text layer both sides share ([`protocol`]), and a client ([`client`])
+//! that drives any Hub engine as a child process.
 
 pub mod client;
 pub mod engine;

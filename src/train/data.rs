@@ -1,15 +1,15 @@
 //! The self-play data file: games, each a list of positions with the search's
 //! score, labelled with the game's result.
 //!
-//! Layout (little-endian): a 16-byte header (magic `DAMASSPD`, version u32, the
-//! rules' PDN `GameType` number u16 — 0 in files written before the field, read as
-//! Brazilian — and a zero u16), then games one after another: game index (u32), sample count (u16), result
-//! (u8: 0 Black won, 1 draw, 2 White won), a zero byte, then 16 bytes per sample:
-//! White's pieces, Black's pieces, kings (u32 each), side to move (u8: 0 White,
-//! 1 Black), ply (u8, saturating), the search's score for White (i16, hundredths
-//! of a man, proven results as ±[`PROVEN`]). Games are appended whole and the file
-//! flushed after each batch, so a file cut short by an interrupt is read up to its
-//! last complete game ([`read_games`] reports where that ended).
+//! Layout (little-endian): a 16-byte header (magic `DAMASSPD`, version u32, the rules' PDN
+//! `GameType` number u16 — 0 in files written before the field, read as Brazilian — and a
+//! zero u16), then games one after another: game index (u32), sample count (u16), result
+//! (u8: 0 Black won, 1 draw, 2 White won), a zero byte, then 16 bytes per sample: White's
+//! pieces, Black's pieces, kings (u32 each), side to move (u8: 0 White, 1 Black), ply (u8,
+//! saturating), the search's score for White (i16, hundredths of a man, proven results as
+//! ±[`PROVEN`]). Games are appended whole and the file flushed after each batch, so a file
+//! cut short by an interrupt is read up to its last complete game ([`read_games`] reports
+//! where that ended).
 
 use std::io::{Read, Write};
 use std::path::Path;

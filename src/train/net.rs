@@ -187,8 +187,9 @@ impl FloatNet {
         s
     }
 
-    /// White's evaluation (hundredths) of position `i` of `d`: the linear score
-    /// alone where the engine does not consult the network ([`NET_RANGE`](damas_engine::eval::NET_RANGE)).
+    /// White's evaluation (hundredths) of position `i` of `d`: the linear score alone where
+    /// the engine does not consult the network
+    /// ([`NET_RANGE`](damas_engine::eval::NET_RANGE)).
     fn z(&self, d: &NetData, i: usize, a: &mut [f32], b: &mut [f32]) -> f32 {
         if !d.consulted(i) {
             return d.base[i];

@@ -189,9 +189,9 @@ pub fn body_checksum(version: u16, body: &[u8]) -> u64 {
 }
 
 /// Write `header` (in the current version, with the checksum of `body` filled in) and
-/// `body` to `path`
-/// through a temporary file that is renamed only when complete
-/// ([`damas_rules::atomic_file::write_atomic_with`]), so a file with the final name is always whole.
+/// `body` to `path` through a temporary file that is renamed only when complete
+/// ([`damas_rules::atomic_file::write_atomic_with`]), so a file with the final name is
+/// always whole.
 pub fn write_part_file(path: &Path, mut header: Header, body: &[u8]) -> Result<(), EgdbError> {
     header.version = FORMAT_VERSION;
     header.checksum = body_checksum(FORMAT_VERSION, body);

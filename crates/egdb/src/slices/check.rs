@@ -59,17 +59,16 @@ pub struct SliceVerified {
     pub seconds: f64,
 }
 
-/// Check the checksum of every slice file (and distance file) first, then every
-/// stored value: a win must have a successor lost for the opponent, a draw a drawn successor and no lost
-/// one, a loss only won successors (or no move). Positions where the side to move
-/// must capture are not stored and not checked (their value is derived at probe
-/// time). With `distances`, each slice's distance file too (checksum, and every
-/// won or lost position's plies to conversion against its successors': see
-/// [`distance_problem`]). Keeps the first `opts.keep` violations; `parts` lists
-/// the piece counts checked; `done` hears of each slice when it is checked.
-/// Moves follow the rules of the database's variant. A damaged file is listed in
-/// the report, its slice not checked, and a position whose successors need it is
-/// counted as skipped, not as a violation.
+/// Check the checksum of every slice file (and distance file) first, then every stored
+/// value: a win must have a successor lost for the opponent, a draw a drawn successor and
+/// no lost one, a loss only won successors (or no move). Positions where the side to move
+/// must capture are not stored and not checked (their value is derived at probe time). With
+/// `distances`, each slice's distance file too (checksum, and every won or lost position's
+/// plies to conversion against its successors': see [`distance_problem`]). Keeps the first
+/// `opts.keep` violations; `parts` lists the piece counts checked; `done` hears of each
+/// slice when it is checked. Moves follow the rules of the database's variant. A damaged
+/// file is listed in the report, its slice not checked, and a position whose successors
+/// need it is counted as skipped, not as a violation.
 pub fn verify_slices(
     db: &SliceDb,
     distances: Option<&SliceDistances>,

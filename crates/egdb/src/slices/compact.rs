@@ -1,12 +1,12 @@
 //! Second-generation files: one compact win/draw/loss file per material slice.
 //!
-//! Layout (little-endian): a 64-byte header — magic `DAMASEGB`, format version 3
-//! (u16), index scheme 2 (u16, [`crate::slices::slice`]), kind 3 (u8), the rule
-//! variant (u8, 0 Brazilian, 1 Russian: [`crate::slices::header`]), the slice's white men, white kings, black men, black kings (4 × u8), 6 zero
-//! bytes, position count (u64), positions per block (u32), 4 zero bytes, length of
-//! the code area (u64), checksum of the body (u64: CRC-32 in version 3, the
-//! project's own 64-bit sum in version 2, still read), 8 zero bytes — then the body:
-//! `blocks + 1` u32 offsets of each block's codes in the code area (the last is
+//! Layout (little-endian): a 64-byte header — magic `DAMASEGB`, format version 3 (u16),
+//! index scheme 2 (u16, [`crate::slices::slice`]), kind 3 (u8), the rule variant (u8, 0
+//! Brazilian, 1 Russian: [`crate::slices::header`]), the slice's white men, white kings,
+//! black men, black kings (4 × u8), 6 zero bytes, position count (u64), positions per block
+//! (u32), 4 zero bytes, length of the code area (u64), checksum of the body (u64: CRC-32 in
+//! version 3, the project's own 64-bit sum in version 2, still read), 8 zero bytes — then
+//! the body: `blocks + 1` u32 offsets of each block's codes in the code area (the last is
 //! its length), then the codes ([`crate::slices::codec`]).
 //!
 //! Opening a file checks the header and the length; the checksum is checked by

@@ -2,12 +2,11 @@
 //! ([`crate::slices::compact`]) and distances ([`crate::slices::dtc`]) — written and
 //! checked in one place.
 //!
-//! Layout (little-endian): magic `DAMASEGB`, format version (u16), index scheme 2
-//! (u16), kind (u8), the rule variant (u8: 0 Brazilian, 1 Russian; files written
-//! before it was named hold 0, so they read as Brazilian), the slice's white men, white kings, black men,
-//! black kings (4 × u8), 6 zero bytes, position count (u64), 16 bytes of the
-//! kind's own fields (zero when it has none), checksum of the body (u64), 8 zero
-//! bytes.
+//! Layout (little-endian): magic `DAMASEGB`, format version (u16), index scheme 2 (u16),
+//! kind (u8), the rule variant (u8: 0 Brazilian, 1 Russian; files written before it was
+//! named hold 0, so they read as Brazilian), the slice's white men, white kings, black men,
+//! black kings (4 × u8), 6 zero bytes, position count (u64), 16 bytes of the kind's own
+//! fields (zero when it has none), checksum of the body (u64), 8 zero bytes.
 
 use std::fs::File;
 use std::ops::Range;

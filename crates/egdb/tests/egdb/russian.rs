@@ -1,7 +1,7 @@
-//! Russian endgame databases: slices of 2–4 pieces built under the Russian rules
-//! agree with a brute-force retrograde solve written here (every Russian position
-//! of up to four pieces, every Brazilian one of up to three) and with `verify`; positions whose value the rules change are
-//! answered per variant; files of one variant are refused for the other.
+//! Russian endgame databases: slices of 2–4 pieces built under the Russian rules agree with
+//! a brute-force retrograde solve written here (every Russian position of up to four
+//! pieces, every Brazilian one of up to three) and with `verify`; positions whose value the
+//! rules change are answered per variant; files of one variant are refused for the other.
 
 use std::collections::HashMap;
 use std::path::Path;

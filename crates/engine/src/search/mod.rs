@@ -5,8 +5,9 @@
 //!
 //! Layout: this file holds the [`Searcher`] (options and tables kept across moves) and
 //! the start of one search.
-//! - The contract: `techniques` the switches, `tuning` the tunable constants,
-//!   `options` the [`SearchOptions`] builder, `limits` time, nodes and the stop flag, `report` what a search returns.
+//! - The contract: `techniques` the switches, `tuning` the tunable constants, `options` the
+//!   [`SearchOptions`] builder, `limits` time, nodes and the stop flag, `report` what a
+//!   search returns.
 //! - The tree: `engine` the state of one search, `pvs` the node search (α-β / PVS,
 //!   TT, killers, history, selective deepening, repetition), `leaf` the horizon
 //!   nodes, `qsearch` quiescence, `order` move ordering and selection, `pv` the

@@ -86,8 +86,9 @@ pub struct Info {
     pub stats: Stats,
     /// Principal variation from the root.
     pub pv: Vec<Move>,
-    /// With several lines asked for ([`SearchOptions::with_lines`](super::SearchOptions::with_lines)),
-    /// the best root moves' lines, best first; empty otherwise.
+    /// With several lines asked for
+    /// ([`SearchOptions::with_lines`](super::SearchOptions::with_lines)), the best root
+    /// moves' lines, best first; empty otherwise.
     pub lines: Vec<PvLine>,
     /// A won database position whose conversion within the counting rules (the
     /// 15-move and 5-move rules) was not found: the win may still be drawn by them.

@@ -8,15 +8,15 @@
 //! a [`Variant`] and dispatch once (see `docs/variants.md`). No function assumes a
 //! variant.
 //!
-//! The generator works on a [`Board`], the working form of a position in the
-//! ghost-square layout of [`Padded`], where every diagonal step is one shift; the
-//! functions on a [`Position`] convert it once and write [`Move`](crate::Move)s, while the capture
-//! trees of the search and the databases and perft ([`crate::perft`]) stay on
-//! boards throughout ([`Board::captures_with`], [`Board::play`]).
-//! Generation order (canonical, stored move indices rely on it): quiet men by direction
-//! (NE, NW for White; SE, SW for Black) then by end square; quiet kings by start square,
-//! direction (NE, NW, SE, SW), distance; captures by start square, then depth-first in
-//! direction order, a longer capture clearing the shorter ones found before it.
+//! The generator works on a [`Board`], the working form of a position in the ghost-square
+//! layout of [`Padded`], where every diagonal step is one shift; the functions on a
+//! [`Position`] convert it once and write [`Move`](crate::Move)s, while the capture trees
+//! of the search and the databases and perft ([`crate::perft`]) stay on boards throughout
+//! ([`Board::captures_with`], [`Board::play`]). Generation order (canonical, stored move
+//! indices rely on it): quiet men by direction (NE, NW for White; SE, SW for Black) then by
+//! end square; quiet kings by start square, direction (NE, NW, SE, SW), distance; captures
+//! by start square, then depth-first in direction order, a longer capture clearing the
+//! shorter ones found before it.
 
 use crate::bitboard::Dir;
 use crate::moves::MoveList;

@@ -1,6 +1,7 @@
-//! The move generator against an independent implementation: 264 positions from
-//! random games, king-heavy placements and rule corner cases, with their legal move
-//! sets and perft(Variant::Brazilian, 1..3) as computed by pydraughts (see tools/fixtures/README.md).
+//! The move generator against an independent implementation: 264 positions from random
+//! games, king-heavy placements and rule corner cases, with their legal move sets and
+//! perft(Variant::Brazilian, 1..3) as computed by pydraughts (see
+//! tools/fixtures/README.md).
 
 use crate::canonical::canonical;
 use damas_rules::movegen::legal_moves;

@@ -12,12 +12,12 @@ use damas_rules::variant::Rules;
 use crate::search::engine::Engine;
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
-    /// The value a futile move is scored at (the evaluation plus the margin), when
-    /// the node at `pos`, whose moves are quiet, may skip its futile moves: a
-    /// null-window, non-root node with few plies to go (`futility-max-depth`), no
-    /// capture threatened against the side to move and no proven bound; the margin is
-    /// `futility-margin` a ply to go ([`Tuning`](crate::search::Tuning)). `None` where every move is searched.
-    /// The evaluation is shared with reverse futility pruning through `static_eval`.
+    /// The value a futile move is scored at (the evaluation plus the margin), when the node
+    /// at `pos`, whose moves are quiet, may skip its futile moves: a null-window, non-root
+    /// node with few plies to go (`futility-max-depth`), no capture threatened against the
+    /// side to move and no proven bound; the margin is `futility-margin` a ply to go
+    /// ([`Tuning`](crate::search::Tuning)). `None` where every move is searched. The
+    /// evaluation is shared with reverse futility pruning through `static_eval`.
     pub(crate) fn futility(
         &mut self,
         pos: &Position,

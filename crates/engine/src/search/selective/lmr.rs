@@ -15,8 +15,9 @@ use crate::search::engine::Engine;
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
     /// How many plies shallower move `m` (the `rank`-th searched, reaching `child`)
     /// is searched first at a node with `depth` to go: 2 from twice `lmr-min-move`
-    /// and twice `lmr-min-depth` ([`Tuning`](crate::search::Tuning)), 1 from those, `None` where it is not reduced (the technique is off, the window
-    /// is open, it captures, or it gives the opponent a capture).
+    /// and twice `lmr-min-depth` ([`Tuning`](crate::search::Tuning)), 1 from those,
+    /// `None` where it is not reduced (the technique is off, the window is open, it
+    /// captures, or it gives the opponent a capture).
     #[inline(always)]
     pub(crate) fn late_move_reduction(
         &self,

@@ -12,9 +12,10 @@ use damas_rules::variant::Rules;
 
 use crate::search::engine::Engine;
 
-/// ProbCut is tried at nodes with `probcut-min-depth` plies to go or more, by a
-/// search `probcut-reduction` plies shallower, against `beta` raised by
-/// `probcut-margin` ([`Tuning`](crate::search::Tuning)). Nodes this close to the root are always searched in full.
+/// ProbCut is tried at nodes with `probcut-min-depth` plies to go or more, by a search
+/// `probcut-reduction` plies shallower, against `beta` raised by `probcut-margin`
+/// ([`Tuning`](crate::search::Tuning)). Nodes this close to the root are always searched in
+/// full.
 const PROBCUT_MIN_PLY: u32 = 2;
 
 impl<E: Evaluator + ?Sized, T: TableAccess, R: Rules> Engine<'_, E, T, R> {
