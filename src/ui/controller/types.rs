@@ -64,9 +64,8 @@ pub enum Effect {
     /// Leave the program at once after Ctrl-C (exit status 130).
     Interrupt,
     /// Review this game in the background and hand the result to
-    /// [`Controller::on_review_done`](crate::ui::controller::Controller::on_review_done)
-    /// (progress to
-    /// [`Controller::on_review_progress`](crate::ui::controller::Controller::on_review_progress)).
+    /// [`super::Controller::on_review_done`] (progress to
+    /// [`super::Controller::on_review_progress`]).
     Review {
         /// The start position.
         start: Position,
