@@ -167,6 +167,13 @@ export async function chooseTime(page, time) {
   await page.selectOption('#time', time);
 }
 
+// Chooses the variant and waits until its new game is shown.
+export async function selectVariant(page, variant) {
+  const game = await page.getAttribute('body', 'data-game');
+  await page.selectOption('#variant', variant);
+  await page.waitForFunction((old) => document.body.dataset.game !== old, game);
+}
+
 // Clicks "New game" and waits until the new game is shown.
 export async function clickNewGame(page) {
   const game = await page.getAttribute('body', 'data-game');

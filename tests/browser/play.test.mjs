@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  setup, openPage, shownPosition, clickMove, clickFirstLegal, chooseTime, clickNewGame, fen, post, PHONE,
+  setup, openPage, shownPosition, clickMove, clickFirstLegal, chooseTime, clickNewGame, selectVariant, fen, post, PHONE,
 } from './harness.mjs';
 
 let env;
@@ -100,7 +100,7 @@ test('Russian rules: a man crowned in a capture goes on as a king', async () => 
   // f6 too; in Brazilian it stops on d8.
   const start = 'W:Wb6:Ba7,c7,f6';
   await page.click('#io summary');
-  await page.selectOption('#variant', 'russian');
+  await selectVariant(page, 'russian');
   await page.fill('#fen', start);
   await page.click('#set-fen');
   await page.waitForFunction(() => document.querySelectorAll('#board .piece').length === 4);
@@ -116,13 +116,37 @@ test('Russian rules: a man crowned in a capture goes on as a king', async () => 
   const brazilian = await post(page, '/api/position', { variant: 'brazilian', start, moves: [] });
   assert.equal(brazilian.status, 200);
   assert.deepEqual(brazilian.body.legal.map((m) => m.captured.length), [1]);
-  await page.selectOption('#variant', 'brazilian');
+  await selectVariant(page, 'brazilian');
   await page.fill('#fen', start);
   await page.click('#set-fen');
   await page.waitForFunction(() => document.querySelectorAll('#board .piece').length === 4);
   await clickMove(page, brazilian.body.legal[0]);
   assert.equal(await page.locator('#board .piece.white.king').count(), 1, 'crowned where it stops');
   assert.equal(await page.locator('#board .piece.black').count(), 2);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a FEN being typed is not overwritten by the engine\'s move shown meanwhile', async () => {
+  const page = await openPage(env);
+  // A middlegame out of the book, White (the engine) to move for half a second.
+  await chooseTime(page, 'move-time=0.5');
+  await page.selectOption('#color', 'black');
+  await page.click('#io summary');
+  await page.fill('#fen', 'W:W18,21,22,23,24,25,26,27,28,29,30,31:B1,2,3,4,5,6,7,9,10,11,12,13');
+  const game = await page.getAttribute('body', 'data-game');
+  await page.click('#set-fen');
+  await page.waitForFunction((old) => document.body.dataset.game !== old, game);
+  const typed = 'W:Wa1:Bh8';
+  await page.fill('#fen', typed);
+  assert.equal(await page.locator('#moves .move').count(), 0, 'typed while the engine thinks');
+  await waitForTurn(page);
+  assert.equal(await page.locator('#moves .move').count(), 1);
+  assert.equal(await page.inputValue('#fen'), typed, 'the typed FEN is kept');
+  // Once the player leaves the field, the next position shown fills it again.
+  await page.click('#flip');
+  await page.click('#first');
+  await page.waitForFunction((t) => document.querySelector('#fen').value !== t, typed);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -524,6 +524,12 @@ function setupDrag() {
 
 // ---------------------------------------------------------------- showing a node
 
+// A FEN the player is typing is not overwritten by a position shown meanwhile.
+function fenBeingEdited() {
+  const field = $('#fen');
+  return document.activeElement === field && field.dataset.edited === '1';
+}
+
 async function show(node) {
   const token = ++state.showToken;
   state.current = node;
@@ -550,7 +556,7 @@ async function show(node) {
   }
   board.draw();
   renderMoves();
-  $('#fen').value = position.fen;
+  if (!fenBeingEdited()) $('#fen').value = position.fen;
   $('#comment').value = node.comment || '';
   $('#comment').disabled = !node.parent;
   renderStatus();
@@ -1497,6 +1503,8 @@ async function init() {
   bind('#game-select', 'change', (event) => openLoadedGame(Number(event.target.value)));
   bind('#download-pdn', 'click', downloadPdn);
   bind('#set-fen', 'click', setFen);
+  bind('#fen', 'focus', (event) => { delete event.target.dataset.edited; });
+  bind('#fen', 'input', (event) => { event.target.dataset.edited = '1'; });
   bind('#comment', 'change', (event) => {
     if (!state.current.parent) return;
     state.current.comment = event.target.value.trim() || null;
