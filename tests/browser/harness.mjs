@@ -167,16 +167,19 @@ export async function chooseTime(page, time) {
   await page.selectOption('#time', time);
 }
 
+// Does `act` and waits until the new game it starts is shown.
+export async function untilNewGame(page, act) {
+  const game = await page.getAttribute('body', 'data-game');
+  await act();
+  await page.waitForFunction((old) => document.body.dataset.game !== old, game);
+}
+
 // Chooses the variant and waits until its new game is shown.
 export async function selectVariant(page, variant) {
-  const game = await page.getAttribute('body', 'data-game');
-  await page.selectOption('#variant', variant);
-  await page.waitForFunction((old) => document.body.dataset.game !== old, game);
+  await untilNewGame(page, () => page.selectOption('#variant', variant));
 }
 
 // Clicks "New game" and waits until the new game is shown.
 export async function clickNewGame(page) {
-  const game = await page.getAttribute('body', 'data-game');
-  await page.click('#new-game');
-  await page.waitForFunction((old) => document.body.dataset.game !== old, game);
+  await untilNewGame(page, () => page.click('#new-game'));
 }

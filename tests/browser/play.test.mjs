@@ -3,7 +3,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  setup, openPage, shownPosition, clickMove, clickFirstLegal, chooseTime, clickNewGame, selectVariant, fen, post, PHONE,
+  setup, openPage, shownPosition, clickMove, clickFirstLegal, chooseTime, clickNewGame, selectVariant,
+  untilNewGame, fen, post, PHONE,
 } from './harness.mjs';
 
 let env;
@@ -134,17 +135,14 @@ test('a FEN being typed is not overwritten by the engine\'s move shown meanwhile
   await page.selectOption('#color', 'black');
   await page.click('#io summary');
   await page.fill('#fen', 'W:W18,21,22,23,24,25,26,27,28,29,30,31:B1,2,3,4,5,6,7,9,10,11,12,13');
-  const game = await page.getAttribute('body', 'data-game');
-  await page.click('#set-fen');
-  await page.waitForFunction((old) => document.body.dataset.game !== old, game);
+  await untilNewGame(page, () => page.click('#set-fen'));
   const typed = 'W:Wa1:Bh8';
   await page.fill('#fen', typed);
   assert.equal(await page.locator('#moves .move').count(), 0, 'typed while the engine thinks');
   await waitForTurn(page);
   assert.equal(await page.locator('#moves .move').count(), 1);
   assert.equal(await page.inputValue('#fen'), typed, 'the typed FEN is kept');
-  // Once the player leaves the field, the next position shown fills it again.
-  await page.click('#flip');
+  // Once the player leaves the field (for a button), the next position shown fills it.
   await page.click('#first');
   await page.waitForFunction((t) => document.querySelector('#fen').value !== t, typed);
   assert.deepEqual(page.errors, []);
